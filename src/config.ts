@@ -1,0 +1,215 @@
+// Every setting of the service in one table: environment name, default, one-line doc, schema.
+// Parsed once at start; a bad value stops start-up with a message naming the variable and what
+// it accepts. This is the only file that reads the environment.
+import { type TSchema, type Static, Type as T, Kind } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+type Setting<S extends TSchema = TSchema> = {
+  env: string;
+  schema: S;
+  /** The default as the environment would spell it; undefined means "not set". */
+  default?: string;
+  doc: string;
+  /** Masked by check-config and never logged. */
+  secret?: boolean;
+};
+
+const setting = <S extends TSchema>(s: Setting<S>) => s;
+
+const Url = T.String({ format: "http-url", maxLength: 2048 });
+const OptionalUrl = T.Union([Url, T.Literal("")]);
+const Port = T.Integer({ minimum: 0, maximum: 65535 });
+const Millis = (minimum: number, maximum: number) => T.Integer({ minimum, maximum });
+const Bytes = (minimum: number, maximum: number) => T.Integer({ minimum, maximum });
+const Bool = T.Boolean();
+
+export const settings = {
+  databaseUrl: setting({
+    env: "DATABASE_URL",
+    schema: T.Union([T.String({ pattern: "^postgres(ql)?://", maxLength: 2048 }), T.Literal("")]),
+    default: "",
+    doc: "Postgres connection URL. Empty: the embedded database in DATA_DIR.",
+    secret: true,
+  }),
+  databasePoolMax: setting({
+    env: "DATABASE_POOL_MAX",
+    schema: T.Integer({ minimum: 1, maximum: 1000 }),
+    default: "10",
+    doc: "Most connections this instance opens to Postgres.",
+  }),
+  dataDir: setting({
+    env: "DATA_DIR",
+    schema: T.String({ minLength: 1, maxLength: 1024 }),
+    default: "./data",
+    doc: "Folder of the embedded database (created if missing; one process at a time).",
+  }),
+  host: setting({ env: "HOST", schema: T.String({ minLength: 1, maxLength: 255 }), default: "0.0.0.0", doc: "Address to listen on." }),
+  port: setting({ env: "PORT", schema: Port, default: "8080", doc: "Port to listen on (0 picks a free one)." }),
+  baseUrl: setting({
+    env: "BASE_URL",
+    schema: OptionalUrl,
+    default: "",
+    doc: "Public address of this service, used for every page link it hands out. Empty: http://localhost:PORT.",
+  }),
+  logLevel: setting({
+    env: "LOG_LEVEL",
+    schema: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")]),
+    default: "info",
+    doc: "Least severe level written to the JSON log on standard output.",
+  }),
+  maxBodyBytes: setting({
+    env: "MAX_BODY_BYTES",
+    schema: Bytes(8192, 64 * 1024 * 1024),
+    default: String(1024 * 1024),
+    doc: "Largest request body accepted as sent over the wire (gzip or plain), in bytes.",
+  }),
+  maxDecodedBodyBytes: setting({
+    env: "MAX_DECODED_BODY_BYTES",
+    schema: Bytes(8192, 256 * 1024 * 1024),
+    default: String(8 * 1024 * 1024),
+    doc: "Largest request body after gunzip, in bytes (guards against gzip bombs).",
+  }),
+  shutdownGraceMs: setting({
+    env: "SHUTDOWN_GRACE_MS",
+    schema: Millis(0, 120_000),
+    default: "10000",
+    doc: "On SIGTERM/SIGINT, how long in-flight requests may run before the server closes them.",
+  }),
+  catalogueFile: setting({
+    env: "CATALOGUE_FILE",
+    schema: T.String({ maxLength: 1024 }),
+    default: "",
+    doc: "Path of a catalogue file to serve instead of the built-in one (for example the mod's own).",
+  }),
+  gameApiUrl: setting({ env: "GAME_API_URL", schema: Url, default: "https://api.hypixel.net", doc: "Game platform API (profile lookups)." }),
+  gameApiKey: setting({
+    env: "GAME_API_KEY",
+    schema: T.String({ maxLength: 256 }),
+    default: "",
+    doc: "The project's game API key. Empty: profile lookups answer no_upstream_key.",
+    secret: true,
+  }),
+  identityUrl: setting({
+    env: "IDENTITY_URL",
+    schema: Url,
+    default: "https://sessionserver.mojang.com",
+    doc: "Identity provider's session server (hasJoined, profile textures).",
+  }),
+  namesUrl: setting({ env: "NAMES_URL", schema: Url, default: "https://api.mojang.com", doc: "Name to uuid look-ups." }),
+  texturesUrl: setting({ env: "TEXTURES_URL", schema: Url, default: "https://textures.minecraft.net", doc: "Skin textures by hash." }),
+  itemImagesUrl: setting({
+    env: "ITEM_IMAGES_URL",
+    schema: OptionalUrl,
+    default: "",
+    doc: "Item images by item id. Empty: item images are not proxied.",
+  }),
+  chatWebhookUrl: setting({
+    env: "CHAT_WEBHOOK_URL",
+    schema: OptionalUrl,
+    default: "",
+    doc: "Maintainers' chat webhook for bug threads. Empty: reports are stored and counted only.",
+    secret: true,
+  }),
+  devSignin: setting({
+    env: "DEV_SIGNIN",
+    schema: Bool,
+    default: "false",
+    doc: "true enables POST /v1/auth/dev (sign in as anyone, for development only).",
+  }),
+} as const;
+
+export type SettingName = keyof typeof settings;
+export type Config = { readonly [K in SettingName]: Static<(typeof settings)[K]["schema"]> };
+
+export class ConfigError extends Error {
+  constructor(readonly faults: string[]) {
+    super(`invalid settings:\n  ${faults.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** What a setting accepts, in words, derived from its schema. */
+export function accepts(schema: TSchema): string {
+  switch (schema[Kind]) {
+    case "Integer":
+      return `an integer from ${schema.minimum} to ${schema.maximum}`;
+    case "Boolean":
+      return "true or false";
+    case "Literal":
+      return schema.const === "" ? "empty" : JSON.stringify(schema.const);
+    case "Union":
+      return (schema.anyOf as TSchema[]).map(accepts).join(" or ");
+    case "String":
+      if (schema.format === "http-url") return "an http:// or https:// URL";
+      if (schema.pattern === "^postgres(ql)?://") return "a postgres:// URL";
+      return `text of ${schema.minLength ?? 0} to ${schema.maxLength} characters`;
+    default:
+      return "a valid value";
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function convert(schema: TSchema, raw: string): unknown {
+  if (schema[Kind] === "Integer") return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  if (schema[Kind] === "Boolean") return raw === "true" ? true : raw === "false" ? false : raw;
+  return raw;
+}
+
+function check(schema: TSchema, value: unknown): boolean {
+  if (schema[Kind] === "Union") return (schema.anyOf as TSchema[]).some((s) => check(s, value));
+  if (schema[Kind] === "String" && schema.format === "http-url") {
+    return typeof value === "string" && value.length <= schema.maxLength && isHttpUrl(value);
+  }
+  return Value.Check(schema, value);
+}
+
+/** Parses the environment into a Config, or throws ConfigError listing every bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const faults: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(settings) as [SettingName, Setting][]) {
+    const raw = env[s.env] ?? s.default ?? "";
+    const value = convert(s.schema, raw.trim());
+    if (!check(s.schema, value)) {
+      const shown = s.secret ? "(value hidden)" : JSON.stringify(raw);
+      faults.push(`${s.env}=${shown}: expected ${accepts(s.schema)}`);
+      continue;
+    }
+    out[name] = value;
+  }
+  if (faults.length) throw new ConfigError(faults);
+  const config = out as Config;
+  return Object.freeze({ ...config, baseUrl: (config.baseUrl || `http://localhost:${config.port}`).replace(/\/+$/, "") });
+}
+
+/** The effective settings, secrets masked, one line each (for check-config). */
+export function describeConfig(config: Config): string[] {
+  return (Object.entries(settings) as [SettingName, Setting][]).map(([name, s]) => {
+    const value = config[name];
+    const shown = s.secret && value !== "" ? "******** (set)" : String(value === "" ? "(empty)" : value);
+    return `${s.env.padEnd(24)} ${shown}`;
+  });
+}
+
+/** Every setting with its default and doc (for --help). */
+export function settingsHelp(): string[] {
+  return (Object.values(settings) as Setting[]).map(
+    (s) => `  ${s.env.padEnd(24)} ${s.doc}\n  ${"".padEnd(24)} default: ${s.default === "" ? "(empty)" : s.default}; accepts ${accepts(s.schema)}`,
+  );
+}
+
+/** The environment a test or child process needs, built from a partial config. */
+export function envFor(overrides: Partial<Record<SettingName, string | number | boolean>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(overrides)) env[settings[name as SettingName].env] = String(value);
+  return env;
+}
