@@ -1,0 +1,92 @@
+// Opens the database the settings name: Postgres over DATABASE_URL, else the embedded PGlite in
+// DATA_DIR (locked against a second process; a new folder starts from the migrated seed when the
+// binary carries one, so the first start needs no initdb).
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { PGlite } from "@electric-sql/pglite";
+import type { Config } from "../config.ts";
+import type { Database, Db } from "./database.ts";
+import * as schema from "./schema.ts";
+import { lockDataDir } from "./datadir-lock.ts";
+import { pgliteAssets } from "./pglite-assets.ts";
+
+export type ConnectOptions = {
+  /** A tarball of an initialised database (PGlite dumpDataDir) to start a new folder from. */
+  seed?: () => Promise<Blob | undefined>;
+};
+
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "****";
+    return u.toString();
+  } catch {
+    return "(unparseable url)";
+  }
+}
+
+export async function connectPostgres(url: string, poolMax: number): Promise<Database> {
+  const client = postgres(url, { max: poolMax, onnotice: () => {}, connect_timeout: 10, connection: { application_name: "tally" } });
+  await client`select 1`; // fail at start, not on the first request
+  return {
+    db: drizzlePostgres(client, { schema }) as unknown as Db,
+    kind: "postgres",
+    where: maskUrl(url),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** An embedded database: in a folder when dataDir is given, else in memory (tests). */
+export async function openPglite(dataDir: string | undefined, seed?: Blob): Promise<PGlite> {
+  const assets = await pgliteAssets();
+  return PGlite.create({ ...assets, dataDir, loadDataDir: seed, relaxedDurability: false });
+}
+
+/**
+ * Fills a new folder from the seed: extracted natively next to it, then renamed into place, so a
+ * crash part-way leaves no half database. The wasm compiles meanwhile.
+ */
+async function unpackSeed(pgDir: string, seed: Blob) {
+  const partial = `${pgDir}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  await Promise.all([new Bun.Archive(await seed.arrayBuffer()).extract(partial), pgliteAssets()]);
+  rmSync(pgDir, { recursive: true, force: true });
+  renameSync(partial, pgDir);
+}
+
+export async function connectEmbedded(dataDir: string, options: ConnectOptions = {}): Promise<Database> {
+  const release = lockDataDir(dataDir);
+  try {
+    const pgDir = join(dataDir, "pg");
+    const fresh = !existsSync(join(pgDir, "PG_VERSION"));
+    if (fresh && existsSync(pgDir) && readdirSync(pgDir).length > 0) {
+      throw new Error(`${pgDir} holds files but no database (PG_VERSION is missing); move it away and start again`);
+    }
+    const seed = fresh ? await options.seed?.() : undefined;
+    if (seed) await unpackSeed(pgDir, seed);
+    else mkdirSync(pgDir, { recursive: true });
+    const client = await openPglite(pgDir);
+    return {
+      db: drizzlePglite(client, { schema }) as unknown as Db,
+      kind: "embedded",
+      where: pgDir,
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
+  return config.databaseUrl ? connectPostgres(config.databaseUrl, config.databasePoolMax) : connectEmbedded(config.dataDir, options);
+}

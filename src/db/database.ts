@@ -1,0 +1,20 @@
+// The one database handle every module receives: a Drizzle client over postgres.js or PGlite.
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
+import type * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: "postgres" | "embedded";
+  /** Where the data lives, for logs: a masked URL or the data folder. */
+  where: string;
+  close(): Promise<void>;
+};
+
+/** Runs a raw statement and returns its rows, whichever driver answers (postgres.js or PGlite). */
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -1,0 +1,88 @@
+// Migrations: applied once on a fresh database, a no-op on a current one, refused when the history
+// disagrees with the binary; several instances migrating at once apply each migration once.
+import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { migrate, MigrationError } from "../../src/db/migrate.ts";
+import { migrations } from "../../src/db/migrations.gen.ts";
+import { rows, type Database } from "../../src/db/database.ts";
+import { backend, createPostgresDatabase, emptyDatabase, postgresUrl } from "../support/db.ts";
+import { connectPostgres } from "../../src/db/connect.ts";
+
+let opened: Database[] = [];
+const open = async () => {
+  const d = await emptyDatabase();
+  opened.push(d);
+  return d;
+};
+afterEach(async () => {
+  for (const d of opened.reverse()) await d.close();
+  opened = [];
+});
+
+const tables = async (d: Database) =>
+  (await rows<{ table_name: string }>(d.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`)).map(
+    (r) => r.table_name,
+  );
+
+describe(`migrations on the ${backend} database`, () => {
+  test("a fresh database gets every migration, in order, and its tables", async () => {
+    const d = await open();
+    expect(await tables(d)).toEqual([]);
+    expect(await migrate(d.db)).toEqual(migrations.map((m) => m.tag));
+    expect(await tables(d)).toEqual(expect.arrayContaining(["service_meta", "tally_migrations"]));
+    const applied = await rows<{ tag: string }>(d.db, sql`select tag from tally_migrations order by tag`);
+    expect(applied.map((r) => r.tag)).toEqual(migrations.map((m) => m.tag));
+  });
+
+  test("running again applies nothing and changes nothing", async () => {
+    const d = await open();
+    await migrate(d.db);
+    await d.db.execute(sql`insert into service_meta (key, value, updated_at) values ('probe', 'kept', 1)`);
+    expect(await migrate(d.db)).toEqual([]);
+    expect(await rows(d.db, sql`select value from service_meta where key = 'probe'`)).toEqual([{ value: "kept" }]);
+  });
+
+  test("a later migration is applied on top of an earlier history", async () => {
+    const d = await open();
+    await migrate(d.db);
+    const next = [...migrations, { tag: "9999_probe", sql: "create table probe_a (id int);\n--> statement-breakpoint\ncreate table probe_b (id int);" }];
+    expect(await migrate(d.db, next)).toEqual(["9999_probe"]);
+    expect(await tables(d)).toEqual(expect.arrayContaining(["probe_a", "probe_b"]));
+  });
+
+  test("a failing migration leaves nothing half-applied", async () => {
+    const d = await open();
+    await migrate(d.db);
+    const broken = [...migrations, { tag: "9999_broken", sql: "create table half (id int);\n--> statement-breakpoint\nthis is not sql;" }];
+    await expect(migrate(d.db, broken)).rejects.toThrow();
+    expect(await tables(d)).not.toContain("half");
+    expect(await migrate(d.db)).toEqual([]);
+  });
+
+  test("a migration edited after it was applied is refused", async () => {
+    const d = await open();
+    await migrate(d.db);
+    const edited = migrations.map((m, i) => (i === 0 ? { ...m, sql: m.sql + "\n-- edited" } : m));
+    await expect(migrate(d.db, edited)).rejects.toThrow(MigrationError);
+    await expect(migrate(d.db, edited)).rejects.toThrow(/changed after it was applied/);
+  });
+
+  test("a database migrated by a newer binary is refused, not downgraded", async () => {
+    const d = await open();
+    await migrate(d.db, [...migrations, { tag: "9999_newer", sql: "create table newer (id int);" }]);
+    await expect(migrate(d.db)).rejects.toThrow(/newer tally/);
+  });
+
+  test.skipIf(!postgresUrl)("several instances migrating at once apply each migration exactly once", async () => {
+    const created = await createPostgresDatabase();
+    const instances = await Promise.all([1, 2, 3, 4].map(() => connectPostgres(created.url, 2)));
+    try {
+      const results = await Promise.all(instances.map((x) => migrate(x.db)));
+      expect(results.flat().sort()).toEqual(migrations.map((m) => m.tag).sort());
+      expect(results.filter((r) => r.length > 0)).toHaveLength(1);
+    } finally {
+      for (const i of instances) await i.close();
+      await created.drop();
+    }
+  });
+});

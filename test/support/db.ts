@@ -1,0 +1,84 @@
+// A fresh database per test file: a new in-memory PGlite started from the migrated seed, or, when
+// DATABASE_URL is set, a new Postgres database created for the file and dropped after it.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { loadConfig } from "../../src/config.ts";
+import { connectPostgres, openPglite } from "../../src/db/connect.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import { buildSeed } from "../../src/db/seed.ts";
+import { migrations } from "../../src/db/migrations.gen.ts";
+import * as schema from "../../src/db/schema.ts";
+import type { Database, Db } from "../../src/db/database.ts";
+
+/** The Postgres under test, or "" for the embedded database. */
+export const postgresUrl = loadConfig().databaseUrl;
+export const backend = postgresUrl ? "postgres" : "embedded";
+
+let seed: Promise<Blob> | undefined;
+
+/** The migrated seed, built once and cached on disk by migrations and PGlite version. */
+export function testSeed(): Promise<Blob> {
+  seed ??= (async () => {
+    const pglite = await Bun.file(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json")).json();
+    const key = new Bun.CryptoHasher("sha256").update(pglite.version + JSON.stringify(migrations)).digest("hex").slice(0, 16);
+    const file = Bun.file(join(tmpdir(), `tally-test-seed-${key}.tgz`));
+    if (await file.exists()) return new Blob([await file.arrayBuffer()]);
+    const blob = await buildSeed();
+    await Bun.write(file, blob);
+    return blob;
+  })();
+  return seed;
+}
+
+export function databaseUrlFor(base: string, name: string): string {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** An empty Postgres database, dropped by the returned function. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tally_t_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  return {
+    url: databaseUrlFor(postgresUrl, name),
+    async drop() {
+      const a = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists "${name}" with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** A fresh, migrated database for one test file. */
+export async function testDatabase(): Promise<Database> {
+  if (postgresUrl) {
+    const created = await createPostgresDatabase();
+    const database = await connectPostgres(created.url, 5);
+    await migrate(database.db);
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await created.drop();
+      },
+    };
+  }
+  const client = await openPglite(undefined, await testSeed());
+  return { db: drizzlePglite(client, { schema }) as unknown as Db, kind: "embedded", where: "memory", close: () => client.close() };
+}
+
+/** An unmigrated, empty database (migration tests). */
+export async function emptyDatabase(): Promise<Database> {
+  if (postgresUrl) {
+    const created = await createPostgresDatabase();
+    const database = await connectPostgres(created.url, 5);
+    return { ...database, close: async () => (await database.close(), await created.drop()) };
+  }
+  const client = await openPglite(undefined);
+  return { db: drizzlePglite(client, { schema }) as unknown as Db, kind: "embedded", where: "memory", close: () => client.close() };
+}
