@@ -1,0 +1,44 @@
+// The stable error codes and their statuses (design.md section 4). A refused request answers
+// { "error": { "code", "message", "path"? } }; codes never change meaning once shipped.
+export const errorStatus = {
+  invalid_body: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  gzip_required: 413,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  empty_upload: 422,
+  categories_mismatch: 422,
+  day_too_far_ahead: 422,
+  denylisted_string: 422,
+  unknown_namespace: 422,
+  unsupported_schema: 422,
+  rate_limited: 429,
+  internal: 500,
+  database_unavailable: 503,
+  no_upstream_key: 503,
+  upstream_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly path?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = errorStatus[code];
+  }
+}
+
+export type ErrorBody = { error: { code: string; message: string; path?: string; requestId?: string } };
+
+export function errorBody(code: string, message: string, path?: string, requestId?: string): ErrorBody {
+  return { error: { code, message, ...(path === undefined ? {} : { path }), ...(requestId ? { requestId } : {}) } };
+}

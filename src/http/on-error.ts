@@ -1,0 +1,73 @@
+// The one onError: every refusal becomes the stable error body (or an HTML page for web routes);
+// anything unexpected is logged whole and answered with a generic 500 and the request id.
+import { Elysia, ValidationError } from "elysia";
+import type { Log } from "../log.ts";
+import { ApiError, errorBody } from "./errors.ts";
+import { requestId } from "./request-context.ts";
+import { errorPage } from "./error-page.ts";
+
+type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string> };
+
+function describeValidation(error: ValidationError): Refusal {
+  const first = error.all[0] as { path?: string; message?: string; schema?: { additionalProperties?: unknown } } | undefined;
+  const path = first?.path || "/";
+  const message = first?.message === "Unexpected property" ? `unknown field ${path}` : `${path}: ${first?.message ?? "invalid value"}`;
+  return { status: 400, code: "invalid_body", message, path };
+}
+
+/** Maps what a handler threw to what the client is told; null means "an internal error". */
+export function refusalOf(code: string | number, error: unknown): Refusal | null {
+  // A refusal raised while reading the body reaches here wrapped in Elysia's ParseError.
+  if (code === "PARSE" && (error as Error).cause instanceof ApiError) error = (error as Error).cause;
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, path: error.path, headers: error.headers };
+  if (error instanceof ValidationError) return describeValidation(error);
+  switch (code) {
+    case "NOT_FOUND":
+      return { status: 404, code: "not_found", message: "no such route" };
+    case "PARSE":
+      return { status: 400, code: "invalid_body", message: "the body could not be parsed" };
+    case "INVALID_COOKIE_SIGNATURE":
+      return { status: 400, code: "invalid_body", message: "a cookie is not valid" };
+  }
+  return null;
+}
+
+const isWebPath = (path: string) => !path.startsWith("/v1/") && path !== "/metrics";
+
+export function onErrorPlugin(log: Log) {
+  return new Elysia({ name: "tally.on-error" }).onError({ as: "global" }, ({ code, error, request, path, set }) => {
+    const id = requestId(request);
+    let refusal = refusalOf(code, error);
+    if (!refusal) {
+      const unavailable = isDatabaseDown(error);
+      log.error(unavailable ? "database unavailable" : "unhandled error", { requestId: id, path, error });
+      refusal = unavailable
+        ? { status: 503, code: "database_unavailable", message: "the database is not reachable; try again shortly", headers: { "retry-after": "5" } }
+        : { status: 500, code: "internal", message: "internal error; quote the request id when reporting it" };
+    }
+    set.status = refusal.status;
+    const headers: Record<string, string> = { ...refusal.headers, ...(id ? { "x-request-id": id } : {}) };
+    if (isWebPath(path)) {
+      return new Response(errorPage(refusal.status, refusal.message, id), {
+        status: refusal.status,
+        headers: { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+    const body = errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined);
+    return new Response(JSON.stringify(body), {
+      status: refusal.status,
+      headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    });
+  });
+}
+
+const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT", "CONNECTION_DESTROYED", "57P01", "57P03"]);
+
+/** True for errors meaning "Postgres is not there right now" (answered 503, not 500). */
+export function isDatabaseDown(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code && connectionCodes.has(e.code)) return true;
+  }
+  return false;
+}
+

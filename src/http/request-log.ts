@@ -1,0 +1,22 @@
+// A request id on every answer (X-Request-Id) and one log line per request with its outcome.
+import { Elysia } from "elysia";
+import type { Log } from "../log.ts";
+import { beginRequest, requestFacts } from "./request-context.ts";
+
+export function requestLog(log: Log) {
+  return new Elysia({ name: "tally.request-log" })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = beginRequest(request).id;
+    })
+    .onAfterResponse({ as: "global" }, ({ request, path, set, responseValue }) => {
+      const f = requestFacts(request);
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200);
+      log.info("request", {
+        requestId: f?.id,
+        method: request.method,
+        path,
+        status,
+        ms: f ? Math.round((performance.now() - f.startedAt) * 100) / 100 : undefined,
+      });
+    });
+}

@@ -1,0 +1,58 @@
+// An app built the way main.ts builds it, over a fresh database, with a fake clock, a memory log
+// and a fetch that refuses anything but the fake upstreams a test starts.
+import { createApp, type AppDeps } from "../../src/app.ts";
+import { loadConfig, envFor, type SettingName } from "../../src/config.ts";
+import { fakeClock } from "../../src/clock.ts";
+import { memoryLog } from "../../src/log.ts";
+import { loadCatalogue } from "../../src/catalogue/load.ts";
+import { testDatabase } from "./db.ts";
+
+export type TestAppOptions = {
+  settings?: Partial<Record<SettingName, string | number | boolean>>;
+  fetch?: typeof fetch;
+  now?: string | number;
+};
+
+/** fetch that fails loudly: no test reaches a real upstream. */
+export const noUpstream: typeof fetch = Object.assign(
+  async (input: RequestInfo | URL) => {
+    throw new Error(`test tried to reach an upstream that is not faked: ${String(input instanceof Request ? input.url : input)}`);
+  },
+  { preconnect: () => {} },
+);
+
+export async function testApp(options: TestAppOptions = {}) {
+  const database = await testDatabase();
+  const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
+  const clock = fakeClock(options.now);
+  const log = memoryLog();
+  const catalogue = await loadCatalogue(config.catalogueFile);
+  const deps: AppDeps = { db: database.db, config, clock, fetch: options.fetch ?? noUpstream, log, catalogue };
+  const app = createApp(deps);
+  const base = "http://localhost";
+  return {
+    ...deps,
+    log,
+    app,
+    database,
+    /** Sends a request to the app in-process. */
+    request(path: string, init?: RequestInit) {
+      return app.handle(new Request(base + path, init));
+    },
+    /** POSTs a JSON body (gzip-compressed when gzip is true). */
+    postJson(path: string, body: unknown, opts: { gzip?: boolean; headers?: Record<string, string> } = {}) {
+      const text = typeof body === "string" ? body : JSON.stringify(body);
+      const payload = opts.gzip ? Bun.gzipSync(new TextEncoder().encode(text)) : text;
+      return app.handle(
+        new Request(base + path, {
+          method: "POST",
+          body: payload,
+          headers: { "content-type": "application/json", ...(opts.gzip ? { "content-encoding": "gzip" } : {}), ...opts.headers },
+        }),
+      );
+    },
+    close: () => database.close(),
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof testApp>>;
