@@ -1,0 +1,46 @@
+// The composition root: createApp(deps) builds the whole service as one Elysia app from its
+// modules. It never listens (main.ts does), so tests drive it with app.handle().
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import type { Config } from "./config.ts";
+import type { Clock } from "./clock.ts";
+import type { Log } from "./log.ts";
+import type { Db } from "./db/database.ts";
+import type { Catalogue } from "./catalogue/catalogue.ts";
+import { VERSION } from "./version.ts";
+import { requestLog } from "./http/request-log.ts";
+import { onErrorPlugin } from "./http/on-error.ts";
+import { bodyReader } from "./http/body.ts";
+import { healthRoutes } from "./health/health.routes.ts";
+import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
+
+export type AppDeps = {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  /** Every upstream call goes through this (tests pass one that only reaches fakes). */
+  fetch: typeof fetch;
+  log: Log;
+  catalogue: Catalogue;
+};
+
+export function createApp(deps: AppDeps) {
+  return new Elysia({ normalize: false })
+    .use(requestLog(deps.log))
+    .use(onErrorPlugin(deps.log))
+    .use(bodyReader(deps.config))
+    .use(
+      openapi({
+        path: "/v1/openapi",
+        specPath: "/v1/openapi.json",
+        provider: null,
+        documentation: {
+          info: { title: "tally", version: VERSION, description: "Statistics service of the mod: the wire contract's endpoints." },
+        },
+      }),
+    )
+    .use(healthRoutes({ db: deps.db, log: deps.log, version: VERSION, catalogueVersion: deps.catalogue.version }))
+    .use(catalogueRoutes(deps.catalogue));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,155 @@
+// The command line: serve (default), migrate, check-config, --help, --version.
+import { loadConfig, describeConfig, settingsHelp, ConfigError, type Config } from "./config.ts";
+import { createLog, type Log } from "./log.ts";
+import { systemClock } from "./clock.ts";
+import { connect, type ConnectOptions } from "./db/connect.ts";
+import { migrate, markCreated } from "./db/migrate.ts";
+import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
+import { createApp } from "./app.ts";
+import { listen, type Listening } from "./http/serve.ts";
+import { VERSION } from "./version.ts";
+
+export type MainOptions = ConnectOptions & {
+  env?: Record<string, string | undefined>;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  /** Resolves when the server should stop (tests); by default SIGTERM or SIGINT. */
+  stopSignal?: Promise<unknown>;
+  /** Called once the server listens, with its address. */
+  onListening?: (url: string) => void;
+};
+
+const usage = () => `tally ${VERSION}: the statistics service of the mod (API, website, image proxy, scheduler).
+
+Usage: tally [command]
+
+Commands:
+  serve          Start the service (the default). Migrates the database first.
+  migrate        Apply database migrations and exit.
+  check-config   Check the settings and print the effective values (secrets masked).
+  --help, -h     Show this help.
+  --version, -v  Print the version.
+
+Storage: with DATABASE_URL the service uses that Postgres; without it, an embedded Postgres in
+DATA_DIR (one process per folder). Settings come from the environment:
+
+${settingsHelp().join("\n")}
+`;
+
+function startupFault(e: unknown): string | undefined {
+  if (e instanceof ConfigError || e instanceof CatalogueError) return e.message;
+  const name = (e as Error)?.name;
+  if (name === "DataDirLockedError" || name === "MigrationError") return (e as Error).message;
+  const code = (e as { code?: string })?.code;
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "CONNECT_TIMEOUT" || code === "3D000" || code === "28P01" || code === "28000") {
+    return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
+  }
+  if (code === "EADDRINUSE") return `cannot listen: the port is already in use (${(e as Error).message})`;
+  return undefined;
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => () => resolve(signal);
+    process.once("SIGTERM", on("SIGTERM"));
+    process.once("SIGINT", on("SIGINT"));
+  });
+}
+
+async function serve(config: Config, log: Log, options: MainOptions): Promise<number> {
+  const started = performance.now();
+  if (config.devSignin) log.warn("DEV_SIGNIN is on: anyone can sign in as anyone through POST /v1/auth/dev. Never use it in production.");
+  const phases: Record<string, number> = { process: Math.round(started) };
+  const mark = (phase: string, since: number) => (phases[phase] = Math.round(performance.now() - since));
+  let t = performance.now();
+  const catalogue = await loadCatalogue(config.catalogueFile);
+  mark("catalogue", t);
+  t = performance.now();
+  const database = await connect(config, options);
+  mark("database", t);
+  let listening: Listening;
+  try {
+    t = performance.now();
+    const applied = await migrate(database.db);
+    await markCreated(database.db, systemClock);
+    mark("migrate", t);
+    if (applied.length) log.info("migrations applied", { applied });
+    t = performance.now();
+    const app = createApp({ db: database.db, config, clock: systemClock, fetch: globalThis.fetch, log, catalogue });
+    listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
+    mark("listen", t);
+    log.info("listening", {
+      url: listening.url,
+      database: database.kind,
+      where: database.where,
+      catalogueVersion: catalogue.version,
+      version: VERSION,
+      startupMs: Math.round(performance.now()),
+      phasesMs: phases,
+    });
+    options.onListening?.(listening.url);
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+  await listening.stop(String(await (options.stopSignal ?? waitForSignal())));
+  await database.close();
+  log.info("stopped");
+  return 0;
+}
+
+/** Runs one command; returns the exit code. */
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const out = options.out ?? ((t: string) => process.stdout.write(t));
+  const err = options.err ?? ((t: string) => process.stderr.write(t));
+  const command = argv[0] ?? "serve";
+  if (command === "--help" || command === "-h" || command === "help") {
+    out(usage());
+    return 0;
+  }
+  if (command === "--version" || command === "-v") {
+    out(`tally ${VERSION}\n`);
+    return 0;
+  }
+  if (!["serve", "migrate", "check-config"].includes(command) || argv.length > 1) {
+    err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(options.env ?? process.env);
+  } catch (e) {
+    err(`tally: ${(e as Error).message}\nRun tally --help for every setting and what it accepts.\n`);
+    return 2;
+  }
+  const log = createLog({ level: config.logLevel });
+  try {
+    if (command === "check-config") {
+      const catalogue = await loadCatalogue(config.catalogueFile);
+      out(`settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config).map((l) => `  ${l}`).join("\n")}\n`);
+      return 0;
+    }
+    if (command === "migrate") {
+      const database = await connect(config, options);
+      try {
+        const applied = await migrate(database.db);
+        await markCreated(database.db, systemClock);
+        out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}\n` : "the database is up to date\n");
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    return await serve(config, log, options);
+  } catch (e) {
+    const fault = startupFault(e);
+    if (fault) {
+      err(`tally: ${fault}\n`);
+      return 1;
+    }
+    log.error("start-up failed", { error: e });
+    return 1;
+  }
+}
+
+if (import.meta.main) process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,158 @@
+// The command line as a self-hoster meets it: help, version, check-config, migrate, serve, and a
+// clean stop on SIGTERM.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main, type MainOptions } from "../src/main.ts";
+import { settings } from "../src/config.ts";
+import { VERSION } from "../src/version.ts";
+import { lockDataDir, DataDirLockedError } from "../src/db/datadir-lock.ts";
+import { createPostgresDatabase, postgresUrl, testSeed, backend } from "./support/db.ts";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "tally-main-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function run(argv: string[], env: Record<string, string> = {}, extra: MainOptions = {}) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { env, out: (t) => (out += t), err: (t) => (err += t), ...extra });
+  return { code, out, err };
+}
+
+describe("tally --help and --version", () => {
+  test("--help lists the commands and every setting with its default", async () => {
+    const { code, out } = await run(["--help"]);
+    expect(code).toBe(0);
+    for (const command of ["serve", "migrate", "check-config", "--version"]) expect(out).toContain(command);
+    for (const s of Object.values(settings)) expect(out).toContain(s.env);
+  });
+
+  test("--version prints the version", async () => {
+    expect(await run(["--version"])).toMatchObject({ code: 0, out: `tally ${VERSION}\n` });
+  });
+
+  test("an unknown command exits 2 and points at --help", async () => {
+    const { code, err } = await run(["srve"]);
+    expect(code).toBe(2);
+    expect(err).toContain('unknown command "srve"');
+    expect(err).toContain("--help");
+  });
+});
+
+describe("tally check-config", () => {
+  test("prints the effective settings with secrets masked", async () => {
+    const { code, out } = await run(["check-config"], { GAME_API_KEY: "abc-secret-key", PORT: "9123" });
+    expect(code).toBe(0);
+    expect(out).toContain("settings are valid");
+    expect(out).toMatch(/PORT\s+9123/);
+    expect(out).not.toContain("abc-secret-key");
+  });
+
+  test("a bad setting exits 2 naming the variable and what it accepts", async () => {
+    const { code, err } = await run(["check-config"], { PORT: "eighty" });
+    expect(code).toBe(2);
+    expect(err).toContain('PORT="eighty": expected an integer from 0 to 65535');
+  });
+
+  test("a broken catalogue file exits 1 with the path of the fault", async () => {
+    const file = join(tempDir(), "catalogue.json");
+    const builtIn = JSON.parse(readFileSync(join(import.meta.dir, "../catalogue/catalogue.json"), "utf8"));
+    writeFileSync(file, JSON.stringify({ ...builtIn, catalogueVersion: 0 }));
+    const { code, err } = await run(["check-config"], { CATALOGUE_FILE: file });
+    expect(code).toBe(1);
+    expect(err).toContain(`catalogue ${file} is not valid at /catalogueVersion`);
+  });
+
+  test("an unreachable Postgres stops start-up with a clear message", async () => {
+    const { code, err } = await run(["migrate"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+    expect(code).toBe(1);
+    expect(err).toContain("cannot connect to DATABASE_URL");
+  });
+});
+
+/** Settings that point a command at a fresh database of the backend under test. */
+async function freshStorage(): Promise<{ env: Record<string, string>; dataDir: string; done(): Promise<void> }> {
+  const dataDir = tempDir();
+  if (!postgresUrl) return { env: { DATA_DIR: dataDir }, dataDir, done: async () => {} };
+  const created = await createPostgresDatabase();
+  return { env: { DATABASE_URL: created.url }, dataDir, done: created.drop };
+}
+
+describe(`tally migrate and serve on the ${backend} database`, () => {
+  test("migrate brings a new database up to date, then has nothing to do", async () => {
+    const storage = await freshStorage();
+    const seed = await testSeed();
+    const first = await run(["migrate"], storage.env, { seed: async () => seed });
+    expect(first.code).toBe(0);
+    // The embedded seed is already migrated; a new Postgres database is migrated now.
+    expect(first.out).toMatch(postgresUrl ? /applied \d+ migration/ : /up to date/);
+    expect(await run(["migrate"], storage.env)).toMatchObject({ code: 0, out: "the database is up to date\n" });
+    await storage.done();
+  });
+
+  test("serve answers health, then stops cleanly and releases the data folder", async () => {
+    const storage = await freshStorage();
+    const seed = await testSeed();
+    let stop!: (signal: string) => void;
+    const stopSignal = new Promise<string>((r) => (stop = r));
+    let url!: string;
+    const listening = new Promise<void>((resolve) => {
+      void run(["serve"], { ...storage.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error" }, {
+        seed: async () => seed,
+        stopSignal,
+        onListening: (u) => ((url = u), resolve()),
+      }).then((r) => exited.resolve(r.code));
+    });
+    const exited = Promise.withResolvers<number>();
+    await listening;
+    const health = await fetch(`${url}/v1/health`);
+    expect(health.status).toBe(200);
+    if (!postgresUrl) expect(() => lockDataDir(storage.dataDir)).toThrow(DataDirLockedError);
+    stop("test");
+    expect(await exited.promise).toBe(0);
+    if (!postgresUrl) lockDataDir(storage.dataDir)(); // released
+    await storage.done();
+  });
+});
+
+describe("a real process", () => {
+  test("stops on SIGTERM with exit code 0, logging each step", async () => {
+    const storage = await freshStorage();
+    const child = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts")], {
+      env: { ...Bun.env, ...storage.env, PORT: "0", HOST: "127.0.0.1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const lines: Record<string, unknown>[] = [];
+    const decoder = new TextDecoder();
+    let buffer = "";
+    const reader = child.stdout.getReader();
+    let url: string | undefined;
+    while (!url) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`exited before listening: ${await new Response(child.stderr).text()}`);
+      buffer += decoder.decode(value);
+      for (const line of buffer.split("\n").slice(0, -1)) {
+        const record = JSON.parse(line);
+        lines.push(record);
+        if (record.msg === "listening") url = record.url;
+      }
+      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
+    }
+    expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) buffer += decoder.decode(r.value);
+    const rest = buffer.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const messages = [...lines, ...rest].map((l) => l.msg);
+    expect(messages).toEqual(expect.arrayContaining(["listening", "stopping: finishing in-flight requests", "stopped"]));
+    if (!postgresUrl) lockDataDir(storage.dataDir)(); // released
+    await storage.done();
+  });
+});
