@@ -1,0 +1,111 @@
+// Smoke test of the compiled binary, run by .ci/run after `bun run build`:
+//   bun test/smoke/binary.ts dist/tally
+// From an empty folder, with nothing else present: the commands, a start on the embedded database,
+// health and catalogue, a second process refused on the same folder, a clean stop on SIGTERM, a
+// restart that keeps the data; then the same binary on Postgres when DATABASE_URL is set.
+// It grows with the service: sign-in, upload and a page join it as those land.
+import { mkdtempSync, rmSync, existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { createPostgresDatabase } from "../support/db.ts";
+
+const binary = resolve(process.argv[2] ?? "dist/tally");
+const catalogueFile = join(import.meta.dir, "../../catalogue/catalogue.json");
+const postgresUrl = loadConfig().databaseUrl;
+let passed = 0;
+let failed = 0;
+
+function check(name: string, ok: boolean, detail = "") {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? `  (${detail})` : ""}`);
+}
+
+type Running = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; msToHealthy: number; output: () => string };
+
+/** Only the settings the test names: the binary must need nothing else. */
+const cleanEnv = (extra: Record<string, string>) => ({ PATH: "/usr/bin:/bin", HOME: tmpdir(), ...extra });
+
+async function start(cwd: string, env: Record<string, string>): Promise<Running> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const t0 = performance.now();
+  const proc = Bun.spawn([binary], { cwd, env: cleanEnv({ PORT: String(port), HOST: "127.0.0.1", ...env }), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  let out = "";
+  void (async () => {
+    const reader = proc.stdout.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) out += new TextDecoder().decode(r.value);
+  })();
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} before answering: ${out}${await new Response(proc.stderr).text()}`);
+    const ok = await fetch(`${url}/v1/health`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (performance.now() - t0 > 30_000) throw new Error(`no answer within 30 s: ${out}`);
+    await Bun.sleep(5);
+  }
+  return { proc, url, msToHealthy: Math.round(performance.now() - t0), output: () => out };
+}
+
+async function stop(r: Running): Promise<number> {
+  r.proc.kill("SIGTERM");
+  return r.proc.exited;
+}
+
+async function run(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const p = Bun.spawnSync([binary, ...args], { cwd, env: cleanEnv(env) });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
+try {
+  const version = await run(["--version"], empty);
+  check("--version", version.code === 0 && /^tally \d+\.\d+\.\d+/.test(version.out), version.out.trim());
+  const help = await run(["--help"], empty);
+  check("--help lists commands and settings", help.code === 0 && help.out.includes("check-config") && help.out.includes("DATABASE_URL"));
+  const bad = await run(["check-config"], empty, { PORT: "nope" });
+  check("a bad setting stops with a clear message", bad.code === 2 && bad.err.includes('PORT="nope"'), bad.err.trim());
+
+  const first = await start(empty, {});
+  check("first start in an empty folder answers health", true, `${first.msToHealthy} ms to first 200`);
+  const health = (await (await fetch(`${first.url}/v1/health`)).json()) as { database: string; schema: { accepted: number[] } };
+  check("health reports the embedded database and schema 1", health.database === "ok" && health.schema.accepted.includes(1));
+  const served = new Uint8Array(await (await fetch(`${first.url}/v1/stats/catalogue`)).arrayBuffer());
+  check("the catalogue is served byte for byte", Buffer.compare(served, readFileSync(catalogueFile)) === 0);
+  check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
+
+  const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
+  check("a second process on the same DATA_DIR is refused", second.exitCode === 1 && second.stderr.toString().includes("in use by another tally"), second.stderr.toString().trim());
+
+  const code = await stop(first);
+  check("SIGTERM stops it with exit code 0", code === 0 && first.output().includes('"msg":"stopped"'));
+  check("the lock is released (the file stays, emptied)", readFileSync(join(empty, "data", "tally.lock"), "utf8") === "");
+
+  const again = await start(empty, {});
+  check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
+  check("a restart applies no migration again", !again.output().includes("migrations applied"));
+  check("SIGTERM again", (await stop(again)) === 0);
+
+  if (postgresUrl) {
+    const db = await createPostgresDatabase();
+    try {
+      const pgDir = mkdtempSync(join(tmpdir(), "tally-smoke-pg-"));
+      const pg = await start(pgDir, { DATABASE_URL: db.url });
+      check("start on Postgres answers health", true, `${pg.msToHealthy} ms to first 200`);
+      check("on Postgres nothing is written to the working folder", !existsSync(join(pgDir, "data")));
+      check("SIGTERM on Postgres", (await stop(pg)) === 0);
+      const pg2 = await start(pgDir, { DATABASE_URL: db.url });
+      check("second start on Postgres", true, `${pg2.msToHealthy} ms to first 200`);
+      await stop(pg2);
+      rmSync(pgDir, { recursive: true, force: true });
+    } finally {
+      await db.drop();
+    }
+  }
+} catch (e) {
+  check("smoke test ran to the end", false, String(e));
+} finally {
+  rmSync(empty, { recursive: true, force: true });
+}
+console.log(`smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
