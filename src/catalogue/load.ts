@@ -1,5 +1,6 @@
 // Loads the catalogue: the built-in file, or CATALOGUE_FILE. A document that fails its schema or
 // its own consistency rules stops start-up with the JSON path of the first fault.
+import { statSync, type Stats } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import builtInFile from "../../catalogue/catalogue.json" with { type: "file" };
 import { CatalogueDocument } from "./catalogue.schema.ts";
@@ -94,10 +95,14 @@ export function parseCatalogue(bytes: Uint8Array<ArrayBuffer>, source: string): 
 
 /** The catalogue a server runs with: CATALOGUE_FILE when set, else the one built into the binary. */
 export async function loadCatalogue(file: string): Promise<Catalogue> {
-  const path = file || builtIn;
-  const handle = Bun.file(path);
-  const stat = await handle.stat().catch(() => undefined);
-  if (!stat) throw new CatalogueError(file, "/", "no such file");
+  if (!file) return parseCatalogue(await Bun.file(builtIn).bytes(), "(built in)");
+  // A self-hoster's file: say plainly what is wrong with the path before reading it.
+  let stat: Stats;
+  try {
+    stat = statSync(file);
+  } catch {
+    throw new CatalogueError(file, "/", "no such file");
+  }
   if (!stat.isFile()) throw new CatalogueError(file, "/", "not a file (a directory?); CATALOGUE_FILE names the catalogue's JSON file");
-  return parseCatalogue(await handle.bytes(), file || "(built in)");
+  return parseCatalogue(await Bun.file(file).bytes(), file);
 }

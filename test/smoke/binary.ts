@@ -81,9 +81,15 @@ try {
   check("SIGTERM stops it with exit code 0", code === 0 && first.output().includes('"msg":"stopped"'));
   check("the lock is released (the file stays, emptied)", readFileSync(join(empty, "data", "tally.lock"), "utf8") === "");
 
-  const again = await start(empty, {});
+  // The mod's own catalogue, formatted differently, must come back exactly as the file holds it.
+  const ownCatalogue = join(empty, "mod-catalogue.json");
+  const ownBytes = JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
+  await Bun.write(ownCatalogue, ownBytes);
+  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
   check("a restart applies no migration again", !again.output().includes("migrations applied"));
+  const own = await fetch(`${again.url}/v1/stats/catalogue`);
+  check("CATALOGUE_FILE is served byte for byte", (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42");
   check("SIGTERM again", (await stop(again)) === 0);
 
   if (postgresUrl) {
