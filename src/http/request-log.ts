@@ -1,4 +1,5 @@
-// A request id on every answer (X-Request-Id) and one log line per request with its outcome.
+// A request id on every answer (X-Request-Id), a `log` in every handler's context that stamps it
+// on each line, and one log line per request with its outcome.
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
 import { beginRequest, requestFacts } from "./request-context.ts";
@@ -8,6 +9,7 @@ export function requestLog(log: Log) {
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = beginRequest(request).id;
     })
+    .derive({ as: "global" }, ({ request }) => ({ log: log.child({ requestId: requestFacts(request)?.id }) }))
     .onAfterResponse({ as: "global" }, ({ request, path, set, responseValue }) => {
       const f = requestFacts(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200);

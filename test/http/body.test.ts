@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import { Type as T } from "@sinclair/typebox";
 import { testApp, type TestApp } from "../support/app.ts";
 import { requireGzipOver } from "../../src/http/body.ts";
+import type { Log } from "../../src/log.ts";
 
 const Body = T.Object(
   {
@@ -17,6 +18,10 @@ const Body = T.Object(
 // A route shaped like the ingest route: strict body, gzip required over 8 KiB.
 const probe = new Elysia()
   .post("/v1/probe/echo", ({ body }) => ({ received: body }), { transform: requireGzipOver(8192), body: Body })
+  .get("/v1/probe/log", (ctx) => {
+    (ctx as unknown as { log: Log }).log.info("probe handled");
+    return "logged";
+  })
   .get("/v1/probe/boom", () => {
     throw new Error("secret detail at /home/someone");
   });
@@ -180,6 +185,12 @@ describe("every answer", () => {
     const logged = t.log.lines.find((l) => l.msg === "unhandled error" && l.requestId === body.error.requestId);
     expect((logged?.error as { message: string }).message).toContain("secret detail");
     expect((logged?.error as { stack: string }).stack).toContain("body.test.ts");
+  });
+
+  test("what a handler logs carries the request's id", async () => {
+    const res = await app.handle(new Request("http://localhost/v1/probe/log"));
+    const line = t.log.lines.find((l) => l.msg === "probe handled");
+    expect(line?.requestId).toBe(res.headers.get("x-request-id")!);
   });
 
   test("each request is logged once with its id, route and status", async () => {
