@@ -1,22 +1,16 @@
 // The command line as a self-hoster meets it: help, version, check-config, migrate, serve, and a
 // clean stop on SIGTERM.
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirs } from "./support/temp.ts";
 import { main, type MainOptions } from "../src/main.ts";
 import { settings } from "../src/config.ts";
 import { VERSION } from "../src/version.ts";
 import { lockDataDir, DataDirLockedError } from "../src/db/datadir-lock.ts";
 import { createPostgresDatabase, postgresUrl, testSeed, backend } from "./support/db.ts";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), "tally-main-"));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs("main");
 
 async function run(argv: string[], env: Record<string, string> = {}, extra: MainOptions = {}) {
   let out = "";

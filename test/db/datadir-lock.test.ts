@@ -1,9 +1,10 @@
 // The embedded database belongs to one process: a second opener of the same DATA_DIR is refused
 // with a clear message; a lock left by a dead process is taken over; closing releases it.
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, hostname } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { tempDirs } from "../support/temp.ts";
 import { sql } from "drizzle-orm";
 import { lockDataDir, DataDirLockedError } from "../../src/db/datadir-lock.ts";
 import { connectEmbedded } from "../../src/db/connect.ts";
@@ -11,13 +12,7 @@ import { migrate } from "../../src/db/migrate.ts";
 import { rows } from "../../src/db/database.ts";
 import { testSeed } from "../support/db.ts";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), "tally-lock-"));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs("lock");
 
 /** A separate process that takes the folder's lock and holds it until killed. */
 async function holder(dir: string) {
