@@ -16,6 +16,9 @@ type Setting<S extends TSchema = TSchema> = {
 
 const setting = <S extends TSchema>(s: Setting<S>) => s;
 
+/** Contract 3 and 8: a day row is sealed 120 days back; no retention may be shorter. */
+export const SEAL_HORIZON_DAYS = 120;
+
 const Url = T.String({ format: "http-url", maxLength: 2048 });
 const OptionalUrl = T.Union([Url, T.Literal("")]);
 const Port = T.Integer({ minimum: 0, maximum: 65535 });
@@ -110,6 +113,54 @@ export const settings = {
     doc: "Maintainers' chat webhook for bug threads. Empty: reports are stored and counted only.",
     secret: true,
   }),
+  upstreamTimeoutMs: setting({
+    env: "UPSTREAM_TIMEOUT_MS",
+    schema: Millis(100, 60_000),
+    default: "5000",
+    doc: "How long any upstream call (identity provider, game API, images, chat) may take before it counts as down.",
+  }),
+  trustProxy: setting({
+    env: "TRUST_PROXY",
+    schema: Bool,
+    default: "false",
+    doc: "true: the client address is the last X-Forwarded-For entry (set only behind your own proxy).",
+  }),
+  challengeTtlMs: setting({
+    env: "AUTH_CHALLENGE_TTL_MS",
+    schema: Millis(5_000, 600_000),
+    default: "60000",
+    doc: "How long a sign-in challenge (serverId) stays valid; it is single use either way.",
+  }),
+  tokenTtlDays: setting({
+    env: "AUTH_TOKEN_TTL_DAYS",
+    schema: T.Integer({ minimum: 1, maximum: 3650 }),
+    default: "180",
+    doc: "Lifetime of a device session's token, in days.",
+  }),
+  pageTokenTtlMs: setting({
+    env: "PAGE_TOKEN_TTL_MS",
+    schema: Millis(10_000, 3_600_000),
+    default: "600000",
+    doc: "Lifetime of the link that opens a player's own statistics page.",
+  }),
+  authRateLimit: setting({
+    env: "AUTH_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "30",
+    doc: "Sign-in requests (challenge, verify, dev) one client address may make per minute. 0: no limit.",
+  }),
+  retentionOptionsDays: setting({
+    env: "RETENTION_OPTIONS_DAYS",
+    schema: T.Array(T.Integer({ minimum: SEAL_HORIZON_DAYS, maximum: 36_500 }), { minItems: 1, maxItems: 20 }),
+    default: "120,365,730,1825",
+    doc: `Retention periods a player may choose, in days (each at least the ${SEAL_HORIZON_DAYS}-day seal horizon).`,
+  }),
+  retentionDefaultDays: setting({
+    env: "RETENTION_DEFAULT_DAYS",
+    schema: T.Integer({ minimum: SEAL_HORIZON_DAYS, maximum: 36_500 }),
+    default: "730",
+    doc: "Retention of a new account, in days; must be one of RETENTION_OPTIONS_DAYS.",
+  }),
   devSignin: setting({
     env: "DEV_SIGNIN",
     schema: Bool,
@@ -135,6 +186,8 @@ export function accepts(schema: TSchema): string {
       return `an integer from ${schema.minimum} to ${schema.maximum}`;
     case "Boolean":
       return "true or false";
+    case "Array":
+      return `a comma-separated list, each ${accepts(schema.items as TSchema)}`;
     case "Literal":
       return schema.const === "" ? "empty" : JSON.stringify(schema.const);
     case "Union":
@@ -161,6 +214,7 @@ function isHttpUrl(value: string): boolean {
 function convert(schema: TSchema, raw: string): unknown {
   if (schema[Kind] === "Integer") return /^-?\d+$/.test(raw) ? Number(raw) : raw;
   if (schema[Kind] === "Boolean") return raw === "true" ? true : raw === "false" ? false : raw;
+  if (schema[Kind] === "Array") return raw === "" ? [] : raw.split(",").map((item) => convert(schema.items as TSchema, item.trim()));
   return raw;
 }
 
@@ -186,6 +240,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     out[name] = value;
   }
+  const retention = out as Pick<Config, "retentionOptionsDays" | "retentionDefaultDays">;
+  if (retention.retentionOptionsDays && retention.retentionDefaultDays && !retention.retentionOptionsDays.includes(retention.retentionDefaultDays)) {
+    faults.push(`RETENTION_DEFAULT_DAYS=${retention.retentionDefaultDays}: expected one of RETENTION_OPTIONS_DAYS (${retention.retentionOptionsDays.join(", ")})`);
+  }
   if (faults.length) throw new ConfigError(faults);
   const config = out as Config;
   return Object.freeze({ ...config, baseUrl: (config.baseUrl || `http://localhost:${config.port}`).replace(/\/+$/, "") });
@@ -195,7 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export function describeConfig(config: Config): string[] {
   return (Object.entries(settings) as [SettingName, Setting][]).map(([name, s]) => {
     const value = config[name];
-    const shown = s.secret && value !== "" ? "******** (set)" : String(value === "" ? "(empty)" : value);
+    const shown = s.secret && value !== "" ? "******** (set)" : value === "" ? "(empty)" : Array.isArray(value) ? value.join(",") : String(value);
     return `${s.env.padEnd(24)} ${shown}`;
   });
 }

@@ -15,6 +15,8 @@ export type MainOptions = ConnectOptions & {
   err?: (text: string) => void;
   /** Resolves when the server should stop (tests); by default SIGTERM or SIGINT. */
   stopSignal?: Promise<unknown>;
+  /** Where log lines go (standard output by default). */
+  logWrite?: (line: string) => void;
   /** Called once the server listens, with its address. */
   onListening?: (url: string) => void;
 };
@@ -122,7 +124,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     err(`tally: ${(e as Error).message}\nRun tally --help for every setting and what it accepts.\n`);
     return 2;
   }
-  const log = createLog({ level: config.logLevel });
+  const log = createLog({ level: config.logLevel, write: options.logWrite });
   try {
     if (command === "check-config") {
       const catalogue = await loadCatalogue(config.catalogueFile);

@@ -42,6 +42,19 @@ describe("loadConfig", () => {
     expect(faults[0]).toStartWith(message);
   });
 
+  test("a list setting is read from commas, each item checked", () => {
+    expect(loadConfig({ RETENTION_OPTIONS_DAYS: "365, 730", RETENTION_DEFAULT_DAYS: "365" }).retentionOptionsDays).toEqual([365, 730]);
+    expect(faultsOf({ RETENTION_OPTIONS_DAYS: "30,365", RETENTION_DEFAULT_DAYS: "365" })[0]).toBe(
+      'RETENTION_OPTIONS_DAYS="30,365": expected a comma-separated list, each an integer from 120 to 36500',
+    );
+  });
+
+  test("the default retention must be one of the options", () => {
+    expect(faultsOf({ RETENTION_OPTIONS_DAYS: "365,730", RETENTION_DEFAULT_DAYS: "400" })).toEqual([
+      "RETENTION_DEFAULT_DAYS=400: expected one of RETENTION_OPTIONS_DAYS (365, 730)",
+    ]);
+  });
+
   test("every bad setting is reported at once", () => {
     expect(faultsOf({ PORT: "x", DEV_SIGNIN: "1", LOG_LEVEL: "loud" })).toHaveLength(3);
   });

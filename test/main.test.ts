@@ -115,6 +115,24 @@ describe(`tally migrate and serve on the ${backend} database`, () => {
   });
 });
 
+describe("DEV_SIGNIN=true", () => {
+  test("serve warns at start that anyone can sign in as anyone", async () => {
+    const storage = await freshStorage();
+    const seed = await testSeed();
+    const lines: { level: string; msg: string }[] = [];
+    let stop!: (s: string) => void;
+    const code = run(["serve"], { ...storage.env, PORT: "0", HOST: "127.0.0.1", DEV_SIGNIN: "true" }, {
+      seed: async () => seed,
+      stopSignal: new Promise<string>((r) => (stop = r)),
+      logWrite: (line) => lines.push(JSON.parse(line)),
+      onListening: () => stop("test"),
+    });
+    expect((await code).code).toBe(0);
+    expect(lines.find((l) => l.level === "warn" && l.msg.includes("DEV_SIGNIN is on"))).toBeDefined();
+    await storage.done();
+  });
+});
+
 describe("a real process", () => {
   test("stops on SIGTERM with exit code 0, logging each step", async () => {
     const storage = await freshStorage();
