@@ -3,8 +3,11 @@
 export const errorStatus = {
   invalid_body: 400,
   unauthorized: 401,
+  not_joined: 401,
+  challenge_invalid: 401,
   not_found: 404,
   conflict: 409,
+  zone_change_too_soon: 409,
   gzip_required: 413,
   body_too_large: 413,
   unsupported_media_type: 415,
@@ -14,9 +17,13 @@ export const errorStatus = {
   denylisted_string: 422,
   unknown_namespace: 422,
   unsupported_schema: 422,
+  unknown_zone: 422,
+  unknown_category: 422,
+  invalid_retention: 422,
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
+  identity_unavailable: 503,
   no_upstream_key: 503,
   upstream_unavailable: 503,
 } as const;
@@ -31,6 +38,8 @@ export class ApiError extends Error {
     message: string,
     readonly path?: string,
     readonly headers: Record<string, string> = {},
+    /** Fields answered beside `error` (for example the current document on a 409). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.status = errorStatus[code];

@@ -6,9 +6,11 @@ import { ApiError, errorBody } from "./errors.ts";
 import { requestId } from "./request-context.ts";
 import { errorPage } from "./error-page.ts";
 
-type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string> };
+type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string>; extra?: Record<string, unknown> };
 
 function describeValidation(error: ValidationError): Refusal {
+  // A path segment of the wrong shape names nothing that exists.
+  if (error.type === "params") return { status: 404, code: "not_found", message: "no such resource" };
   const first = error.all[0] as { path?: string; message?: string; schema?: { additionalProperties?: unknown } } | undefined;
   const path = first?.path || "/";
   const message = first?.message === "Unexpected property" ? `unknown field ${path}` : `${path}: ${first?.message ?? "invalid value"}`;
@@ -19,7 +21,7 @@ function describeValidation(error: ValidationError): Refusal {
 export function refusalOf(code: string | number, error: unknown): Refusal | null {
   // A refusal raised while reading the body reaches here wrapped in Elysia's ParseError.
   if (code === "PARSE" && (error as Error).cause instanceof ApiError) error = (error as Error).cause;
-  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, path: error.path, headers: error.headers };
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, path: error.path, headers: error.headers, extra: error.extra };
   if (error instanceof ValidationError) return describeValidation(error);
   switch (code) {
     case "NOT_FOUND":
@@ -53,7 +55,7 @@ export function onErrorPlugin(log: Log) {
         headers: { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
       });
     }
-    const body = errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined);
+    const body = { ...refusal.extra, ...errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined) };
     return new Response(JSON.stringify(body), {
       status: refusal.status,
       headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },

@@ -1,0 +1,20 @@
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "../db/database.ts";
+
+/** Counts one request in the bucket's current window (one statement, safe under concurrency). */
+export async function countRequest(db: Db, bucket: string, windowStart: number): Promise<number> {
+  const [row] = await rows<{ count: number }>(
+    db,
+    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart}, 1)
+        on conflict (bucket) do update set
+          count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + 1 else 1 end,
+          window_start = excluded.window_start
+        returning count`,
+  );
+  return Number(row!.count);
+}
+
+/** Forgets windows that ended before `before`. */
+export async function purgeWindows(db: Db, before: number) {
+  await db.execute(sql`delete from rate_limits where window_start < ${before}`);
+}
