@@ -21,6 +21,16 @@ export const noUpstream: typeof fetch = Object.assign(
   { preconnect: () => {} },
 );
 
+/** fetch that reaches only servers on this machine (the fakes a test starts on 127.0.0.1). */
+export const loopbackFetch: typeof fetch = Object.assign(
+  async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== "127.0.0.1") throw new Error(`test tried to reach ${url.host}, which is not a local fake`);
+    return fetch(input, init);
+  },
+  { preconnect: () => {} },
+);
+
 export async function testApp(options: TestAppOptions = {}) {
   const database = await testDatabase();
   const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
@@ -33,6 +43,7 @@ export async function testApp(options: TestAppOptions = {}) {
   return {
     ...deps,
     log,
+    clock,
     app,
     database,
     /** Sends a request to the app in-process. */

@@ -1,0 +1,33 @@
+// POST /v1/auth/challenge, /v1/auth/verify, and /v1/auth/dev when DEV_SIGNIN=true (otherwise that
+// route does not exist and answers 404 like any unknown path). All three are rate limited per
+// client address.
+import { Elysia } from "elysia";
+import { clientAddress } from "../http/client-address.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { deviceLabel } from "./device-label.ts";
+import { createChallenge, devSignIn, verify, type SignInDeps } from "./sign-in.ts";
+import { ChallengeAnswer, ChallengeBody, DevSignInBody, SignInAnswer, VerifyBody } from "./auth.schema.ts";
+import type { Config } from "../config.ts";
+
+export function authRoutes(deps: SignInDeps & { config: Config }) {
+  const limit = { name: "auth", perWindow: deps.config.authRateLimit, windowMs: 60_000 };
+  const tags = ["auth"];
+  const app = new Elysia({ name: "tally.auth" })
+    .onTransform(({ request, server }) => enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy)))
+    .post("/v1/auth/challenge", () => createChallenge(deps), {
+      body: ChallengeBody,
+      response: ChallengeAnswer,
+      detail: { tags, summary: "A single-use serverId for the identity provider's join" },
+    })
+    .post("/v1/auth/verify", ({ body, request }) => verify(deps, body, deviceLabel(request.headers.get("user-agent"))), {
+      body: VerifyBody,
+      response: SignInAnswer,
+      detail: { tags, summary: "Confirms the join with the identity provider and issues a token" },
+    });
+  if (!deps.config.devSignin) return app;
+  return app.post("/v1/auth/dev", ({ body, request }) => devSignIn(deps, body, deviceLabel(request.headers.get("user-agent"))), {
+    body: DevSignInBody,
+    response: SignInAnswer,
+    detail: { tags, summary: "Development sign-in (only with DEV_SIGNIN=true)" },
+  });
+}
