@@ -13,6 +13,9 @@ import { onErrorPlugin } from "./http/on-error.ts";
 import { bodyReader } from "./http/body.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { sessionRoutes } from "./auth/sessions.routes.ts";
+import { accountRoutes } from "./accounts/accounts.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -40,7 +43,10 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(healthRoutes({ db: deps.db, log: deps.log, version: VERSION, catalogueVersion: deps.catalogue.version }))
-    .use(catalogueRoutes(deps.catalogue));
+    .use(catalogueRoutes(deps.catalogue))
+    .use(authRoutes(deps))
+    .use(sessionRoutes(deps))
+    .use(accountRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;
