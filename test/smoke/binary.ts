@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createPostgresDatabase } from "../support/db.ts";
+import { fakeIdentity, type Player } from "../support/fakes/identity.ts";
 
 const binary = resolve(process.argv[2] ?? "dist/tally");
 const catalogueFile = join(import.meta.dir, "../../catalogue/catalogue.json");
@@ -57,6 +58,43 @@ async function run(args: string[], cwd: string, env: Record<string, string> = {}
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
+const player: Player = { uuid: "5eed5eed5eed5eed5eed5eed5eed5eed", name: "Smoke_Tester", accessToken: "smoke-access-token" };
+const identity = fakeIdentity([player]);
+
+/** The account check as the mod does it, against the binary and the fake identity provider. */
+async function signInFlow(url: string) {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(url + path, { method: "POST", headers: { "content-type": "application/json", "user-agent": "TallyMod/smoke", ...headers }, body: JSON.stringify(body) });
+  const codeOf = async (res: Response) => `${res.status} ${((await res.json()) as { error?: { code: string } }).error?.code ?? "ok"}`;
+  const challenge = async () => ((await (await post("/v1/auth/challenge", {})).json()) as { serverId: string }).serverId;
+
+  const notJoined = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }));
+  check("verify without a join is refused", notJoined === "401 not_joined", notJoined);
+
+  const serverId = await challenge();
+  await identity.join(player, serverId);
+  const res = await post("/v1/auth/verify", { serverId, name: player.name, zone: "Europe/Berlin" });
+  const signedIn = (await res.json()) as { token: string; uuid: string };
+  check("challenge, join, verify signs in with the identity provider's uuid", res.status === 200 && signedIn.uuid === player.uuid);
+  const auth = { authorization: `Bearer ${signedIn.token}` };
+
+  const replay = await codeOf(await post("/v1/auth/verify", { serverId, name: player.name, zone: "UTC" }));
+  check("a used serverId is refused", replay === "401 challenge_invalid", replay);
+  const smuggled = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC", uuid: player.uuid }));
+  check("a uuid in the body is refused", smuggled === "400 invalid_body", smuggled);
+  identity.state.failure = "error500";
+  const down = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }));
+  identity.state.failure = "none";
+  check("the identity provider failing answers identity_unavailable", down === "503 identity_unavailable", down);
+
+  const settings = await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+  check("the token changes settings", settings.status === 200 && ((await settings.json()) as { settingsVersion: number }).settingsVersion === 2);
+  const out = await fetch(`${url}/v1/auth/sessions`, { method: "DELETE", headers: auth });
+  check("sign out everywhere", ((await out.json()) as { signedOut: number }).signedOut === 1);
+  const after = await codeOf(await fetch(`${url}/v1/auth/session`, { headers: auth }));
+  check("the signed-out token is refused at once", after === "401 unauthorized", after);
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -66,12 +104,13 @@ try {
   const bad = await run(["check-config"], empty, { PORT: "nope" });
   check("a bad setting stops with a clear message", bad.code === 2 && bad.err.includes('PORT="nope"'), bad.err.trim());
 
-  const first = await start(empty, {});
+  const first = await start(empty, { IDENTITY_URL: identity.url });
   check("first start in an empty folder answers health", true, `${first.msToHealthy} ms to first 200`);
   const health = (await (await fetch(`${first.url}/v1/health`)).json()) as { database: string; schema: { accepted: number[] } };
   check("health reports the embedded database and schema 1", health.database === "ok" && health.schema.accepted.includes(1));
   const served = new Uint8Array(await (await fetch(`${first.url}/v1/stats/catalogue`)).arrayBuffer());
   check("the catalogue is served byte for byte", Buffer.compare(served, readFileSync(catalogueFile)) === 0);
+  await signInFlow(first.url);
   check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
 
   const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
@@ -96,8 +135,9 @@ try {
     const db = await createPostgresDatabase();
     try {
       const pgDir = mkdtempSync(join(tmpdir(), "tally-smoke-pg-"));
-      const pg = await start(pgDir, { DATABASE_URL: db.url });
+      const pg = await start(pgDir, { DATABASE_URL: db.url, IDENTITY_URL: identity.url });
       check("start on Postgres answers health", true, `${pg.msToHealthy} ms to first 200`);
+      await signInFlow(pg.url);
       check("on Postgres nothing is written to the working folder", !existsSync(join(pgDir, "data")));
       check("SIGTERM on Postgres", (await stop(pg)) === 0);
       const pg2 = await start(pgDir, { DATABASE_URL: db.url });
@@ -112,6 +152,7 @@ try {
   check("smoke test ran to the end", false, String(e));
 } finally {
   rmSync(empty, { recursive: true, force: true });
+  identity.stop();
 }
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
