@@ -1,0 +1,98 @@
+// The denylist corpus: real-looking chat lines must match; catalogue keys, labels and ordinary
+// values must not. A new shape is a new row here.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { denylistMatch, findDenylisted } from "../../src/privacy/denylist.ts";
+
+const positives: [string, string][] = [
+  ["[MVP+] Steve", "rank_tag"],
+  ["[MVP++] Technoblade", "rank_tag"],
+  ["[VIP] alex_99 found a Wither Key!", "rank_tag"],
+  ["Killed by [YOUTUBE] Dream", "rank_tag"],
+  ["[ADMIN] Minikloon", "rank_tag"],
+  ["[287] [MVP+] Steve", "rank_tag"],
+  ["[42] Notch: hello", "rank_tag"],
+  ["RARE DROP! Enchanted Book (+120% ✯ Magic Find) [MVP+]Steve", "rank_tag"],
+  ["Party > [MVP+] Steve: go mort", "rank_tag"],
+  ["Party > Steve: ready", "channel_line"],
+  ["Guild > Alex_99 [Officer]: hi all", "channel_line"],
+  ["Officer > Steve: promote him", "channel_line"],
+  ["Co-op > Steve: sell the gems", "channel_line"],
+  ["Friend > Steve joined.", "channel_line"],
+  ["line one\nParty > Steve: hi", "channel_line"],
+  ["From Steve: want to trade?", "whisper"],
+  ["To Alex_99: sure", "whisper"],
+  ["Steve joined.", "joined_line"],
+  ["Alex_99 left the party.", "joined_line"],
+  ["Notch has joined the lobby!", "joined_line"],
+  ["069a79f4-44e9-4726-a5be-fca90e38aaf5", "uuid"],
+  ["owner 069a79f444e94726a5befca90e38aaf5 of the island", "uuid"],
+  ["loot.item.069a79f444e94726a5befca90e38aaf5", "uuid"],
+  ["069A79F4-44E9-4726-A5BE-FCA90E38AAF5", "uuid"],
+];
+
+const negatives: string[] = [
+  "loot.item.ENCHANTED_DIAMOND",
+  "kills.island.hub",
+  "dungeon.best_split.F7.finish",
+  "loot.item.ENCHANTMENT_ULTIMATE_WISE;5",
+  "mining.powder.gemstone",
+  "Kills on {ISLAND_ID}",
+  "Fastest finish, {FLOOR}",
+  "Loot",
+  "Blocks mined",
+  "[Fishing] Trophy fish",
+  "Level [50]",
+  "[5] levels gained",
+  "1.21.4",
+  "2.3.1+build.7",
+  "America/New_York",
+  "Pomegranate",
+  "personal_best",
+  "rare_drop",
+  "Travel to Hub: 5 coins",
+  "joined the game",
+  "The party joined the dungeon",
+  "F7 in 5:12",
+  "deadbeef",
+  "0123456789abcdef0123456789abcde",
+  "0123456789abcdef0123456789abcdef0",
+  "sha 0123456789abcdef0123456789abcdef01234567",
+];
+
+describe("the denylist corpus", () => {
+  test.each(positives)("%j matches %s", (text, rule) => {
+    expect(denylistMatch(text)).toBe(rule);
+  });
+
+  test.each(negatives)("%j does not match", (text) => {
+    expect(denylistMatch(text)).toBeUndefined();
+  });
+
+  test("no key, pattern, label or list entry of the built-in catalogue matches", () => {
+    const catalogue = JSON.parse(readFileSync(join(import.meta.dir, "../../catalogue/catalogue.json"), "utf8"));
+    const strings: string[] = [];
+    const walk = (v: unknown) => (typeof v === "string" ? strings.push(v) : v && typeof v === "object" ? Object.values(v).forEach(walk) : undefined);
+    walk(catalogue);
+    expect(strings.length).toBeGreaterThan(50);
+    expect(strings.filter((s) => denylistMatch(s))).toEqual([]);
+  });
+});
+
+describe("findDenylisted", () => {
+  test("answers the JSON path of the first matching string and the rule, never the value", () => {
+    const body = { client: { modVersion: "1.0.0" }, sessions: [{ id: "s1", note: "fine" }, { id: "s2", note: "Party > Steve: hi" }] };
+    expect(findDenylisted(body)).toEqual({ path: "/sessions/1/note", rule: "channel_line" });
+  });
+
+  test("skips the fields that are identifiers by contract", () => {
+    const body = { batchId: "0123456789abcdef0123456789abcdef", profile: { id: "fedcba9876543210fedcba9876543210" }, label: "ok" };
+    expect(findDenylisted(body, (p) => p === "/batchId" || p === "/profile/id")).toBeUndefined();
+    expect(findDenylisted(body)).toEqual({ path: "/batchId", rule: "uuid" });
+  });
+
+  test("escapes object keys in the path", () => {
+    expect(findDenylisted({ "a/b": ["[MVP+] Steve"] })).toEqual({ path: "/a~1b/0", rule: "rank_tag" });
+  });
+});
