@@ -1,6 +1,6 @@
 // The command line as a self-hoster meets it: help, version, check-config, migrate, serve, and a
 // clean stop on SIGTERM.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirs } from "./support/temp.ts";
@@ -8,7 +8,10 @@ import { main, type MainOptions } from "../src/main.ts";
 import { settings } from "../src/config.ts";
 import { VERSION } from "../src/version.ts";
 import { lockDataDir, DataDirLockedError } from "../src/db/datadir-lock.ts";
-import { createPostgresDatabase, postgresUrl, testSeed, backend } from "./support/db.ts";
+import { createPostgresDatabase, postgresUrl, testSeed, backend, seedDataDir } from "./support/db.ts";
+
+// These tests start the service, some as a child process: slower than the 5 s default on a busy machine.
+setDefaultTimeout(30_000);
 
 const tempDir = tempDirs("main");
 
@@ -136,6 +139,8 @@ describe("DEV_SIGNIN=true", () => {
 describe("a real process", () => {
   test("stops on SIGTERM with exit code 0, logging each step", async () => {
     const storage = await freshStorage();
+    // From source there is no embedded seed: unpack it as the binary would, so no initdb runs.
+    if (!postgresUrl) await seedDataDir(storage.dataDir);
     const child = Bun.spawn(["bun", join(import.meta.dir, "../src/main.ts")], {
       env: { ...Bun.env, ...storage.env, PORT: "0", HOST: "127.0.0.1" },
       stdout: "pipe",

@@ -1,6 +1,6 @@
 // The embedded database belongs to one process: a second opener of the same DATA_DIR is refused
 // with a clear message; a lock left by a dead process is taken over; closing releases it.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,9 @@ import { connectEmbedded } from "../../src/db/connect.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { rows } from "../../src/db/database.ts";
 import { testSeed } from "../support/db.ts";
+
+// These tests start child processes: slower than the 5 s default on a busy machine.
+setDefaultTimeout(30_000);
 
 const tempDir = tempDirs("lock");
 

@@ -1,12 +1,15 @@
 // Migrations: applied once on a fresh database, a no-op on a current one, refused when the history
 // disagrees with the binary; several instances migrating at once apply each migration once.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { migrate, MigrationError } from "../../src/db/migrate.ts";
 import { migrations } from "../../src/db/migrations.gen.ts";
 import { rows, type Database } from "../../src/db/database.ts";
 import { backend, createPostgresDatabase, emptyDatabase, postgresUrl } from "../support/db.ts";
 import { connectPostgres } from "../../src/db/connect.ts";
+
+// Each test runs initdb on a new embedded database: slower than the 5 s default on a busy machine.
+setDefaultTimeout(30_000);
 
 let opened: Database[] = [];
 const open = async () => {

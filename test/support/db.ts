@@ -72,6 +72,11 @@ export async function testDatabase(): Promise<Database> {
   return { db: drizzlePglite(client, { schema }) as unknown as Db, kind: "embedded", where: "memory", close: () => client.close() };
 }
 
+/** Unpacks the migrated seed as DATA_DIR/pg, as the binary does for a new folder. */
+export async function seedDataDir(dataDir: string) {
+  await new Bun.Archive(await (await testSeed()).arrayBuffer()).extract(join(dataDir, "pg"));
+}
+
 /** An unmigrated, empty database (migration tests). */
 export async function emptyDatabase(): Promise<Database> {
   if (postgresUrl) {
