@@ -29,7 +29,15 @@ export function maskUrl(url: string): string {
 }
 
 export async function connectPostgres(url: string, poolMax: number): Promise<Database> {
-  const client = postgres(url, { max: poolMax, onnotice: () => {}, connect_timeout: 10, connection: { application_name: "tally" } });
+  const client = postgres(url, {
+    max: poolMax,
+    onnotice: () => {},
+    connect_timeout: 10,
+    connection: { application_name: "tally" },
+    // int8 as a JavaScript number, as PGlite answers it: every stored value is a safe integer
+    // (contract 1.2), and both backends must fold to the same bytes.
+    types: { int8: { to: 20, from: [20], parse: (x: string) => Number(x), serialize: (x: number | bigint) => String(x) } },
+  });
   await client`select 1`; // fail at start, not on the first request
   return {
     db: drizzlePostgres(client, { schema }) as unknown as Db,
