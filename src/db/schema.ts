@@ -3,3 +3,5 @@ export * from "./service.table.ts";
 export * from "../accounts/accounts.table.ts";
 export * from "../auth/auth.table.ts";
 export * from "../http/rate-limit.table.ts";
+export * from "../stats/counters.table.ts";
+export * from "../stats/activity.table.ts";

@@ -1,0 +1,32 @@
+// Days are calendar dates YYYY-MM-DD (contract 2.1). The client labels them in the account's zone;
+// the service never derives a day from a timestamp except its own "today" (UTC, design.md 4) and
+// the account's today for the seal horizon (contract 3).
+export const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+const DAY_MS = 86_400_000;
+
+/** True for a date that exists: 2026-02-29 does not. */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day;
+}
+
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function utcDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date at `now` in an IANA zone. */
+export function dayIn(zone: string, now: number): string {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+    formatters.set(zone, f);
+  }
+  return f.format(new Date(now));
+}
