@@ -161,6 +161,18 @@ export const settings = {
     default: "730",
     doc: "Retention of a new account, in days; must be one of RETENTION_OPTIONS_DAYS.",
   }),
+  ingestMaxRows: setting({
+    env: "INGEST_MAX_ROWS",
+    schema: T.Integer({ minimum: 100, maximum: 1_000_000 }),
+    default: "50000",
+    doc: "Most counter rows one upload may carry (more is refused too_many_rows; the mod splits).",
+  }),
+  clockSkewWarnMs: setting({
+    env: "INGEST_CLOCK_SKEW_WARN_MS",
+    schema: Millis(1_000, 86_400_000),
+    default: "300000",
+    doc: "An upload whose sentAt is further than this from the service's clock gets a clock_skew warning (never a refusal).",
+  }),
   devSignin: setting({
     env: "DEV_SIGNIN",
     schema: Bool,

@@ -65,3 +65,8 @@ export async function accountByPageToken(db: Db, token: string, now: number): Pr
     .where(and(eq(pageTokens.tokenHash, hashToken(token)), gt(pageTokens.expiresAt, now)));
   return row?.account;
 }
+
+/** Notes the time of the account's latest accepted upload (shown on the mod's status screen). */
+export async function markUpload(db: Db, uuid: string, at: number) {
+  await db.update(accounts).set({ lastUploadAt: at }).where(eq(accounts.uuid, uuid));
+}

@@ -1,0 +1,134 @@
+// The writes of one upload, each one unnest(...) statement (design.md 3), inside the upload's
+// transaction. A row is never overwritten by an upload sent earlier than the one that set it, so
+// uploads delivered out of order fold to the same rows.
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "../db/database.ts";
+import type { Amount } from "./activity.table.ts";
+
+const p = sql.param;
+
+/** Claims a batchId for this account: true if new (or its last use is older than `windowStart`). */
+export async function claimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number): Promise<boolean> {
+  const claimed = await rows(
+    tx,
+    sql`insert into ingest_batches (uuid, batch_id, received_at) values (${uuid}, ${batchId}, ${now})
+        on conflict (uuid, batch_id) do update set received_at = excluded.received_at, answer = null
+        where ingest_batches.received_at < ${windowStart}
+        returning batch_id`,
+  );
+  return claimed.length === 1;
+}
+
+export async function storedAnswer(tx: Db, uuid: string, batchId: string): Promise<string | null> {
+  const [row] = await rows<{ answer: string | null }>(tx, sql`select answer from ingest_batches where uuid = ${uuid} and batch_id = ${batchId}`);
+  return row?.answer ?? null;
+}
+
+export async function storeAnswer(tx: Db, uuid: string, batchId: string, answer: string) {
+  await tx.execute(sql`update ingest_batches set answer = ${answer} where uuid = ${uuid} and batch_id = ${batchId}`);
+}
+
+export async function purgeBatches(db: Db, before: number): Promise<number> {
+  return (await rows(db, sql`delete from ingest_batches where received_at < ${before} returning 1`)).length;
+}
+
+export type KeyPin = { key: string; kind: string; unit: string; category: string };
+
+/** Pins the keys not seen before and answers the pinned kind, unit and category of each key given. */
+export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyPin[]> {
+  if (pins.length === 0) return [];
+  const keys = pins.map((x) => x.key);
+  await tx.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at)
+    select t.key, t.kind, t.unit, t.category, ${now}
+    from unnest(${p(keys)}::text[], ${p(pins.map((x) => x.kind))}::text[], ${p(pins.map((x) => x.unit))}::text[], ${p(pins.map((x) => x.category))}::text[])
+      as t(key, kind, unit, category)
+    on conflict (key) do nothing`);
+  return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
+}
+
+export type DayRow = { profileId: string; key: string; day: string; value: number; gauge: boolean };
+
+export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
+  if (list.length === 0) return;
+  const bounds = list.map((r) => (r.gauge ? r.value : null));
+  await tx.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+    select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}
+    from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
+                ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
+    on conflict (uuid, profile_id, key, day, install_id) do update set
+      value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
+      sent_at = greatest(counter_days.sent_at, excluded.sent_at),
+      low = least(counter_days.low, excluded.low),
+      high = greatest(counter_days.high, excluded.high)`);
+}
+
+export type BackfillRow = { profileId: string; key: string; day: string; value: number };
+
+export async function upsertBackfills(tx: Db, uuid: string, installId: string, sentAt: number, list: BackfillRow[]) {
+  if (list.length === 0) return;
+  await tx.execute(sql`insert into counter_backfills (uuid, profile_id, key, install_id, day, value, sent_at)
+    select ${uuid}, t.profile_id, t.key, ${installId}, t.day::date, t.value, ${sentAt}
+    from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
+                ${p(list.map((r) => r.value))}::bigint[]) as t(profile_id, key, day, value)
+    on conflict (uuid, profile_id, key, install_id) do update set
+      day = case when excluded.sent_at >= counter_backfills.sent_at then excluded.day else counter_backfills.day end,
+      value = case when excluded.sent_at >= counter_backfills.sent_at then excluded.value else counter_backfills.value end,
+      sent_at = greatest(counter_backfills.sent_at, excluded.sent_at)`);
+}
+
+export type SessionRow = { id: string; profileId: string; activity: string; day: string; startedAt: number; endedAt: number; gains: Amount[]; costs: Amount[] };
+
+/** Answers how many sessions were written (a copy that ended earlier than the stored one is not). */
+export async function upsertSessions(tx: Db, uuid: string, installId: string, list: SessionRow[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const written = await rows(
+    tx,
+    sql`insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
+    select ${uuid}, t.id, t.profile_id, ${installId}, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb
+    from unnest(${p(list.map((s) => s.id))}::text[], ${p(list.map((s) => s.profileId))}::text[], ${p(list.map((s) => s.activity))}::text[],
+                ${p(list.map((s) => s.day))}::text[], ${p(list.map((s) => s.startedAt))}::bigint[], ${p(list.map((s) => s.endedAt))}::bigint[],
+                ${p(list.map((s) => JSON.stringify(s.gains)))}::text[], ${p(list.map((s) => JSON.stringify(s.costs)))}::text[])
+      as t(id, profile_id, activity, day, started_at, ended_at, gains, costs)
+    on conflict (uuid, id) do update set
+      profile_id = excluded.profile_id, install_id = excluded.install_id, activity = excluded.activity, day = excluded.day,
+      started_at = excluded.started_at, ended_at = excluded.ended_at, gains = excluded.gains, costs = excluded.costs
+    where excluded.ended_at >= sessions.ended_at
+    returning 1`,
+  );
+  return written.length;
+}
+
+export type EventRow = { id: string; profileId: string; kind: string; day: string; at: number; key: string | null; value: number | null };
+
+/** Answers how many events were new (a repeated id is ignored). */
+export async function insertEvents(tx: Db, uuid: string, installId: string, list: EventRow[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const written = await rows(
+    tx,
+    sql`insert into timeline_events (uuid, id, profile_id, install_id, kind, day, at, key, value)
+    select ${uuid}, t.id, t.profile_id, ${installId}, t.kind, t.day::date, t.at, t.key, t.value
+    from unnest(${p(list.map((e) => e.id))}::text[], ${p(list.map((e) => e.profileId))}::text[], ${p(list.map((e) => e.kind))}::text[],
+                ${p(list.map((e) => e.day))}::text[], ${p(list.map((e) => e.at))}::bigint[], ${p(list.map((e) => e.key))}::text[],
+                ${p(list.map((e) => e.value))}::bigint[]) as t(id, profile_id, kind, day, at, key, value)
+    on conflict (uuid, id) do nothing
+    returning 1`,
+  );
+  return written.length;
+}
+
+export type MirrorRow = { section: string; values: Amount[] };
+
+/** Answers how many sections were written (an observation not newer than the stored one is not). */
+export async function upsertMirror(tx: Db, uuid: string, profileId: string, installId: string, observedAt: number, list: MirrorRow[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const written = await rows(
+    tx,
+    sql`insert into mirror_sections (uuid, profile_id, section, install_id, observed_at, values)
+    select ${uuid}, ${profileId}, t.section, ${installId}, ${observedAt}, t.values::jsonb
+    from unnest(${p(list.map((m) => m.section))}::text[], ${p(list.map((m) => JSON.stringify(m.values)))}::text[]) as t(section, values)
+    on conflict (uuid, profile_id, section) do update set install_id = excluded.install_id, observed_at = excluded.observed_at, values = excluded.values
+    where excluded.observed_at > mirror_sections.observed_at
+    returning 1`,
+  );
+  return written.length;
+}

@@ -1,0 +1,33 @@
+// POST /v1/stats/ingest: the only write path for recorded data (contract 4.1).
+import { Elysia } from "elysia";
+import { authGuard } from "../http/auth-guard.ts";
+import { requireGzipOver } from "../http/body.ts";
+import { ApiError } from "../http/errors.ts";
+import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
+import { Envelope } from "../wire/envelope.ts";
+import { IngestAnswer } from "./ingest.schema.ts";
+import { ingest, type IngestDeps } from "./ingest.ts";
+
+/** Contract 4.1 and 8: a body over 8 KiB comes gzip-compressed. */
+const GZIP_OVER_BYTES = 8 * 1024;
+const gzipRule = requireGzipOver(GZIP_OVER_BYTES);
+
+/** Runs before validation: a body of a schema we do not speak is told so, not "unknown field". */
+function schemaRule({ body }: { body: unknown }) {
+  const schema = (body as { schema?: unknown } | null)?.schema;
+  if (Number.isSafeInteger(schema) && !ACCEPTED_SCHEMAS.includes(schema as number)) {
+    throw new ApiError("unsupported_schema", `schema ${schema} is not accepted; this service accepts ${ACCEPTED_SCHEMAS.join(", ")} (see GET /v1/health)`, "/schema");
+  }
+}
+
+export function ingestRoutes(base: Omit<IngestDeps, "pins">) {
+  const deps: IngestDeps = { ...base, pins: new Map() };
+  return new Elysia({ name: "tally.ingest" })
+    .use(authGuard(deps))
+    .post("/v1/stats/ingest", ({ signedIn, body }) => ingest(deps, signedIn.uuid, body), {
+      transform: [gzipRule, schemaRule],
+      body: Envelope,
+      response: IngestAnswer,
+      detail: { tags: ["stats"], summary: "Upload one envelope of recorded data (gzip when over 8 KiB)" },
+    });
+}

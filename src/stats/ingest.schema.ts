@@ -1,0 +1,21 @@
+// The ingest answer (design.md 4): what was applied, dropped, refused, and what to look at.
+import { Type as T } from "@sinclair/typebox";
+
+const strict = { additionalProperties: false } as const;
+const Count = T.Integer({ minimum: 0 });
+
+export const IngestAnswer = T.Object(
+  {
+    /** The oldest day still writable; day rows before it are refused day_sealed. */
+    sealedBeforeDay: T.String(),
+    catalogueVersion: T.Integer(),
+    /** true: this batchId was seen within 7 days; this is the answer it got then, nothing applied. */
+    duplicate: T.Boolean(),
+    warnings: T.Array(T.Object({ code: T.String(), message: T.String(), key: T.Optional(T.String()) }, strict)),
+    /** Rows (and sessions, events, mirror sections) of categories the account has turned off. */
+    dropped: T.Object({ categories: T.Array(T.String()), rows: Count }, strict),
+    refused: T.Array(T.Object({ day: T.String(), code: T.Literal("day_sealed"), rows: Count }, strict)),
+    applied: T.Object({ rows: Count, sessions: Count, events: Count, sections: Count }, strict),
+  },
+  strict,
+);
