@@ -1,0 +1,38 @@
+// The golden fixtures (contract 9.6): uploads as the mod emits them, the account they are sent
+// for, and the catalogue they were emitted with. The mod's tests emit the same files.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestApp } from "./app.ts";
+import { uploader } from "./uploads.ts";
+
+export const fixturesDir = join(import.meta.dir, "../../fixtures");
+export const fixtureCatalogue = join(fixturesDir, "catalogue.json");
+
+type Account = { zone: string; signedInAt: string; consent: string[]; consentChanges: Record<string, Record<string, boolean>> };
+export const fixtureAccount: Account = JSON.parse(readFileSync(join(fixturesDir, "account.json"), "utf8"));
+
+export const fixtureUploads = readdirSync(join(fixturesDir, "uploads"))
+  .filter((f) => f.endsWith(".json") && !f.endsWith(".answer.json"))
+  .sort()
+  .map((f) => ({ name: f.replace(/\.json$/, ""), body: readFileSync(join(fixturesDir, "uploads", f), "utf8") }));
+
+export const expectedAnswerFile = (name: string) => join(fixturesDir, "uploads", `${name}.answer.json`);
+
+/** Sends every fixture upload in order for a new account (the app's clock must start at signedInAt); answers the raw answer texts by name. */
+export async function sendFixtures(t: TestApp) {
+  const u = await uploader(t, { zone: fixtureAccount.zone, consent: fixtureAccount.consent });
+  let version = 2;
+  const answers = new Map<string, string>();
+  for (const { name, body } of fixtureUploads) {
+    const change = fixtureAccount.consentChanges[name];
+    if (change) {
+      const res = await t.request("/v1/stats/settings", { method: "PATCH", headers: { ...u.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: version, categories: change }) });
+      version = ((await res.json()) as { settingsVersion: number }).settingsVersion;
+    }
+    const upload = JSON.parse(body) as { sentAt: number };
+    t.clock.set(Math.max(t.clock.now(), upload.sentAt + 1000)); // each upload arrives 1 s after it was sent
+    const res = await u.send(upload);
+    answers.set(name, await res.text());
+  }
+  return { uploader: u, answers };
+}

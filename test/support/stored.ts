@@ -1,0 +1,25 @@
+// Everything ingest stored for an account, in a fixed order, so tests compare it whole.
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../src/db/database.ts";
+import { counterBackfills, counterDays } from "../../src/stats/counters.table.ts";
+import { mirrorSections, sessions, timelineEvents } from "../../src/stats/activity.table.ts";
+
+export async function storedState(db: Db, uuid: string) {
+  return {
+    days: await db
+      .select()
+      .from(counterDays)
+      .where(eq(counterDays.uuid, uuid))
+      .orderBy(asc(counterDays.profileId), asc(counterDays.key), asc(counterDays.day), asc(counterDays.installId)),
+    backfills: await db
+      .select()
+      .from(counterBackfills)
+      .where(eq(counterBackfills.uuid, uuid))
+      .orderBy(asc(counterBackfills.profileId), asc(counterBackfills.key), asc(counterBackfills.installId)),
+    sessions: await db.select().from(sessions).where(eq(sessions.uuid, uuid)).orderBy(asc(sessions.id)),
+    events: await db.select().from(timelineEvents).where(eq(timelineEvents.uuid, uuid)).orderBy(asc(timelineEvents.id)),
+    mirror: await db.select().from(mirrorSections).where(eq(mirrorSections.uuid, uuid)).orderBy(asc(mirrorSections.profileId), asc(mirrorSections.section)),
+  };
+}
+
+export const isEmpty = (s: Awaited<ReturnType<typeof storedState>>) => Object.values(s).every((rows) => rows.length === 0);
