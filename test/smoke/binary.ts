@@ -89,6 +89,29 @@ async function signInFlow(url: string) {
 
   const settings = await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
   check("the token changes settings", settings.status === 200 && ((await settings.json()) as { settingsVersion: number }).settingsVersion === 2);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const rows = Array.from({ length: 400 }, (_, i) => ({ k: `mining.blocks.B${i}`, v: i }));
+  const upload = {
+    schema: 1,
+    batchId: crypto.randomUUID().replaceAll("-", ""),
+    sentAt: Date.now(),
+    mode: "live",
+    client: { install: "c0ffee00c0ffee00c0ffee00c0ffee00", modVersion: "smoke", minecraft: "1.21.4", catalogue: 1 },
+    zone: { id: "Europe/Berlin" },
+    settingsVersion: 2,
+    profile: { id: "4f1c2a3b4d5e6f708192a3b4c5d6e7f8", cuteName: "Kiwi" },
+    categories: ["gathering"],
+    counters: [{ profileId: "4f1c2a3b4d5e6f708192a3b4c5d6e7f8", scope: "day", day: today, rows }],
+  };
+  const ingestHeaders = { ...auth, "content-type": "application/json", "content-encoding": "gzip" };
+  const ingested = await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: ingestHeaders, body: Bun.gzipSync(JSON.stringify(upload)) });
+  const answer = (await ingested.json()) as { applied?: { rows: number }; duplicate?: boolean };
+  check("a gzip upload of 400 rows is applied", ingested.status === 200 && answer.applied?.rows === 400 && answer.duplicate === false);
+  const again = await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: ingestHeaders, body: Bun.gzipSync(JSON.stringify(upload)) });
+  check("the same batchId again is a duplicate", ((await again.json()) as { duplicate: boolean }).duplicate === true);
+  const plain = await codeOf(await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(upload) }));
+  check("the same upload unzipped (over 8 KiB) is refused", plain === "413 gzip_required", plain);
   const out = await fetch(`${url}/v1/auth/sessions`, { method: "DELETE", headers: auth });
   check("sign out everywhere", ((await out.json()) as { signedOut: number }).signedOut === 1);
   const after = await codeOf(await fetch(`${url}/v1/auth/session`, { headers: auth }));
