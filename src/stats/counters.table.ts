@@ -58,3 +58,16 @@ export const ingestBatches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.uuid, t.batchId] }), index("ingest_batches_received_idx").on(t.receivedAt)],
 );
+
+/** The game-mode profiles an account has uploaded for, with the display name last seen (2.1 rule 3). */
+export const statProfiles = pgTable(
+  "stat_profiles",
+  {
+    uuid: text("uuid").notNull(),
+    profileId: text("profile_id").notNull(),
+    cuteName: text("cute_name").notNull(),
+    firstSeenAt: epoch("first_seen_at").notNull(),
+    lastSeenAt: epoch("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.profileId] })],
+);

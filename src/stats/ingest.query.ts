@@ -32,6 +32,19 @@ export async function purgeBatches(db: Db, before: number): Promise<number> {
   return (await rows(db, sql`delete from ingest_batches where received_at < ${before} returning 1`)).length;
 }
 
+/**
+ * Notes the profile and its display name as of the upload's sentAt (display only: a profile is
+ * never found by its name). The name of the latest-sent upload wins, whatever the arrival order.
+ */
+export async function touchProfile(tx: Db, uuid: string, profileId: string, cuteName: string, sentAt: number) {
+  await tx.execute(sql`insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at)
+    values (${uuid}, ${profileId}, ${cuteName}, ${sentAt}, ${sentAt})
+    on conflict (uuid, profile_id) do update set
+      cute_name = case when excluded.last_seen_at >= stat_profiles.last_seen_at then excluded.cute_name else stat_profiles.cute_name end,
+      first_seen_at = least(stat_profiles.first_seen_at, excluded.first_seen_at),
+      last_seen_at = greatest(stat_profiles.last_seen_at, excluded.last_seen_at)`);
+}
+
 export type KeyPin = { key: string; kind: string; unit: string; category: string };
 
 /** Pins the keys not seen before and answers the pinned kind, unit and category of each key given. */

@@ -147,6 +147,10 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     const sections = env.mirror
       ? await q.upsertMirror(tx, uuid, env.profile.id, env.client.install, env.mirror.observedAt, kept.sections.map((s) => ({ section: s.name, values: s.values })))
       : 0;
+    // Statistics off stores nothing (1.1 rule 1): the profile is noted only when something was kept.
+    if (dayRows.length + backfills.length + kept.sessions.length + kept.events.length + kept.sections.length > 0) {
+      await q.touchProfile(tx, uuid, env.profile.id, env.profile.cuteName, env.sentAt);
+    }
     await markUpload(tx, uuid, now);
 
     const answer: Answer = {

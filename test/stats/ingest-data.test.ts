@@ -131,6 +131,20 @@ describe("backfill", () => {
   });
 });
 
+describe("the profile's display name", () => {
+  test("is kept for display, following the latest-sent upload whatever the arrival order", async () => {
+    const u = await uploader(t);
+    const rows = [{ k: "mining.blocks.stone", v: 1 }];
+    const later = envelope(t, { sentAt: t.clock.now(), profile: { id: PROFILE, cuteName: "Mango" }, counters: [day("2026-06-01", rows)] });
+    const earlier = envelope(t, { sentAt: t.clock.now() - 5_000, profile: { id: PROFILE, cuteName: "Banana" }, counters: [day("2026-06-01", rows)] });
+    await u.send(later);
+    await u.send(earlier);
+    expect((await storedState(t.db, u.uuid)).profiles).toEqual([
+      expect.objectContaining({ profileId: PROFILE, cuteName: "Mango", firstSeenAt: earlier.sentAt, lastSeenAt: later.sentAt }),
+    ]);
+  });
+});
+
 describe("sessions", () => {
   const session = (endedAt: number, gained: number) => ({
     id: "run-1",

@@ -1,7 +1,7 @@
 // Everything ingest stored for an account, in a fixed order, so tests compare it whole.
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../src/db/database.ts";
-import { counterBackfills, counterDays } from "../../src/stats/counters.table.ts";
+import { counterBackfills, counterDays, statProfiles } from "../../src/stats/counters.table.ts";
 import { mirrorSections, sessions, timelineEvents } from "../../src/stats/activity.table.ts";
 
 export async function storedState(db: Db, uuid: string) {
@@ -18,6 +18,7 @@ export async function storedState(db: Db, uuid: string) {
       .orderBy(asc(counterBackfills.profileId), asc(counterBackfills.key), asc(counterBackfills.installId)),
     sessions: await db.select().from(sessions).where(eq(sessions.uuid, uuid)).orderBy(asc(sessions.id)),
     events: await db.select().from(timelineEvents).where(eq(timelineEvents.uuid, uuid)).orderBy(asc(timelineEvents.id)),
+    profiles: await db.select().from(statProfiles).where(eq(statProfiles.uuid, uuid)).orderBy(asc(statProfiles.profileId)),
     mirror: await db.select().from(mirrorSections).where(eq(mirrorSections.uuid, uuid)).orderBy(asc(mirrorSections.profileId), asc(mirrorSections.section)),
   };
 }
