@@ -2,6 +2,7 @@
 // { "error": { "code", "message", "path"? } }; codes never change meaning once shipped.
 export const errorStatus = {
   invalid_body: 400,
+  invalid_query: 400,
   unauthorized: 401,
   not_joined: 401,
   challenge_invalid: 401,

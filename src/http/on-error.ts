@@ -13,8 +13,9 @@ function describeValidation(error: ValidationError): Refusal {
   if (error.type === "params") return { status: 404, code: "not_found", message: "no such resource" };
   const first = error.all[0] as { path?: string; message?: string; schema?: { additionalProperties?: unknown } } | undefined;
   const path = first?.path || "/";
-  const message = first?.message === "Unexpected property" ? `unknown field ${path}` : `${path}: ${first?.message ?? "invalid value"}`;
-  return { status: 400, code: "invalid_body", message, path };
+  const field = error.type === "query" ? "query parameter" : "field";
+  const message = first?.message === "Unexpected property" ? `unknown ${field} ${path}` : `${path}: ${first?.message ?? "invalid value"}`;
+  return { status: 400, code: error.type === "query" ? "invalid_query" : "invalid_body", message, path };
 }
 
 /** Maps what a handler threw to what the client is told; null means "an internal error". */

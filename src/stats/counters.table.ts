@@ -71,3 +71,19 @@ export const statProfiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.uuid, t.profileId] })],
 );
+
+/**
+ * The retention seal's baseline: day rows older than the account's retention, folded by kind
+ * into one value per key "up to and including `day`", in the transaction that deletes them (2.6).
+ */
+export const counterSeals = pgTable(
+  "counter_seals",
+  {
+    uuid: text("uuid").notNull(),
+    profileId: text("profile_id").notNull(),
+    key: text("key").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    value: bigint("value", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] })],
+);

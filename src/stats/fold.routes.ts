@@ -1,0 +1,50 @@
+// Read routes of the folded statistics, for the mod and the pages (signed in; the pages call the
+// same functions for /u/ and /s/).
+import { Elysia } from "elysia";
+import type { Clock } from "../clock.ts";
+import { authGuard } from "../http/auth-guard.ts";
+import { requireAccount } from "../accounts/settings.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { checkRange, listProfiles, perDay, series, totals, type FoldDeps } from "./fold.ts";
+import { DaysAnswer, ProfileQuery, ProfilesAnswer, RangeQuery, SeriesAnswer, SeriesQuery, TotalsAnswer } from "./fold.schema.ts";
+
+/** A range is at most ten years; by default the last 365 days in the account's zone. */
+const MAX_RANGE_DAYS = 3660;
+const DEFAULT_RANGE_DAYS = 365;
+
+export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
+  const tags = ["stats"];
+  const range = async (uuid: string, q: { from?: string; to?: string }) => {
+    const to = q.to ?? dayIn((await requireAccount(deps.db, uuid)).zone, deps.clock.now());
+    const from = q.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
+    checkRange(from, to, MAX_RANGE_DAYS);
+    return { from, to };
+  };
+  return new Elysia({ name: "tally.fold" })
+    .use(authGuard(deps))
+    .get("/v1/stats/profiles", async ({ signedIn }) => ({ profiles: await listProfiles(deps.db, signedIn.uuid) }), {
+      response: ProfilesAnswer,
+      detail: { tags, summary: "The game-mode profiles this account has uploaded for" },
+    })
+    .get("/v1/stats/totals", ({ signedIn, query }) => totals(deps, signedIn.uuid, query.profile), {
+      query: ProfileQuery,
+      response: TotalsAnswer,
+      detail: { tags, summary: "Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside" },
+    })
+    .get(
+      "/v1/stats/series",
+      async ({ signedIn, query }) => {
+        const { from, to } = await range(signedIn.uuid, query);
+        return series(deps, signedIn.uuid, query.profile, query.key, from, to);
+      },
+      { query: SeriesQuery, response: SeriesAnswer, detail: { tags, summary: "One key's value per observed day (a day without observation is absent)" } },
+    )
+    .get(
+      "/v1/stats/days",
+      async ({ signedIn, query }) => {
+        const { from, to } = await range(signedIn.uuid, query);
+        return perDay(deps, signedIn.uuid, query.profile, from, to);
+      },
+      { query: RangeQuery, response: DaysAnswer, detail: { tags, summary: "Every key's value per observed day of a range" } },
+    );
+}

@@ -1,0 +1,73 @@
+// Queries and answers of the fold read routes.
+import { Type as T } from "@sinclair/typebox";
+import { Day, Hex32, Key } from "../wire/envelope.ts";
+
+const strict = { additionalProperties: false } as const;
+const Int = T.Integer();
+const Dated = T.Object({ day: T.String(), value: Int }, strict);
+
+export const ProfileQuery = T.Object({ profile: Hex32 }, strict);
+export const RangeQuery = T.Object({ profile: Hex32, from: T.Optional(Day), to: T.Optional(Day) }, strict);
+export const SeriesQuery = T.Object({ profile: Hex32, key: Key, from: T.Optional(Day), to: T.Optional(Day) }, strict);
+
+export const ProfilesAnswer = T.Object(
+  { profiles: T.Array(T.Object({ id: T.String(), cuteName: T.String(), firstSeenAt: Int, lastSeenAt: Int }, strict)) },
+  strict,
+);
+
+const KeyTotal = T.Object(
+  {
+    key: T.String(),
+    label: T.String(),
+    group: T.String(),
+    icon: T.Union([T.String(), T.Null()]),
+    kind: T.String(),
+    unit: T.String(),
+    category: T.String(),
+    lifetime: T.Object(
+      {
+        value: Int,
+        baseline: T.Union([T.Object({ day: T.String(), value: Int, backfill: T.Union([Dated, T.Null()]), seal: T.Union([Dated, T.Null()]) }, strict), T.Null()]),
+        days: T.Union([T.Object({ count: Int, first: T.String(), last: T.String() }, strict), T.Null()]),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+export const TotalsAnswer = T.Object(
+  {
+    catalogueVersion: Int,
+    profile: T.Object({ id: T.String(), cuteName: T.Union([T.String(), T.Null()]), keys: T.Array(KeyTotal) }, strict),
+    account: T.Object({ id: T.String(), keys: T.Array(KeyTotal) }, strict),
+  },
+  strict,
+);
+
+const DayValue = T.Object({ day: T.String(), value: Int, low: T.Optional(Int), high: T.Optional(Int) }, strict);
+
+export const SeriesAnswer = T.Object(
+  {
+    profileId: T.String(),
+    key: T.String(),
+    label: T.String(),
+    group: T.String(),
+    icon: T.Union([T.String(), T.Null()]),
+    kind: T.Union([T.String(), T.Null()]),
+    from: T.String(),
+    to: T.String(),
+    days: T.Array(DayValue),
+  },
+  strict,
+);
+
+export const DaysAnswer = T.Object(
+  {
+    profileId: T.String(),
+    from: T.String(),
+    to: T.String(),
+    days: T.Array(T.Object({ day: T.String(), values: T.Array(T.Object({ key: T.String(), value: Int, low: T.Optional(Int), high: T.Optional(Int) }, strict)) }, strict)),
+  },
+  strict,
+);

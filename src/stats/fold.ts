@@ -1,0 +1,125 @@
+// The folded figures the statistics pages and the mod read. A lifetime figure is its baseline
+// folded with every later day, and always says its baseline's date; a day figure is one day's.
+// The API never passes one off as the other: they live in different fields and routes.
+import type { Db } from "../db/database.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import { ApiError } from "../http/errors.ts";
+import { addDays, isCalendarDay } from "../wire/day.ts";
+import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
+import { dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
+
+type Kind = "count" | "max" | "min" | "gauge";
+type Dated = { day: string; value: number };
+
+/** Folds figures of one key by its kind; a gauge keeps the latest-dated one. */
+function combine(kind: Kind, parts: (Dated | null)[]): Dated | null {
+  const present = parts.filter((p): p is Dated => p !== null);
+  if (present.length === 0) return null;
+  const day = present.reduce((d, p) => (p.day > d ? p.day : d), present[0]!.day);
+  switch (kind) {
+    case "count":
+      return { day, value: present.reduce((n, p) => n + p.value, 0) };
+    case "max":
+      return { day, value: Math.max(...present.map((p) => p.value)) };
+    case "min":
+      return { day, value: Math.min(...present.map((p) => p.value)) };
+    case "gauge":
+      return present.reduce((a, b) => (b.day >= a.day ? b : a));
+  }
+}
+
+/** A label made from a key the catalogue does not know: "fishing.trophy.GOLDEN_FISH" -> "Trophy golden fish". */
+export function labelFromKey(key: string): string {
+  const words = key.split(".").slice(1).join(" ").replaceAll("_", " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Label, group and icon of a key: the catalogue's (placeholders filled in), else made from the key. */
+export function describeKey(catalogue: Catalogue, key: string) {
+  const entry = catalogue.lookup(key);
+  const namespace = key.slice(0, key.indexOf("."));
+  if (!entry) {
+    const group = catalogue.document.namespaces.find((n) => n.id === namespace)?.label ?? namespace;
+    return { label: labelFromKey(key), group, icon: null as string | null };
+  }
+  let label = entry.label;
+  if (entry.pattern) {
+    const segments = key.split(".");
+    entry.pattern.split(".").forEach((part, i) => {
+      if (/^\{[A-Z][A-Z0-9_]*\}$/.test(part)) label = label.replaceAll(part, segments[i]!);
+    });
+  }
+  return { label, group: entry.group, icon: entry.icon ?? null };
+}
+
+function lifetimeOf(row: LifetimeRow) {
+  const kind = row.kind as Kind;
+  const backfill = row.backfill_day === null ? null : { day: row.backfill_day, value: Number(row.backfill_value) };
+  const seal = row.seal_day === null ? null : { day: row.seal_day, value: Number(row.seal_value) };
+  const baseline = combine(kind, [backfill, seal]);
+  const days = row.days > 0 ? { day: row.last_day!, value: Number(row.days_value) } : null;
+  const total = combine(kind, [baseline, days])!;
+  return {
+    value: total.value,
+    /** Everything up to and including `day` is in `value` through this baseline (null: none). */
+    baseline: baseline && { day: baseline.day, value: baseline.value, backfill, seal },
+    /** The recorded days folded on top of the baseline. */
+    days: days && { count: row.days, first: row.first_day!, last: row.last_day! },
+  };
+}
+
+export type FoldDeps = { db: Db; catalogue: Catalogue };
+
+export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string) {
+  return (await lifetimeRows(deps.db, uuid, profileId)).map((row) => ({
+    key: row.key,
+    ...describeKey(deps.catalogue, row.key),
+    kind: row.kind,
+    unit: row.unit,
+    category: row.category,
+    lifetime: lifetimeOf(row),
+  }));
+}
+
+export async function listProfiles(db: Db, uuid: string) {
+  return (await profilesOf(db, uuid)).map((p) => ({ id: p.profile_id, cuteName: p.cute_name, firstSeenAt: Number(p.first_seen_at), lastSeenAt: Number(p.last_seen_at) }));
+}
+
+/** Lifetime totals of every key of one profile, with the account scope alongside. */
+export async function totals(deps: FoldDeps, uuid: string, profileId: string) {
+  const profile = (await listProfiles(deps.db, uuid)).find((p) => p.id === profileId);
+  return {
+    catalogueVersion: deps.catalogue.version,
+    profile: { id: profileId, cuteName: profile?.cuteName ?? null, keys: await keysWithLifetime(deps, uuid, profileId) },
+    account: { id: ACCOUNT_PROFILE, keys: await keysWithLifetime(deps, uuid, ACCOUNT_PROFILE) },
+  };
+}
+
+/** Checks a day range: real dates, from <= to, at most `maxDays` long. */
+export function checkRange(from: string, to: string, maxDays: number) {
+  for (const [name, day] of [["from", from], ["to", to]] as const) {
+    if (!isCalendarDay(day)) throw new ApiError("invalid_query", `${name}: ${day} is not a calendar date`, `/${name}`);
+  }
+  if (from > to) throw new ApiError("invalid_query", "from is after to", "/from");
+  if (addDays(from, maxDays - 1) < to) throw new ApiError("invalid_query", `a range is at most ${maxDays} days`, "/to");
+}
+
+const dayValue = (r: { day: string; value: number; low: number | null; high: number | null; kind: string }) =>
+  r.kind === "gauge" ? { day: r.day, value: Number(r.value), low: Number(r.low), high: Number(r.high) } : { day: r.day, value: Number(r.value) };
+
+/** One key's daily series: one entry per observed day, gaps left out (never a zero). */
+export async function series(deps: FoldDeps, uuid: string, profileId: string, key: string, from: string, to: string) {
+  const rows = await seriesRows(deps.db, uuid, profileId, key, from, to);
+  return { profileId, key, ...describeKey(deps.catalogue, key), kind: rows[0]?.kind ?? null, from, to, days: rows.map(dayValue) };
+}
+
+/** Every key's value per observed day of a range. */
+export async function perDay(deps: FoldDeps, uuid: string, profileId: string, from: string, to: string) {
+  const out: { day: string; values: { key: string; value: number; low?: number; high?: number }[] }[] = [];
+  for (const r of await dayRows(deps.db, uuid, profileId, from, to)) {
+    if (out.at(-1)?.day !== r.day) out.push({ day: r.day, values: [] });
+    const { day: _day, ...value } = dayValue(r);
+    out.at(-1)!.values.push({ key: r.key, ...value });
+  }
+  return { profileId, from, to, days: out };
+}
