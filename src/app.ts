@@ -18,6 +18,7 @@ import { sessionRoutes } from "./auth/sessions.routes.ts";
 import { accountRoutes } from "./accounts/accounts.routes.ts";
 import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
+import { lifecycleRoutes } from "./stats/lifecycle.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -50,7 +51,8 @@ export function createApp(deps: AppDeps) {
     .use(sessionRoutes(deps))
     .use(accountRoutes(deps))
     .use(ingestRoutes(deps))
-    .use(foldRoutes(deps));
+    .use(foldRoutes(deps))
+    .use(lifecycleRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;
