@@ -5,19 +5,35 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 
-/** The installs of each (key, day) folded into one value, for the keys and days `where` admits. */
-const dayFold = (where: SQL) => sql`
-  select d.key, d.day::text as day, k.kind,
-    case k.kind
-      when 'count' then sum(d.value)
-      when 'max' then max(d.value)
-      when 'min' then min(d.value)
-      else (array_agg(d.value order by d.sent_at desc, d.install_id desc))[1]
-    end as value,
+/** The installs of each (profile, key, day) folded into one value, for the rows `where` admits. */
+export const dayFold = (where: SQL) => sql`
+  select d.profile_id, d.key, d.day::text as day, k.kind,
+    ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`)} as value,
     min(d.low) as low, max(d.high) as high
   from counter_days d join counter_keys k on k.key = d.key
   where ${where}
-  group by d.key, d.day, k.kind`;
+  group by d.profile_id, d.key, d.day, k.kind`;
+
+/** How a kind folds many values into one: count sums, max and min, a gauge takes the latest `orderBy`. */
+export const foldByKind = (kind: SQL, value: SQL, latestFirst: SQL) => sql`case ${kind}
+    when 'count' then sum(${value})
+    when 'max' then max(${value})
+    when 'min' then min(${value})
+    else (array_agg(${value} order by ${latestFirst}))[1]
+  end`;
+
+/**
+ * Each (profile, key)'s backfill baseline, installs merged by maximum (count and max: the largest;
+ * min: the smallest; gauge: the latest day), with the winning backfill's date.
+ */
+export const mergedBackfill = (where: SQL) => sql`
+  select distinct on (b.profile_id, b.key) b.profile_id, b.key, b.day, b.value
+  from counter_backfills b join counter_keys k on k.key = b.key
+  where ${where}
+  order by b.profile_id, b.key,
+    case when k.kind = 'min' then b.value end asc nulls last,
+    case when k.kind in ('count', 'max') then b.value end desc nulls last,
+    b.day desc, b.sent_at desc, b.install_id desc`;
 
 export type LifetimeRow = {
   key: string;
@@ -41,15 +57,7 @@ export type LifetimeRow = {
 export function lifetimeRows(db: Db, uuid: string, profileId: string) {
   return rows<LifetimeRow>(
     db,
-    sql`with backfill as (
-      select distinct on (b.key) b.key, b.day, b.value
-      from counter_backfills b join counter_keys k on k.key = b.key
-      where b.uuid = ${uuid} and b.profile_id = ${profileId}
-      order by b.key,
-        case when k.kind = 'min' then b.value end asc nulls last,
-        case when k.kind in ('count', 'max') then b.value end desc nulls last,
-        b.day desc, b.sent_at desc, b.install_id desc
-    ),
+    sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.profile_id = ${profileId}`)}),
     seal as (select key, day, value from counter_seals where uuid = ${uuid} and profile_id = ${profileId}),
     base as (
       select coalesce(b.key, s.key) as key, b.day as backfill_day, b.value as backfill_value, s.day as seal_day, s.value as seal_value
@@ -58,12 +66,7 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
     folded as (${dayFold(sql`d.uuid = ${uuid} and d.profile_id = ${profileId}`)}),
     span as (
       select f.key, count(*)::int as days, min(f.day) as first_day, max(f.day) as last_day,
-        case min(f.kind)
-          when 'count' then sum(f.value)
-          when 'max' then max(f.value)
-          when 'min' then min(f.value)
-          else (array_agg(f.value order by f.day desc))[1]
-        end as days_value
+        ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`)} as days_value
       from folded f left join base on base.key = f.key
       where f.day::date > coalesce(greatest(base.backfill_day, base.seal_day), '0001-01-01'::date)
       group by f.key

@@ -8,14 +8,13 @@ import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Config } from "../config.ts";
-import { SEAL_HORIZON_DAYS } from "../config.ts";
 import { requireAccount } from "../accounts/settings.ts";
 import { markUpload, type Account } from "../accounts/accounts.query.ts";
-import { addDays, dayIn } from "../wire/day.ts";
 import { ACCOUNT_PROFILE, type Envelope } from "../wire/envelope.ts";
 import { checkEnvelope, namespaceOf } from "./ingest-checks.ts";
 import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
+import { sealedBefore } from "./seal.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -91,7 +90,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
       return { ...(JSON.parse(stored!) as Answer), duplicate: true };
     }
 
-    const sealedBeforeDay = addDays(dayIn(account.zone, now), -SEAL_HORIZON_DAYS);
+    const sealedBeforeDay = sealedBefore(account.zone, now);
     const off = new Set(contained.filter((c) => !account.consented.includes(c)));
     const kept = consentFilter(env, off, deps.catalogue);
     const warnings = envelopeWarnings(env, account, deps, now);

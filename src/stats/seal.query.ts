@@ -1,0 +1,83 @@
+// The seal (contract 3) and the retention seal (2.6), one batch of keys of one account at a time.
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "../db/database.ts";
+import { dayFold, foldByKind, mergedBackfill } from "./fold.query.ts";
+
+/** The install id of a day row that holds the folded value of a sealed day's installs. */
+export const SEALED_INSTALL = "";
+
+const p = sql.param;
+
+/** Keys of the account with rows in days before `before`; `collapsible` limits to days with install rows. */
+export async function keysBefore(db: Db, uuid: string, before: string, collapsible: boolean): Promise<string[]> {
+  const found = await rows<{ key: string }>(
+    db,
+    sql`select distinct key from counter_days
+        where uuid = ${uuid} and day < ${before}::date ${collapsible ? sql`and install_id <> ${SEALED_INSTALL}` : sql``}
+        order by key`,
+  );
+  return found.map((r) => r.key);
+}
+
+/**
+ * Collapses, for these keys, each day before `before` into one row holding its installs' folded
+ * value (and the day's low and high), then deletes the per-install rows. Answers rows removed.
+ */
+export async function collapseDays(tx: Db, uuid: string, keys: string[], before: string): Promise<number> {
+  await tx.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+    select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at
+    from (
+      select d.profile_id, d.key, d.day,
+        ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`)} as value,
+        min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at
+      from counter_days d join counter_keys k on k.key = d.key
+      where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date
+      group by d.profile_id, d.key, d.day, k.kind
+      having bool_or(d.install_id <> ${SEALED_INSTALL})
+    ) f
+    on conflict (uuid, profile_id, key, day, install_id) do update set
+      value = excluded.value, low = excluded.low, high = excluded.high, sent_at = excluded.sent_at`);
+  const gone = await rows(
+    tx,
+    sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date and install_id <> ${SEALED_INSTALL} returning 1`,
+  );
+  return gone.length;
+}
+
+/**
+ * Folds, for these keys, the days before `before` that lie after each key's baseline into its seal
+ * baseline (now covering up to `through`), then deletes every day row before `before`, in the
+ * caller's transaction. Days inside the baseline are deleted without being added again.
+ */
+export async function sealIntoBaseline(tx: Db, uuid: string, keys: string[], before: string, through: string): Promise<number> {
+  await tx.execute(sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.key = any(${p(keys)}::text[])`)}),
+    seal as (select profile_id, key, day, value from counter_seals where uuid = ${uuid} and key = any(${p(keys)}::text[])),
+    folded as (${dayFold(sql`d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date`)}),
+    span as (
+      select f.profile_id, f.key, min(f.kind) as kind, ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`)} as value
+      from folded f
+        left join backfill b on b.profile_id = f.profile_id and b.key = f.key
+        left join seal s on s.profile_id = f.profile_id and s.key = f.key
+      where f.day::date > coalesce(greatest(b.day, s.day), '0001-01-01'::date)
+      group by f.profile_id, f.key
+    )
+    insert into counter_seals (uuid, profile_id, key, day, value)
+    select ${uuid}, span.profile_id, span.key, greatest(s.day, ${through}::date),
+      case span.kind
+        when 'count' then coalesce(s.value, 0) + span.value
+        when 'max' then greatest(s.value, span.value)
+        when 'min' then least(s.value, span.value)
+        else span.value
+      end
+    from span left join seal s on s.profile_id = span.profile_id and s.key = span.key
+    on conflict (uuid, profile_id, key) do update set day = excluded.day, value = excluded.value`);
+  const gone = await rows(tx, sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date returning 1`);
+  return gone.length;
+}
+
+export type AccountHorizon = { uuid: string; zone: string; retention_days: number };
+
+/** Every account, with what its jobs need (zone and retention), in a stable order. */
+export function accountsForJobs(db: Db) {
+  return rows<AccountHorizon>(db, sql`select uuid, zone, retention_days from accounts order by uuid`);
+}

@@ -1,0 +1,64 @@
+// The two lifecycle passes over every account (contract 3 and 2.6), in batches of keys, each batch
+// one transaction: a crash between batches leaves every finished batch whole and the rest for the
+// next run, so nothing is ever counted twice.
+//   seal:      days older than the 120-day horizon (in the account's zone) have their per-install
+//              rows collapsed into one row holding the folded value; charts do not change.
+//   retention: days older than the account's retention are folded into its seal baseline and
+//              deleted in the same transaction; lifetime totals do not change.
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import { SEAL_HORIZON_DAYS } from "../config.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { accountsForJobs, collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
+
+export type LifecycleDeps = { db: Db; clock: Clock };
+export type PassOptions = {
+  /** Keys per transaction (one big account never holds its rows locked for long). */
+  batchKeys?: number;
+  /** Called after each committed batch (tests abort a run here). */
+  afterBatch?: (done: { uuid: string; keys: number }) => void | Promise<void>;
+};
+export type PassResult = { accounts: number; batches: number; rowsRemoved: number };
+
+async function pass(
+  deps: LifecycleDeps,
+  opts: PassOptions,
+  cutoff: (account: { zone: string; retention_days: number }) => string,
+  collapsible: boolean,
+  work: (tx: Db, uuid: string, keys: string[], before: string) => Promise<number>,
+): Promise<PassResult> {
+  const batchKeys = opts.batchKeys ?? 200;
+  const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0 };
+  for (const account of await accountsForJobs(deps.db)) {
+    const before = cutoff(account);
+    const keys = await keysBefore(deps.db, account.uuid, before, collapsible);
+    if (keys.length === 0) continue;
+    result.accounts++;
+    for (let i = 0; i < keys.length; i += batchKeys) {
+      const batch = keys.slice(i, i + batchKeys);
+      result.rowsRemoved += await deps.db.transaction((tx) => work(tx, account.uuid, batch, before));
+      result.batches++;
+      await opts.afterBatch?.({ uuid: account.uuid, keys: batch.length });
+    }
+  }
+  return result;
+}
+
+/** The oldest writable day of an account (its today minus the horizon): older days are sealed. */
+export const sealedBefore = (zone: string, now: number) => addDays(dayIn(zone, now), -SEAL_HORIZON_DAYS);
+
+export function sealPass(deps: LifecycleDeps, opts: PassOptions = {}) {
+  const now = deps.clock.now();
+  return pass(deps, opts, (a) => sealedBefore(a.zone, now), true, (tx, uuid, keys, before) => collapseDays(tx, uuid, keys, before));
+}
+
+export function retentionPass(deps: LifecycleDeps, opts: PassOptions = {}) {
+  const now = deps.clock.now();
+  return pass(
+    deps,
+    opts,
+    (a) => addDays(dayIn(a.zone, now), -a.retention_days),
+    false,
+    (tx, uuid, keys, before) => sealIntoBaseline(tx, uuid, keys, before, addDays(before, -1)),
+  );
+}

@@ -1,0 +1,113 @@
+// The seal and the retention seal leave every figure as it was (contract 3 and 2.6): charts and
+// totals after sealing are byte for byte the fixtures' expected totals; after retention every
+// lifetime value is unchanged; a run aborted between batches never counts anything twice.
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, eq, ne } from "drizzle-orm";
+import { testApp, type TestApp } from "../support/app.ts";
+import { fixtureAccount, fixtureCatalogue, fixturesDir, sendFixtures, totalsReads, FIXTURE_PROFILE } from "../support/fixtures.ts";
+import type { Uploader } from "../support/uploads.ts";
+import { counterDays } from "../../src/stats/counters.table.ts";
+import { retentionPass, sealPass } from "../../src/stats/seal.ts";
+import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
+
+const opened: TestApp[] = [];
+afterAll(async () => {
+  for (const t of opened) await t.close();
+});
+async function withFixtures() {
+  const t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: fixtureAccount.signedInAt });
+  opened.push(t);
+  const { uploader } = await sendFixtures(t);
+  return { t, u: uploader };
+}
+const reads = async (t: TestApp, u: Uploader) => {
+  const out: Record<string, string> = {};
+  for (const [file, path] of Object.entries(totalsReads)) out[file] = JSON.stringify(await (await t.request(path, { headers: u.auth })).json(), null, 2) + "\n";
+  return out;
+};
+const expected = Object.fromEntries(Object.keys(totalsReads).map((file) => [file, readFileSync(join(fixturesDir, "totals", file), "utf8")]));
+type Totals = { profile: { keys: { key: string; lifetime: { value: number; baseline: { day: string } | null; days: unknown } }[] }; account: { keys: { key: string; lifetime: { value: number } }[] } };
+const totals = async (t: TestApp, u: Uploader) => (await (await t.request(`/v1/stats/totals?profile=${FIXTURE_PROFILE}`, { headers: u.auth })).json()) as Totals;
+const lifetimes = (x: Totals) => [...x.profile.keys, ...x.account.keys].map((k) => [k.key, k.lifetime.value]);
+const setRetention = async (t: TestApp, u: Uploader, days: number) => {
+  const current = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as { settingsVersion: number };
+  const res = await t.request("/v1/stats/settings", { method: "PATCH", headers: { ...u.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: current.settingsVersion, retentionDays: days }) });
+  expect(res.status).toBe(200);
+};
+const installRows = (t: TestApp, uuid: string) => t.db.select().from(counterDays).where(and(eq(counterDays.uuid, uuid), ne(counterDays.installId, SEALED_INSTALL)));
+
+describe("the seal", () => {
+  test("leaves nothing to do while every day is writable", async () => {
+    const { t } = await withFixtures();
+    expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0 });
+  });
+
+  test("past the horizon collapses each day's installs into one row, and every chart and total keeps its bytes", async () => {
+    const { t, u } = await withFixtures();
+    expect(await reads(t, u)).toEqual(expected);
+    t.clock.set("2026-10-15T12:00:00Z");
+    const result = await sealPass(t, { batchKeys: 2 });
+    expect(result.rowsRemoved).toBeGreaterThan(0);
+    expect(result.batches).toBeGreaterThan(1);
+    expect(await installRows(t, u.uuid)).toEqual([]);
+    expect(await reads(t, u)).toEqual(expected);
+    expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0 });
+  });
+});
+
+describe("the retention seal", () => {
+  test("within the retention deletes nothing", async () => {
+    const { t, u } = await withFixtures();
+    t.clock.set("2026-10-15T12:00:00Z");
+    expect((await retentionPass(t)).rowsRemoved).toBe(0);
+    expect(await reads(t, u)).toEqual(expected);
+  });
+
+  test("past the retention folds old days into the baseline and deletes them; every lifetime value stays", async () => {
+    const { t, u } = await withFixtures();
+    const before = await totals(t, u);
+    await setRetention(t, u, 120);
+    t.clock.set("2026-10-15T12:00:00Z");
+    const result = await retentionPass(t);
+    expect(result.rowsRemoved).toBeGreaterThan(0);
+    expect(await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid))).toEqual([]);
+    const after = await totals(t, u);
+    expect(lifetimes(after)).toEqual(lifetimes(before));
+    // The figure now says it comes from the baseline, up to the last day deleted.
+    const mining = after.profile.keys.find((k) => k.key === "mining.blocks.total")!;
+    expect(mining.lifetime).toMatchObject({ value: 252_710, baseline: { day: "2026-06-16" }, days: null });
+  });
+
+  test("after the seal, and run twice, still leaves every lifetime value", async () => {
+    const { t, u } = await withFixtures();
+    const before = lifetimes(await totals(t, u));
+    await setRetention(t, u, 120);
+    t.clock.set("2026-10-15T12:00:00Z");
+    await sealPass(t);
+    await retentionPass(t);
+    expect((await retentionPass(t)).rowsRemoved).toBe(0);
+    expect(lifetimes(await totals(t, u))).toEqual(before);
+  });
+
+  test("aborted between batches counts nothing twice, and the next run finishes the rest", async () => {
+    const { t, u } = await withFixtures();
+    const before = lifetimes(await totals(t, u));
+    await setRetention(t, u, 120);
+    t.clock.set("2026-10-15T12:00:00Z");
+    let batches = 0;
+    const crash = retentionPass(t, {
+      batchKeys: 1,
+      afterBatch: () => {
+        if (++batches === 2) throw new Error("the process died here");
+      },
+    });
+    await expect(crash).rejects.toThrow("the process died here");
+    expect(lifetimes(await totals(t, u))).toEqual(before);
+    expect((await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid))).length).toBeGreaterThan(0);
+    await retentionPass(t, { batchKeys: 1 });
+    expect(await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid))).toEqual([]);
+    expect(lifetimes(await totals(t, u))).toEqual(before);
+  });
+});
