@@ -8,18 +8,22 @@ import { rows, type Db } from "../db/database.ts";
 /** The installs of each (profile, key, day) folded into one value, for the rows `where` admits. */
 export const dayFold = (where: SQL) => sql`
   select d.profile_id, d.key, d.day::text as day, k.kind,
-    ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`)} as value,
+    ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as value,
     min(d.low) as low, max(d.high) as high
   from counter_days d join counter_keys k on k.key = d.key
   where ${where}
   group by d.profile_id, d.key, d.day, k.kind`;
 
-/** How a kind folds many values into one: count sums, max and min, a gauge takes the latest `orderBy`. */
-export const foldByKind = (kind: SQL, value: SQL, latestFirst: SQL) => sql`case ${kind}
+/**
+ * How a kind folds many values into one: count sums, max and min, a gauge takes the first by
+ * `latestFirst`. The gauge's ordered aggregate only reads gauge rows (`isGauge`), so other kinds
+ * never pay for its sort.
+ */
+export const foldByKind = (kind: SQL, value: SQL, latestFirst: SQL, isGauge: SQL) => sql`case ${kind}
     when 'count' then sum(${value})
     when 'max' then max(${value})
     when 'min' then min(${value})
-    else (array_agg(${value} order by ${latestFirst}))[1]
+    else (array_agg(${value} order by ${latestFirst}) filter (where ${isGauge}))[1]
   end`;
 
 /**
@@ -44,7 +48,6 @@ export type LifetimeRow = {
   backfill_value: number | null;
   seal_day: string | null;
   seal_value: number | null;
-  days: number;
   first_day: string | null;
   last_day: string | null;
   days_value: number | null;
@@ -63,18 +66,22 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
       select coalesce(b.key, s.key) as key, b.day as backfill_day, b.value as backfill_value, s.day as seal_day, s.value as seal_value
       from backfill b full join seal s on s.key = b.key
     ),
-    folded as (${dayFold(sql`d.uuid = ${uuid} and d.profile_id = ${profileId}`)}),
+    -- Across installs and days at once: a sum of per-day sums is the sum, and likewise max and
+    -- min; a gauge takes the last day's reading with the latest sentAt, as the day fold would.
     span as (
-      select f.key, count(*)::int as days, min(f.day) as first_day, max(f.day) as last_day,
-        ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`)} as days_value
-      from folded f left join base on base.key = f.key
-      where f.day::date > coalesce(greatest(base.backfill_day, base.seal_day), '0001-01-01'::date)
-      group by f.key
+      select d.key, min(d.day)::text as first_day, max(d.day)::text as last_day,
+        ${foldByKind(sql`min(k.kind)`, sql`d.value`, sql`d.day desc, d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as days_value
+      from counter_days d
+        join counter_keys k on k.key = d.key
+        left join base on base.key = d.key
+      where d.uuid = ${uuid} and d.profile_id = ${profileId}
+        and d.day > coalesce(greatest(base.backfill_day, base.seal_day), '0001-01-01'::date)
+      group by d.key
     ),
     keys as (select key from base union select key from span)
     select keys.key, k.kind, k.unit, k.category,
       base.backfill_day::text as backfill_day, base.backfill_value, base.seal_day::text as seal_day, base.seal_value,
-      coalesce(span.days, 0) as days, span.first_day, span.last_day, span.days_value
+      span.first_day, span.last_day, span.days_value
     from keys
       join counter_keys k on k.key = keys.key
       left join base on base.key = keys.key

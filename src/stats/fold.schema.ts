@@ -28,7 +28,7 @@ const KeyTotal = T.Object(
       {
         value: Int,
         baseline: T.Union([T.Object({ day: T.String(), value: Int, backfill: T.Union([Dated, T.Null()]), seal: T.Union([Dated, T.Null()]) }, strict), T.Null()]),
-        days: T.Union([T.Object({ count: Int, first: T.String(), last: T.String() }, strict), T.Null()]),
+        days: T.Union([T.Object({ first: T.String(), last: T.String() }, strict), T.Null()]),
       },
       strict,
     ),

@@ -57,14 +57,14 @@ function lifetimeOf(row: LifetimeRow) {
   const backfill = row.backfill_day === null ? null : { day: row.backfill_day, value: Number(row.backfill_value) };
   const seal = row.seal_day === null ? null : { day: row.seal_day, value: Number(row.seal_value) };
   const baseline = combine(kind, [backfill, seal]);
-  const days = row.days > 0 ? { day: row.last_day!, value: Number(row.days_value) } : null;
+  const days = row.last_day !== null ? { day: row.last_day, value: Number(row.days_value) } : null;
   const total = combine(kind, [baseline, days])!;
   return {
     value: total.value,
     /** Everything up to and including `day` is in `value` through this baseline (null: none). */
     baseline: baseline && { day: baseline.day, value: baseline.value, backfill, seal },
-    /** The recorded days folded on top of the baseline. */
-    days: days && { count: row.days, first: row.first_day!, last: row.last_day! },
+    /** The first and last recorded day folded on top of the baseline. */
+    days: days && { first: row.first_day!, last: row.last_day! },
   };
 }
 

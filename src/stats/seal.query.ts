@@ -28,7 +28,7 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
     select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at
     from (
       select d.profile_id, d.key, d.day,
-        ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`)} as value,
+        ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as value,
         min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at
       from counter_days d join counter_keys k on k.key = d.key
       where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date
@@ -54,7 +54,7 @@ export async function sealIntoBaseline(tx: Db, uuid: string, keys: string[], bef
     seal as (select profile_id, key, day, value from counter_seals where uuid = ${uuid} and key = any(${p(keys)}::text[])),
     folded as (${dayFold(sql`d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date`)}),
     span as (
-      select f.profile_id, f.key, min(f.kind) as kind, ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`)} as value
+      select f.profile_id, f.key, min(f.kind) as kind, ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`, sql`f.kind = 'gauge'`)} as value
       from folded f
         left join backfill b on b.profile_id = f.profile_id and b.key = f.key
         left join seal s on s.profile_id = f.profile_id and s.key = f.key

@@ -11,7 +11,7 @@ let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: "2026-06-10T12:00:00Z" })));
 afterAll(() => t.close());
 
-type Lifetime = { value: number; baseline: null | { day: string; value: number; backfill: unknown; seal: unknown }; days: null | { count: number; first: string; last: string } };
+type Lifetime = { value: number; baseline: null | { day: string; value: number; backfill: unknown; seal: unknown }; days: null | { first: string; last: string } };
 type KeyTotal = { key: string; label: string; group: string; kind: string; lifetime: Lifetime };
 const block = (day: string, rows: CounterBlock["rows"], extra: Partial<CounterBlock> = {}): CounterBlock => ({ profileId: PROFILE, scope: "day", day, rows, ...extra });
 let sent = 0;
@@ -85,7 +85,7 @@ describe("baselines", () => {
     expect(life).toEqual({
       value: 1010,
       baseline: { day: "2026-05-28", value: 1000, backfill: { day: "2026-05-28", value: 1000 }, seal: null },
-      days: { count: 2, first: "2026-06-01", last: "2026-06-02" },
+      days: { first: "2026-06-01", last: "2026-06-02" },
     });
   });
 
@@ -105,14 +105,14 @@ describe("baselines", () => {
     expect(await lifetimeOf(u, k)).toEqual({
       value: 1304,
       baseline: { day: "2026-05-25", value: 1300, backfill: { day: "2026-05-20", value: 1000 }, seal: { day: "2026-05-25", value: 300 } },
-      days: { count: 1, first: "2026-06-01", last: "2026-06-01" },
+      days: { first: "2026-06-01", last: "2026-06-01" },
     });
   });
 
   test("a key without any baseline says so: its lifetime is its days only", async () => {
     const u = await uploader(t);
     await send(u, INSTALL_A, [block("2026-06-01", [{ k: "mining.nobase.x", v: 4 }])]);
-    expect(await lifetimeOf(u, "mining.nobase.x")).toEqual({ value: 4, baseline: null, days: { count: 1, first: "2026-06-01", last: "2026-06-01" } });
+    expect(await lifetimeOf(u, "mining.nobase.x")).toEqual({ value: 4, baseline: null, days: { first: "2026-06-01", last: "2026-06-01" } });
   });
 });
 

@@ -1,0 +1,68 @@
+// Fold reads and lifecycle passes on one big profile: 365 days x 500 keys x 2 installs. Reports
+// p50 of all lifetime totals and of one key's 365-day series, and seal and retention throughput,
+// on the database under test (Postgres when DATABASE_URL is set, else embedded). Asserts nothing.
+//   bun bench/fold.ts [--runs 30]
+import { sql } from "drizzle-orm";
+import { testDatabase, backend } from "../test/support/db.ts";
+import { loadCatalogue } from "../src/catalogue/load.ts";
+import { fakeClock } from "../src/clock.ts";
+import { keysWithLifetime, series } from "../src/stats/fold.ts";
+import { retentionPass, sealPass } from "../src/stats/seal.ts";
+
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf("--runs") + 1]) || 30;
+const uuid = "f".repeat(32);
+const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+const database = await testDatabase();
+const db = database.db;
+const catalogue = await loadCatalogue("");
+const clock = fakeClock("2026-06-30T12:00:00Z");
+
+const t0 = performance.now();
+await db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days) values (${uuid}, 'Bench', 'UTC', 0, 120)`);
+await db.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at)
+  select 'mining.bench.k' || i, case when i % 10 = 0 then 'gauge' when i % 10 = 1 then 'max' else 'count' end, 'count', 'gathering', 0
+  from generate_series(0, 499) as i`);
+for (const install of ["a".repeat(32), "b".repeat(32)]) {
+  await db.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+    select ${uuid}, ${profile}, 'mining.bench.k' || k, date '2025-07-01' + d, ${install}, d * 10 + k, null, null, d
+    from generate_series(0, 364) as d, generate_series(0, 499) as k`);
+}
+const loadSeconds = (performance.now() - t0) / 1000;
+if (backend === "postgres") await db.execute(sql`analyze counter_days`);
+
+async function p50(fn: () => Promise<unknown>) {
+  for (let i = 0; i < 3; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn();
+    times.push(performance.now() - s);
+  }
+  return Math.round([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]! * 10) / 10;
+}
+
+const deps = { db, catalogue };
+const keys = await keysWithLifetime(deps, uuid, profile);
+if (keys.length !== 500) throw new Error(`expected 500 keys, got ${keys.length}`);
+const lifetimeMs = await p50(() => keysWithLifetime(deps, uuid, profile));
+const seriesMs = await p50(() => series(deps, uuid, profile, "mining.bench.k7", "2025-07-01", "2026-06-30"));
+
+const rowsBefore = 365 * 500 * 2;
+let s = performance.now();
+const sealed = await sealPass({ db, clock });
+const sealSeconds = (performance.now() - s) / 1000;
+s = performance.now();
+const retained = await retentionPass({ db, clock });
+const retentionSeconds = (performance.now() - s) / 1000;
+await database.close();
+
+const rows = [
+  { what: "all lifetime totals (500 keys)", p50Ms: lifetimeMs },
+  { what: "one key's 365-day series", p50Ms: seriesMs },
+];
+console.log(`fold on the ${backend} database: 365 days x 500 keys x 2 installs = ${rowsBefore} day rows (loaded in ${loadSeconds.toFixed(1)} s)\n`);
+for (const r of rows) console.log(`${r.what.padEnd(34)} p50 ${r.p50Ms} ms`);
+console.log(`seal pass       ${sealed.rowsRemoved} rows collapsed in ${sealSeconds.toFixed(2)} s: ${Math.round(sealed.rowsRemoved / sealSeconds)} rows/s`);
+console.log(`retention pass  ${retained.rowsRemoved} rows folded and deleted in ${retentionSeconds.toFixed(2)} s: ${Math.round(retained.rowsRemoved / retentionSeconds)} rows/s`);
+console.log("\n" + JSON.stringify({ bench: "fold", backend, dayRows: rowsBefore, lifetimeP50Ms: lifetimeMs, seriesP50Ms: seriesMs, sealRowsPerSec: Math.round(sealed.rowsRemoved / sealSeconds), retentionRowsPerSec: Math.round(retained.rowsRemoved / retentionSeconds) }));
