@@ -3,3 +3,6 @@ export * from "./service.table.ts";
 export * from "../accounts/accounts.table.ts";
 export * from "../auth/auth.table.ts";
 export * from "../http/rate-limit.table.ts";
+export * from "../upstream/backoff.table.ts";
+export * from "../profiles/profiles.table.ts";
+export * from "../assets/assets.table.ts";
