@@ -17,6 +17,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { sessionRoutes } from "./auth/sessions.routes.ts";
 import { accountRoutes } from "./accounts/accounts.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
+import { assetRoutes } from "./assets/assets.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -48,7 +49,8 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(deps))
     .use(sessionRoutes(deps))
     .use(accountRoutes(deps))
-    .use(profileRoutes(deps));
+    .use(profileRoutes(deps))
+    .use(assetRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;
