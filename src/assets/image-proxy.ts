@@ -3,7 +3,9 @@
 // decoded, size-checked and re-encoded, then cached in Postgres:
 //   skin <64-hex hash>  content-addressed: cached for good, served immutable
 //   head <uuid>         rendered from the player's current skin, refreshed after ASSET_CACHE_HOURS;
-//                       no skin, an unknown player, or an upstream in trouble: the default head
+//                       no skin, an unknown player, or an upstream in trouble: the default head.
+//                       A 429 from the identity provider pauses head look-ups for every instance
+//                       (it also answers sign-ins, which must not starve because of pictures).
 //   item <item id>      from ITEM_IMAGES_URL, refreshed after ASSET_CACHE_HOURS
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
@@ -14,6 +16,7 @@ import { UpstreamError } from "../upstream/upstream-error.ts";
 import { profileSkinHash } from "../upstream/identity.ts";
 import { textureBytes } from "../upstream/textures.ts";
 import { itemImageBytes } from "../upstream/item-images.ts";
+import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
 import { BadImage, decodePng, encodePng, etagOf } from "./png.ts";
 import { defaultHead, renderHead } from "./head.ts";
 import { cachedAsset, storeAsset, type CachedAsset } from "./assets.query.ts";
@@ -29,6 +32,7 @@ export type AssetDeps = {
 export type Image = { png: Uint8Array; etag: string; cacheControl: string };
 
 const HOUR = 3_600_000;
+const IDENTITY = "identity-heads";
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const HEAD_CACHE = "public, max-age=3600";
 export const ITEM_CACHE = "public, max-age=86400";
@@ -79,15 +83,23 @@ export function imageProxy(deps: AssetDeps) {
     async head(uuid: string): Promise<Image> {
       const cached = await cachedAsset(deps.db, "head", uuid);
       if (cached && fresh(cached)) return { ...cached, cacheControl: HEAD_CACHE };
+      const stale = cached ? { ...cached, cacheControl: FALLBACK_CACHE } : fallback;
+      if ((await backoffRemaining(deps, IDENTITY)) > 0) return stale;
       let png: Uint8Array;
       try {
         const profile = await profileSkinHash({ fetch: deps.fetch, identityUrl: deps.config.identityUrl, timeoutMs }, uuid);
         const skin = profile?.skinHash ? await skinPng(profile.skinHash) : null;
         png = skin ? renderHead(decodePng(skin, isSkinSize)) : fallbackHead;
       } catch (e) {
-        if (!(e instanceof UpstreamError || e instanceof BadImage)) throw e;
-        deps.log.warn("head unavailable; serving the last one or the default head", { reason: e.message });
-        return cached ? { ...cached, cacheControl: FALLBACK_CACHE } : fallback;
+        if (e instanceof BadImage) {
+          // The skin itself is unusable, and will stay so: the default head is this player's head.
+          deps.log.warn("skin unusable; the head is the default head", { reason: e.message });
+          png = fallbackHead;
+        } else if (e instanceof UpstreamError) {
+          if (e.upstream === "identity provider" && e.status === 429) await backOff(deps, IDENTITY, DEFAULT_BACKOFF_MS);
+          deps.log.warn("head unavailable; serving the last one or the default head", { reason: e.message });
+          return stale;
+        } else throw e;
       }
       const etag = etagOf(png);
       await storeAsset(deps.db, "head", uuid, { png, etag, fetchedAt: deps.clock.now() });

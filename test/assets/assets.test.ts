@@ -104,6 +104,30 @@ describe("GET /v1/assets/head/<uuid>.png", () => {
     expect(new Uint8Array(await back.arrayBuffer())).not.toEqual(new Uint8Array(defaultHead()));
   });
 
+  test("the identity provider throttling (429) pauses head look-ups for a minute: default heads, no calls", async () => {
+    const { t, session } = await setup();
+    session.state.failure = "rateLimited";
+    expect(new Uint8Array(await (await t.request(`/v1/assets/head/${alice}.png`)).arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
+    session.state.failure = "none";
+    expect((await t.request(`/v1/assets/head/${bob}.png`)).headers.get("cache-control")).toBe("public, max-age=60");
+    expect(session.calls.length).toBe(1);
+    t.clock.advance(60_000);
+    expect((await t.request(`/v1/assets/head/${alice}.png`)).headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(session.calls.length).toBe(2);
+  });
+
+  test("a skin that is not a usable PNG gives the default head, kept like any head (no refetch on every view)", async () => {
+    const { t, session, images } = await setup();
+    const broken = notPng();
+    images.files.set(`/texture/${hashOf(broken)}`, broken);
+    session.players.push({ uuid: nobody, name: "Broken", skinUrl: `http://textures.minecraft.net/texture/${hashOf(broken)}` });
+    for (let i = 0; i < 2; i++) {
+      const res = await t.request(`/v1/assets/head/${nobody}.png`);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
+    }
+    expect(session.calls.length + images.calls.length).toBe(2);
+  });
+
   test("a legacy 64x32 skin with a solid hat area is drawn without the hat", async () => {
     const { t, images, session } = await setup();
     const legacy = legacySkinPng();
