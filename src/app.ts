@@ -19,6 +19,8 @@ import { accountRoutes } from "./accounts/accounts.routes.ts";
 import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
 import { lifecycleRoutes } from "./stats/lifecycle.routes.ts";
+import { profileRoutes } from "./profiles/profiles.routes.ts";
+import { assetRoutes } from "./assets/assets.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -52,7 +54,9 @@ export function createApp(deps: AppDeps) {
     .use(accountRoutes(deps))
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
-    .use(lifecycleRoutes(deps));
+    .use(lifecycleRoutes(deps))
+    .use(profileRoutes(deps))
+    .use(assetRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

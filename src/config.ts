@@ -179,6 +179,60 @@ export const settings = {
     default: "false",
     doc: "true enables POST /v1/auth/dev (sign in as anyone, for development only).",
   }),
+  profileCacheHours: setting({
+    env: "PROFILE_CACHE_HOURS",
+    schema: T.Integer({ minimum: 1, maximum: 48 }),
+    default: "2",
+    doc: "How long a profile lookup is answered from the cache before the game API is asked again, in hours.",
+  }),
+  profileStaleHours: setting({
+    env: "PROFILE_STALE_HOURS",
+    schema: T.Integer({ minimum: 0, maximum: 720 }),
+    default: "72",
+    doc: "How old a cached profile may be and still be served (marked stale) while the game API fails, in hours. 0: never.",
+  }),
+  gameApiReserve: setting({
+    env: "GAME_API_RESERVE",
+    schema: T.Integer({ minimum: 0, maximum: 1000 }),
+    default: "5",
+    doc: "Calls of the game API's rate-limit window left unused: at this RateLimit-Remaining, lookups wait for RateLimit-Reset.",
+  }),
+  nameCacheHours: setting({
+    env: "NAME_CACHE_HOURS",
+    schema: T.Integer({ minimum: 1, maximum: 720 }),
+    default: "24",
+    doc: "How long a player name's uuid is kept before the name service is asked again, in hours.",
+  }),
+  assetCacheHours: setting({
+    env: "ASSET_CACHE_HOURS",
+    schema: T.Integer({ minimum: 1, maximum: 720 }),
+    default: "24",
+    doc: "How long a rendered head or an item image is kept before its upstream is asked again, in hours (skins, addressed by hash, are kept for good).",
+  }),
+  imageMaxBytes: setting({
+    env: "IMAGE_MAX_BYTES",
+    schema: Bytes(1024, 16 * 1024 * 1024),
+    default: "262144",
+    doc: "Largest image the proxy accepts from an upstream, in bytes; a larger one is refused unread.",
+  }),
+  itemImageMaxSide: setting({
+    env: "ITEM_IMAGE_MAX_SIDE",
+    schema: T.Integer({ minimum: 16, maximum: 1024 }),
+    default: "256",
+    doc: "Largest width or height of an item image, in pixels.",
+  }),
+  lookupRateLimit: setting({
+    env: "LOOKUP_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "60",
+    doc: "Profile and player look-ups one client address may make per minute. 0: no limit.",
+  }),
+  assetRateLimit: setting({
+    env: "ASSET_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "600",
+    doc: "Image proxy requests one client address may make per minute. 0: no limit.",
+  }),
 } as const;
 
 export type SettingName = keyof typeof settings;

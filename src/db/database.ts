@@ -18,3 +18,9 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown;
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
+
+/** True on the embedded PGlite: one connection, one process (DATA_DIR is flocked). */
+export function isEmbedded(db: Db): boolean {
+  const client = (db as unknown as { $client?: { dumpDataDir?: unknown } }).$client;
+  return typeof client?.dumpDataDir === "function";
+}

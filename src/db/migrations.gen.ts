@@ -4,6 +4,7 @@ import m1 from "../../drizzle/0001_accounts_auth.sql" with { type: "text" };
 import m2 from "../../drizzle/0002_ingest.sql" with { type: "text" };
 import m3 from "../../drizzle/0003_stat_profiles.sql" with { type: "text" };
 import m4 from "../../drizzle/0004_counter_seals.sql" with { type: "text" };
+import m5 from "../../drizzle/0005_profiles.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -11,4 +12,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0002_ingest", sql: m2 },
   { tag: "0003_stat_profiles", sql: m3 },
   { tag: "0004_counter_seals", sql: m4 },
+  { tag: "0005_profiles", sql: m5 },
 ];

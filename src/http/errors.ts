@@ -32,6 +32,12 @@ export const errorStatus = {
   identity_unavailable: 503,
   no_upstream_key: 503,
   upstream_unavailable: 503,
+  unknown_player: 404,
+  upstream_refused_uuid: 422,
+  upstream_key_rejected: 503,
+  upstream_rate_limited: 503,
+  upstream_bad_image: 502,
+  upstream_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -10,6 +10,9 @@ import { join, resolve } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createPostgresDatabase } from "../support/db.ts";
 import { fakeIdentity, type Player } from "../support/fakes/identity.ts";
+import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
+import { fakeSessionServer, fakeImageServer, skinPng, hashOf } from "../support/fakes/skins.ts";
+import { decode } from "fast-png";
 
 const binary = resolve(process.argv[2] ?? "dist/tally");
 const catalogueFile = join(import.meta.dir, "../../catalogue/catalogue.json");
@@ -118,6 +121,27 @@ async function signInFlow(url: string) {
   check("the signed-out token is refused at once", after === "401 unauthorized", after);
 }
 
+// Profiles and the image proxy: the game API key, the allowlist, and a head rendered by the PNG
+// library compiled into the binary.
+const GAME_KEY = "smoke-game-key";
+const gameApi = fakeGameApi({ key: GAME_KEY });
+gameApi.players.set(player.uuid, [hypixelProfile(player.uuid)]);
+const skin = skinPng();
+const images = fakeImageServer();
+images.files.set(`/texture/${hashOf(skin)}`, skin);
+const sessionServer = fakeSessionServer([{ uuid: player.uuid, name: player.name, skinUrl: `http://textures.minecraft.net/texture/${hashOf(skin)}` }]);
+const profileEnv = { GAME_API_URL: gameApi.url, GAME_API_KEY: GAME_KEY, IDENTITY_URL: sessionServer.url, TEXTURES_URL: images.url };
+
+async function profilesFlow(url: string) {
+  const doc = (await (await fetch(`${url}/v1/gamemode/profiles/${player.uuid}`)).json()) as { profiles: { cuteName?: string }[] };
+  check("a profile lookup answers the allowlisted document", doc.profiles?.[0]?.cuteName === "Apple" && !JSON.stringify(doc).includes("inv_contents"));
+  const head = await fetch(`${url}/v1/assets/head/${player.uuid}.png`);
+  const png = decode(new Uint8Array(await head.arrayBuffer()));
+  check("a head is rendered from the skin (64x64 PNG)", head.status === 200 && png.width === 64 && png.height === 64, `${head.status}`);
+  const bad = await fetch(`${url}/v1/assets/skin/..%2F..%2Fetc%2Fpasswd.png`);
+  check("an asset id of the wrong shape answers 404", bad.status === 404 && images.calls.length === 1);
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -134,6 +158,8 @@ try {
   const served = new Uint8Array(await (await fetch(`${first.url}/v1/stats/catalogue`)).arrayBuffer());
   check("the catalogue is served byte for byte", Buffer.compare(served, readFileSync(catalogueFile)) === 0);
   await signInFlow(first.url);
+  const noKey = await fetch(`${first.url}/v1/gamemode/profiles/${player.uuid}`);
+  check("without GAME_API_KEY a lookup answers no_upstream_key", noKey.status === 503 && ((await noKey.json()) as { error: { code: string } }).error.code === "no_upstream_key");
   check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
 
   const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
@@ -147,11 +173,12 @@ try {
   const ownCatalogue = join(empty, "mod-catalogue.json");
   const ownBytes = JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
   await Bun.write(ownCatalogue, ownBytes);
-  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue });
+  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, ...profileEnv });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
   check("a restart applies no migration again", !again.output().includes("migrations applied"));
   const own = await fetch(`${again.url}/v1/stats/catalogue`);
   check("CATALOGUE_FILE is served byte for byte", (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42");
+  await profilesFlow(again.url);
   check("SIGTERM again", (await stop(again)) === 0);
 
   if (postgresUrl) {
@@ -176,6 +203,9 @@ try {
 } finally {
   rmSync(empty, { recursive: true, force: true });
   identity.stop();
+  gameApi.stop();
+  images.stop();
+  sessionServer.stop();
 }
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,130 @@
+// The image proxy's logic (contract 1.3). Each image is addressed by an id that matched its pattern;
+// the upstream URL is rebuilt from settings and that id, never taken from an answer. Every image is
+// decoded, size-checked and re-encoded, then cached in Postgres:
+//   skin <64-hex hash>  content-addressed: cached for good, served immutable
+//   head <uuid>         rendered from the player's current skin, refreshed after ASSET_CACHE_HOURS;
+//                       no skin, an unknown player, or an upstream in trouble: the default head.
+//                       A 429 from the identity provider pauses head look-ups for every instance
+//                       (it also answers sign-ins, which must not starve because of pictures).
+//   item <item id>      from ITEM_IMAGES_URL, refreshed after ASSET_CACHE_HOURS
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Log } from "../log.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { UpstreamError } from "../upstream/upstream-error.ts";
+import { profileSkinHash } from "../upstream/identity.ts";
+import { textureBytes } from "../upstream/textures.ts";
+import { itemImageBytes } from "../upstream/item-images.ts";
+import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
+import { BadImage, decodePng, encodePng, etagOf } from "./png.ts";
+import { defaultHead, renderHead } from "./head.ts";
+import { cachedAsset, storeAsset, type CachedAsset } from "./assets.query.ts";
+
+export type AssetDeps = {
+  db: Db;
+  clock: Clock;
+  log: Log;
+  fetch: typeof fetch;
+  config: Pick<Config, "identityUrl" | "texturesUrl" | "itemImagesUrl" | "upstreamTimeoutMs" | "assetCacheHours" | "imageMaxBytes" | "itemImageMaxSide">;
+};
+
+export type Image = { png: Uint8Array; etag: string; cacheControl: string };
+
+const HOUR = 3_600_000;
+const IDENTITY = "identity-heads";
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+export const HEAD_CACHE = "public, max-age=3600";
+export const ITEM_CACHE = "public, max-age=86400";
+/** A default head shown because an upstream is in trouble: the browser asks again soon. */
+export const FALLBACK_CACHE = "public, max-age=60";
+
+const isSkinSize = (w: number, h: number) => w === 64 && (h === 64 || h === 32);
+
+function upstreamFailure(e: UpstreamError | BadImage, what: string): ApiError {
+  if (e instanceof BadImage) return new ApiError("upstream_bad_image", `the ${what} upstream did not answer an acceptable PNG`);
+  if (e.reason === "timeout") return new ApiError("upstream_timeout", `the ${what} upstream did not answer in time`, undefined, { "retry-after": "30" });
+  if (e.reason === "malformed") return new ApiError("upstream_bad_image", `the ${what} upstream did not answer an acceptable PNG`);
+  return new ApiError("upstream_unavailable", `the ${what} upstream is not answering properly`, undefined, { "retry-after": "30" });
+}
+
+export function imageProxy(deps: AssetDeps) {
+  const fresh = (c: CachedAsset | undefined): boolean => !!c && deps.clock.now() - c.fetchedAt < deps.config.assetCacheHours * HOUR;
+  const fallbackHead = defaultHead();
+  const fallback: Image = { png: fallbackHead, etag: etagOf(fallbackHead), cacheControl: FALLBACK_CACHE };
+  const timeoutMs = deps.config.upstreamTimeoutMs;
+  const maxBytes = deps.config.imageMaxBytes;
+
+  /** The decoded skin, from the cache or the texture server; null when the server has none. */
+  async function skinPng(hash: string): Promise<Uint8Array | null> {
+    const cached = await cachedAsset(deps.db, "skin", hash);
+    if (cached) return cached.png;
+    const bytes = await textureBytes({ fetch: deps.fetch, texturesUrl: deps.config.texturesUrl, timeoutMs, maxBytes }, hash);
+    if (!bytes) return null;
+    const png = encodePng(decodePng(bytes, isSkinSize));
+    await storeAsset(deps.db, "skin", hash, { png, etag: etagOf(png), fetchedAt: deps.clock.now() });
+    return png;
+  }
+
+  return {
+    async skin(hash: string): Promise<Image> {
+      let png;
+      try {
+        png = await skinPng(hash);
+      } catch (e) {
+        if (!(e instanceof UpstreamError || e instanceof BadImage)) throw e;
+        deps.log.warn("skin unavailable", { reason: e.message });
+        throw upstreamFailure(e, "texture");
+      }
+      if (!png) throw new ApiError("not_found", "no skin has this texture hash");
+      return { png, etag: etagOf(png), cacheControl: IMMUTABLE };
+    },
+
+    async head(uuid: string): Promise<Image> {
+      const cached = await cachedAsset(deps.db, "head", uuid);
+      if (cached && fresh(cached)) return { ...cached, cacheControl: HEAD_CACHE };
+      const stale = cached ? { ...cached, cacheControl: FALLBACK_CACHE } : fallback;
+      if ((await backoffRemaining(deps, IDENTITY)) > 0) return stale;
+      let png: Uint8Array;
+      try {
+        const profile = await profileSkinHash({ fetch: deps.fetch, identityUrl: deps.config.identityUrl, timeoutMs }, uuid);
+        const skin = profile?.skinHash ? await skinPng(profile.skinHash) : null;
+        png = skin ? renderHead(decodePng(skin, isSkinSize)) : fallbackHead;
+      } catch (e) {
+        if (e instanceof BadImage) {
+          // The skin itself is unusable, and will stay so: the default head is this player's head.
+          deps.log.warn("skin unusable; the head is the default head", { reason: e.message });
+          png = fallbackHead;
+        } else if (e instanceof UpstreamError) {
+          if (e.upstream === "identity provider" && e.status === 429) await backOff(deps, IDENTITY, DEFAULT_BACKOFF_MS);
+          deps.log.warn("head unavailable; serving the last one or the default head", { reason: e.message });
+          return stale;
+        } else throw e;
+      }
+      const etag = etagOf(png);
+      await storeAsset(deps.db, "head", uuid, { png, etag, fetchedAt: deps.clock.now() });
+      return { png, etag, cacheControl: HEAD_CACHE };
+    },
+
+    async item(id: string): Promise<Image> {
+      if (!deps.config.itemImagesUrl) throw new ApiError("not_found", "item images are not served here (ITEM_IMAGES_URL is not set)");
+      const cached = await cachedAsset(deps.db, "item", id);
+      if (cached && fresh(cached)) return { ...cached, cacheControl: ITEM_CACHE };
+      let png: Uint8Array | null;
+      try {
+        const bytes = await itemImageBytes({ fetch: deps.fetch, itemImagesUrl: deps.config.itemImagesUrl, timeoutMs, maxBytes }, id);
+        const max = deps.config.itemImageMaxSide;
+        png = bytes && encodePng(decodePng(bytes, (w, h) => w >= 1 && h >= 1 && w <= max && h <= max));
+      } catch (e) {
+        if (!(e instanceof UpstreamError || e instanceof BadImage)) throw e;
+        deps.log.warn("item image unavailable", { reason: e.message });
+        if (cached) return { ...cached, cacheControl: FALLBACK_CACHE };
+        throw upstreamFailure(e, "item image");
+      }
+      if (!png) throw new ApiError("not_found", "no image for this item");
+      const etag = etagOf(png);
+      await storeAsset(deps.db, "item", id, { png, etag, fetchedAt: deps.clock.now() });
+      return { png, etag, cacheControl: ITEM_CACHE };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Player lookups by name for the public profile pages (/v1/players/<name>...): the name resolves
+// to a uuid through the name service (cached NAME_CACHE_HOURS; an unknown name is not cached), and
+// the profiles come from the profile source.
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Log } from "../log.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { uuidForName } from "../upstream/names.ts";
+import { UpstreamError } from "../upstream/upstream-error.ts";
+import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
+import { cachedName, forgetName, storeName } from "./profiles.query.ts";
+import type { ProfileLookup } from "./profile-source.ts";
+
+export type PlayerDeps = {
+  db: Db;
+  clock: Clock;
+  log: Log;
+  fetch: typeof fetch;
+  config: Pick<Config, "namesUrl" | "upstreamTimeoutMs" | "nameCacheHours" | "baseUrl">;
+};
+
+const HOUR = 3_600_000;
+const UPSTREAM = "names";
+
+export type Player = { uuid: string; name: string; head: string };
+
+export async function findPlayer(deps: PlayerDeps, name: string): Promise<Player> {
+  const cached = await cachedName(deps.db, name);
+  const player = (p: { uuid: string; name: string }): Player => ({ uuid: p.uuid, name: p.name, head: `${deps.config.baseUrl}/v1/assets/head/${p.uuid}.png` });
+  if (cached && deps.clock.now() - cached.fetchedAt < deps.config.nameCacheHours * HOUR) return player(cached);
+  const wait = await backoffRemaining(deps, UPSTREAM);
+  if (wait > 0) {
+    if (cached) return player(cached);
+    throw new ApiError("upstream_rate_limited", "the name service asked us to slow down; try again shortly", undefined, { "retry-after": String(Math.ceil(wait / 1000)) });
+  }
+  let found;
+  try {
+    found = await uuidForName({ fetch: deps.fetch, namesUrl: deps.config.namesUrl, timeoutMs: deps.config.upstreamTimeoutMs }, name);
+  } catch (e) {
+    if (!(e instanceof UpstreamError)) throw e;
+    if (e.status === 429) await backOff(deps, UPSTREAM, DEFAULT_BACKOFF_MS);
+    deps.log.warn("name lookup failed", { reason: e.reason, status: e.status });
+    if (cached) return player(cached); // the name held this uuid a while ago: better than nothing
+    if (e.status === 429) throw new ApiError("upstream_rate_limited", "the name service asked us to slow down; try again shortly", undefined, { "retry-after": "60" });
+    if (e.reason === "timeout") throw new ApiError("upstream_timeout", "the name service did not answer in time; try again shortly", undefined, { "retry-after": "30" });
+    throw new ApiError("upstream_unavailable", "the name service is not answering properly; try again shortly", undefined, { "retry-after": "30" });
+  }
+  if (!found) {
+    if (cached) await forgetName(deps.db, name);
+    throw new ApiError("unknown_player", `no player is named ${name}`);
+  }
+  await storeName(deps.db, { ...found, fetchedAt: deps.clock.now() });
+  return player(found);
+}
+
+/** What a profile page shows at the top: which profile is selected and how many there are. */
+export function summarise(player: Player, lookup: ProfileLookup) {
+  const selected = lookup.profiles.find((p) => p.selected) ?? lookup.profiles[0];
+  return {
+    ...player,
+    fetchedAt: lookup.fetchedAt,
+    stale: lookup.stale,
+    profileCount: lookup.profiles.length,
+    ...(selected ? { selected: { profileId: selected.profileId, ...(selected.cuteName ? { cuteName: selected.cuteName } : {}), ...(selected.gameMode ? { gameMode: selected.gameMode } : {}) } } : {}),
+  };
+}

@@ -1,0 +1,44 @@
+// The profile cache and the name cache, plus the advisory lock that lets one instance at a time
+// refresh one uuid.
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { playerNames, profileCache } from "./profiles.table.ts";
+import type { ProfileEntry } from "./allowlist.ts";
+
+export type CachedProfiles = { profiles: ProfileEntry[]; fetchedAt: number };
+
+export async function cachedProfiles(db: Db, uuid: string): Promise<CachedProfiles | undefined> {
+  const [row] = await db.select({ profiles: profileCache.profiles, fetchedAt: profileCache.fetchedAt }).from(profileCache).where(eq(profileCache.uuid, uuid));
+  return row ? { profiles: row.profiles as ProfileEntry[], fetchedAt: row.fetchedAt } : undefined;
+}
+
+export async function storeProfiles(db: Db, uuid: string, profiles: ProfileEntry[], fetchedAt: number) {
+  await db
+    .insert(profileCache)
+    .values({ uuid, profiles, fetchedAt })
+    .onConflictDoUpdate({ target: profileCache.uuid, set: { profiles, fetchedAt } });
+}
+
+/** Lock class of profile refreshes (the second key is the uuid's hash). */
+const PROFILE_LOCK = 7001;
+
+/** Waits for this uuid's refresh lock; it is released when the surrounding transaction ends. */
+export async function lockProfileRefresh(tx: Db, uuid: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${PROFILE_LOCK}, hashtext(${uuid}))`);
+}
+
+export type CachedName = { uuid: string; name: string; fetchedAt: number };
+
+export async function cachedName(db: Db, name: string): Promise<CachedName | undefined> {
+  const [row] = await db.select({ uuid: playerNames.uuid, name: playerNames.name, fetchedAt: playerNames.fetchedAt }).from(playerNames).where(eq(playerNames.nameKey, name.toLowerCase()));
+  return row;
+}
+
+export async function storeName(db: Db, entry: CachedName) {
+  const row = { nameKey: entry.name.toLowerCase(), ...entry };
+  await db.insert(playerNames).values(row).onConflictDoUpdate({ target: playerNames.nameKey, set: { uuid: row.uuid, name: row.name, fetchedAt: row.fetchedAt } });
+}
+
+export async function forgetName(db: Db, name: string) {
+  await db.delete(playerNames).where(eq(playerNames.nameKey, name.toLowerCase()));
+}

@@ -1,0 +1,116 @@
+// Fakes of where heads, skins and item images come from, answering like the real services:
+//   session server  GET /session/minecraft/profile/<uuid> -> 200 { id, name, properties: [{ name:
+//                   "textures", value: base64 JSON { timestamp, profileId, profileName, textures: {
+//                   SKIN?: { url: "http://textures.minecraft.net/texture/<hash>" } } } }] }; 204 unknown
+//   texture server  GET /texture/<hash> -> 200 image/png; 404 for an unknown hash
+//   item images     GET /<item id>.png -> 200 image/png; 404
+// Plus the PNGs they serve: a skin with a face worth looking at, a legacy 64x32 skin, a huge PNG
+// (small file, enormous declared size), a PNG over the byte cap, and a file that is not a PNG.
+import { encode } from "fast-png";
+import { fakeUpstream, json } from "../upstream.ts";
+
+type Colour = [number, number, number, number];
+const C: Record<string, Colour> = {
+  ".": [0, 0, 0, 0],
+  h: [92, 58, 33, 255], // hair
+  s: [235, 190, 150, 255], // skin
+  W: [255, 255, 255, 255], // eye white
+  B: [40, 80, 200, 255], // iris
+  N: [205, 150, 115, 255], // nose
+  M: [150, 50, 50, 255], // mouth
+  R: [210, 30, 30, 255], // cap (hat layer)
+  G: [128, 128, 128, 255], // the rest of the skin
+};
+export const FACE = ["hhhhhhhh", "hhhhhhhh", "hssssssh", "sWBssBWs", "ssssssss", "sssNNsss", "ssMMMMss", "ssssssss"];
+export const HAT = ["RRRRRRRR", "RRRRRRRR", "R......R", "........", "........", "........", "........", "........"];
+export const colour = (k: string) => C[k]!;
+
+function paint(width: number, height: number, fill: Colour, face = FACE, hat = HAT): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set(fill, i * 4);
+  const put = (x0: number, y0: number, rows: string[]) => rows.forEach((row, y) => [...row].forEach((k, x) => data.set(C[k]!, ((y0 + y) * width + x0 + x) * 4)));
+  put(8, 8, face);
+  put(40, 8, hat);
+  return data;
+}
+
+/** A 64x64 skin: a face, a red cap on the hat layer, grey elsewhere; with a text chunk we must drop. */
+export function skinPng(): Uint8Array {
+  return encode({ width: 64, height: 64, data: paint(64, 64, C.G!), channels: 4, depth: 8, text: { Comment: "upstream-only-text" } });
+}
+
+/** A legacy 64x32 skin whose hat area is solid red (the game draws no hat for it). */
+export function legacySkinPng(): Uint8Array {
+  return encode({ width: 64, height: 32, data: paint(64, 32, C.G!, FACE, Array<string>(8).fill("RRRRRRRR")), channels: 4, depth: 8 });
+}
+
+/** A valid PNG that declares an enormous size (a decompression bomb is shaped like this). */
+export function hugePng(): Uint8Array {
+  const png = encode({ width: 64, height: 64, data: new Uint8Array(64 * 64 * 4), channels: 4, depth: 8 });
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  view.setUint32(16, 30000);
+  view.setUint32(20, 30000);
+  view.setUint32(29, crc32(png.subarray(12, 29)));
+  return png;
+}
+
+/** Noise that does not compress: a PNG of more bytes than the cap allows. */
+export function heavyPng(side = 512): Uint8Array {
+  return encode({ width: side, height: side, data: noise(side * side * 4), channels: 4, depth: 8 });
+}
+function noise(n: number) {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i += 65536) crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65536)));
+  return out;
+}
+
+export const notPng = () => new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,");
+
+export function itemPng(side = 16): Uint8Array {
+  const data = new Uint8Array(side * side * 4);
+  for (let i = 0; i < side * side; i++) data.set(i % 2 ? [60, 200, 220, 255] : [20, 40, 60, 255], i * 4);
+  return encode({ width: side, height: side, data, channels: 4, depth: 8 });
+}
+
+function crc32(bytes: Uint8Array): number {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+export const hashOf = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+export function fakeSessionServer(players: { uuid: string; name: string; skinUrl?: string }[]) {
+  const state = { failure: "none" as "none" | "error500" | "rateLimited" };
+  const server = fakeUpstream({
+    "GET /session/minecraft/profile/:uuid": (_req, call) => {
+      if (state.failure === "error500") return new Response("Internal Server Error", { status: 500 });
+      if (state.failure === "rateLimited") return json({ path: call.path, errorMessage: "Too Many Requests" }, 429);
+      const uuid = call.path.split("/").pop();
+      const p = players.find((x) => x.uuid === uuid);
+      if (!p) return new Response(null, { status: 204 });
+      const textures = { timestamp: 1700000000000, profileId: p.uuid, profileName: p.name, textures: p.skinUrl ? { SKIN: { url: p.skinUrl } } : {} };
+      return json({ id: p.uuid, name: p.name, properties: [{ name: "textures", value: Buffer.from(JSON.stringify(textures)).toString("base64") }], profileActions: [] });
+    },
+  });
+  return { ...server, state, players };
+}
+
+/** Serves PNGs by path; `redirect` answers a 302 to another host for that path instead. */
+export function fakeImageServer() {
+  const files = new Map<string, Uint8Array | { redirect: string }>();
+  const server = fakeUpstream({
+    "GET /texture/:hash": (_req, call) => answer(call.path),
+    "GET /:file": (_req, call) => answer(call.path),
+  });
+  function answer(path: string): Response {
+    const f = files.get(path);
+    if (!f) return new Response("Not found", { status: 404 });
+    if ("redirect" in f) return new Response(null, { status: 302, headers: { location: f.redirect } });
+    return new Response(f as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png" } });
+  }
+  return { ...server, files };
+}
