@@ -167,6 +167,73 @@ export const settings = {
     default: "false",
     doc: "true enables POST /v1/auth/dev (sign in as anyone, for development only).",
   }),
+  reportTools: setting({
+    env: "REPORT_TOOLS",
+    schema: T.Array(T.String({ pattern: "^[a-z][a-z0-9_-]{0,31}$", maxLength: 32 }), { maxItems: 64 }),
+    default: "general",
+    doc: "The mod's features that may send bug reports (POST /v1/reports/<tool>); another tool answers 404.",
+  }),
+  reportRateLimit: setting({
+    env: "REPORT_RATE_LIMIT_PER_HOUR",
+    schema: T.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: "30",
+    doc: "Bug reports one client address may send per hour. 0: no limit.",
+  }),
+  reportMaxBodyBytes: setting({
+    env: "REPORT_MAX_BODY_BYTES",
+    schema: Bytes(4096, 1024 * 1024),
+    default: "65536",
+    doc: "Largest bug report body after gunzip, in bytes.",
+  }),
+  reportSamplesKept: setting({
+    env: "REPORT_SAMPLES_KEPT",
+    schema: T.Integer({ minimum: 1, maximum: 100 }),
+    default: "5",
+    doc: "How many recent scrubbed reports each problem keeps.",
+  }),
+  reportAppPackages: setting({
+    env: "REPORT_APP_PACKAGES",
+    schema: T.Array(T.String({ pattern: "^[A-Za-z_][A-Za-z0-9_.$]{0,127}$", maxLength: 128 }), { maxItems: 32 }),
+    default: "",
+    doc: "Java package prefixes of the mod's own code (stack frames that group problems). Empty: every frame outside the JDK, the game, its loaders and common libraries.",
+  }),
+  chatReplyThresholds: setting({
+    env: "CHAT_REPLY_THRESHOLDS",
+    schema: T.Array(T.Integer({ minimum: 2, maximum: 1_000_000_000 }), { maxItems: 32 }),
+    default: "10,100,1000,10000",
+    doc: "Counts at which a problem's chat thread gets a reply (the starter message's count is edited on every repeat).",
+  }),
+  chatRetryBaseMs: setting({
+    env: "CHAT_RETRY_BASE_MS",
+    schema: Millis(100, 3_600_000),
+    default: "5000",
+    doc: "First wait before retrying the chat after a failure; it doubles on each failure in a row.",
+  }),
+  chatRetryMaxMs: setting({
+    env: "CHAT_RETRY_MAX_MS",
+    schema: Millis(1000, 86_400_000),
+    default: "600000",
+    doc: "Longest wait between chat retries.",
+  }),
+  pseudonymKey: setting({
+    env: "PSEUDONYM_KEY",
+    schema: T.Union([T.String({ minLength: 32, maxLength: 256 }), T.Literal("")]),
+    default: "",
+    doc: "Key of the player-name pseudonyms in bug reports. Empty: a random key generated once and kept in the database.",
+    secret: true,
+  }),
+  jobReportsChatEnabled: setting({
+    env: "JOB_REPORTS_CHAT_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off the job that posts bug reports to the chat (the outbox keeps them).",
+  }),
+  jobReportsChatIntervalMs: setting({
+    env: "JOB_REPORTS_CHAT_INTERVAL_MS",
+    schema: Millis(100, 86_400_000),
+    default: "5000",
+    doc: "How often the job that posts bug reports to the chat runs.",
+  }),
 } as const;
 
 export type SettingName = keyof typeof settings;
