@@ -16,6 +16,7 @@ import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { sessionRoutes } from "./auth/sessions.routes.ts";
 import { accountRoutes } from "./accounts/accounts.routes.ts";
+import { reportRoutes } from "./reports/reports.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -46,7 +47,8 @@ export function createApp(deps: AppDeps) {
     .use(catalogueRoutes(deps.catalogue))
     .use(authRoutes(deps))
     .use(sessionRoutes(deps))
-    .use(accountRoutes(deps));
+    .use(accountRoutes(deps))
+    .use(reportRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

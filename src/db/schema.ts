@@ -3,3 +3,4 @@ export * from "./service.table.ts";
 export * from "../accounts/accounts.table.ts";
 export * from "../auth/auth.table.ts";
 export * from "../http/rate-limit.table.ts";
+export * from "../reports/reports.table.ts";
