@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { traceCorpus } from "./corpus.ts";
+import { report } from "./report.ts";
 import { problemsByCount, samplesOf, pendingOutbox } from "../../src/reports/reports.query.ts";
 
 const opened: TestApp[] = [];
@@ -15,14 +16,6 @@ afterAll(async () => {
   for (const t of opened) await t.close();
 });
 
-export const report = (over: Record<string, unknown> = {}) => ({
-  schema: 1,
-  modVersion: "1.2.0",
-  minecraft: "1.21.4",
-  loader: "fabric",
-  title: "Crash while reading dungeon chat",
-  ...over,
-});
 
 type Answer = { problemId: number; status: string; count: number };
 const send = async (t: TestApp, body: unknown, tool = "general", headers: Record<string, string> = {}) => t.postJson(`/v1/reports/${tool}`, body, { headers });
