@@ -73,7 +73,7 @@ function emptySample(p: q.Problem): q.Sample {
 export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal): Promise<DrainCounts> {
   const counts: DrainCounts = { due: 0, created: 0, edited: 0, replied: 0, failed: 0, rateLimited: 0, pending: 0 };
   if (!deps.config.chatWebhookUrl) return counts;
-  const chat: ChatDeps = { fetch: deps.fetch, webhookUrl: deps.config.chatWebhookUrl, timeoutMs: deps.config.upstreamTimeoutMs };
+  const chat: ChatDeps = { fetch: deps.fetch, webhookUrl: deps.config.chatWebhookUrl, timeoutMs: deps.config.upstreamTimeoutMs, signal };
   const rows = await q.dueOutbox(deps.db, deps.clock.now(), OUTBOX_BATCH);
   counts.due = rows.length;
   for (const row of rows) {
@@ -91,6 +91,7 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
       }
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
+      if (signal?.aborted) break; // stopping: the row stays due, nothing counts as a failure
       if (e instanceof ChatRateLimited) {
         counts.rateLimited++;
         deps.log.warn("chat rate limited: the outbox waits", { problemId: row.problemId, retryAfterMs: e.retryAfterMs, global: e.global });

@@ -8,7 +8,7 @@
 // never appears in an error, a log line or an answer of ours.
 import { callUpstream, UpstreamError } from "./upstream-error.ts";
 
-export type ChatDeps = { fetch: typeof fetch; webhookUrl: string; timeoutMs: number };
+export type ChatDeps = { fetch: typeof fetch; webhookUrl: string; timeoutMs: number; signal?: AbortSignal };
 
 export type Embed = { title?: string; description?: string; color?: number; footer?: { text: string } };
 export type ChatMessage = {
@@ -49,6 +49,7 @@ function rateState(res: Response): RateState {
 async function send(deps: ChatDeps, method: "POST" | "PATCH", url: string, message: Partial<ChatMessage>): Promise<{ body: unknown; rate: RateState }> {
   const res = await callUpstream(deps.fetch, UPSTREAM, url, deps.timeoutMs, {
     method,
+    signal: deps.signal,
     headers: { "content-type": "application/json", "user-agent": "tally (bug intake)" },
     body: JSON.stringify(message),
   });

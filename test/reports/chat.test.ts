@@ -13,9 +13,9 @@ import { report } from "./report.ts";
 const discords: ReturnType<typeof fakeDiscord>[] = [];
 const apps: TestApp[] = [];
 afterAll(async () => {
-  for (const t of apps) await t.close();
   for (const d of discords) d.stop();
-});
+  await Promise.all(apps.map((t) => t.close()));
+}, 30_000);
 
 async function setup(settings: TestAppOptions["settings"] = {}) {
   const discord = fakeDiscord();
@@ -149,6 +149,18 @@ describe("failures", () => {
     t.clock.advance(5000);
     expect(await drain()).toMatchObject({ created: 1 });
     expect(discord.threads.size).toBe(1);
+  });
+
+  test("stopping the service ends a hanging chat call at once; the report stays queued, no failure counted", async () => {
+    const { t, discord, send } = await setup({ upstreamTimeoutMs: 60_000 });
+    await send(nameA);
+    discord.state.failures = ["hang"];
+    const stopping = new AbortController();
+    const draining = drainChatOutbox(t, stopping.signal);
+    while (discord.state.hung === 0) await Bun.sleep(5); // until the call is in flight
+    stopping.abort();
+    expect(await draining).toMatchObject({ failed: 0, created: 0, pending: 1 });
+    expect(await pendingOutbox(t.db)).toMatchObject([{ attempts: 0 }]);
   });
 
   test("the webhook URL never appears in a log line or an answer", async () => {

@@ -12,9 +12,7 @@ const open = async (settings: Parameters<typeof testApp>[0] = {}) => {
   opened.push(t);
   return t;
 };
-afterAll(async () => {
-  for (const t of opened) await t.close();
-});
+afterAll(() => Promise.all(opened.map((t) => t.close())), 30_000);
 
 
 type Answer = { problemId: number; status: string; count: number };
