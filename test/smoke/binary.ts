@@ -95,6 +95,19 @@ async function signInFlow(url: string) {
   check("the signed-out token is refused at once", after === "401 unauthorized", after);
 }
 
+/** Two reports of one problem: scrubbed, grouped, counted, answered at once. */
+async function bugReport(url: string) {
+  const send = () =>
+    fetch(`${url}/v1/reports/general`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ schema: 1, modVersion: "1.0.0", minecraft: "1.21.4", title: "Smoke test crash", message: "Party > [MVP+] Smoke_Tester: hi", stackTrace: "java.lang.IllegalStateException: smoke\n\tat dev.tally.mod.Smoke.run(Smoke.java:1)" }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { status?: string; count?: number } }));
+  const first = await send();
+  const second = await send();
+  check("a bug report is answered new, the same again as a repeat", first.status === 200 && first.body.status === "new" && second.body.status === "repeat" && second.body.count === 2, JSON.stringify(second.body));
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -111,6 +124,7 @@ try {
   const served = new Uint8Array(await (await fetch(`${first.url}/v1/stats/catalogue`)).arrayBuffer());
   check("the catalogue is served byte for byte", Buffer.compare(served, readFileSync(catalogueFile)) === 0);
   await signInFlow(first.url);
+  await bugReport(first.url);
   check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
 
   const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
@@ -118,6 +132,8 @@ try {
 
   const code = await stop(first);
   check("SIGTERM stops it with exit code 0", code === 0 && first.output().includes('"msg":"stopped"'));
+  const listed = await run(["reports"], empty);
+  check("tally reports lists the problem by count", listed.code === 0 && /^1\s+2\s+.*Smoke test crash$/m.test(listed.out), listed.out.trim().split("\n")[1] ?? listed.err.trim());
   check("the lock is released (the file stays, emptied)", readFileSync(join(empty, "data", "tally.lock"), "utf8") === "");
 
   // The mod's own catalogue, formatted differently, must come back exactly as the file holds it.
