@@ -1,7 +1,7 @@
 // The scheduler: named jobs, each run every `intervalMs` (and once at start) unless switched off,
 // never twice at once in one process, and on several instances only where the job lock is taken.
-// Each run logs one line with what it did. Jobs are thin: they call module functions that tests
-// call directly.
+// Each run logs one line with its counts (at debug when it found nothing to do). Jobs are thin:
+// they call module functions that tests call directly.
 import type { Log } from "../log.ts";
 import type { JobLock } from "./job-lock.ts";
 
@@ -42,7 +42,9 @@ export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[] }):
         return { status: "locked" };
       }
       const ms = Math.round(performance.now() - started);
-      deps.log.info("job run", { job: job.name, ms, ...outcome.value });
+      // A run that found nothing to do logs at debug, so an idle service does not fill the log.
+      const idle = Object.values(outcome.value).every((n) => n === 0);
+      deps.log[idle ? "debug" : "info"]("job run", { job: job.name, ms, ...outcome.value });
       return { status: "ran", counts: outcome.value, ms };
     } catch (error) {
       deps.log.error("job failed", { job: job.name, error });

@@ -40,6 +40,17 @@ describe("the scheduler", () => {
     expect(log.lines.find((l) => l.msg === "job run")).toMatchObject({ job: "test.counts", sent: 2, failed: 0 });
   });
 
+  test("an idle run (all counts zero) logs at debug, a run that did something at info", async () => {
+    const log = memoryLog();
+    let counts = { sent: 0 };
+    const job: Job = { name: "test.idle", enabled: true, intervalMs: 1000, run: async () => counts };
+    const scheduler = createScheduler({ log, lock: singleProcessJobLock, jobs: [job] });
+    await scheduler.run("test.idle");
+    counts = { sent: 1 };
+    await scheduler.run("test.idle");
+    expect(log.lines.filter((l) => l.msg === "job run").map((l) => [l.level, l.sent])).toEqual([["debug", 0], ["info", 1]]);
+  });
+
   test("a job switched off never runs", async () => {
     const log = memoryLog();
     const { job, gate } = gatedJob("test.off", false);
