@@ -19,7 +19,8 @@ export function cut(text: string, max: number): string {
 export function escapeText(text: string): string {
   return text
     .replace(/[\\*_~`|>#[\]()<@]/g, (c) => (c === "@" ? "@\u200b" : `\\${c}`))
-    .replace(/^(\s*)([-+]|\d+\.) /gm, "$1\\$2 ")
+    .replace(/^(\s*)([-+]) /gm, "$1\\$2 ")
+    .replace(/^(\s*)(\d+)\. /gm, "$1$2\\. ")
     .replace(/https?:\/\//g, (m) => m.replace("//", "/\u200b/"));
 }
 

@@ -186,7 +186,7 @@ describe("what is posted", () => {
     const { discord, send, drain } = await setup();
     await send({
       title: `@everyone look **here** [click](https://evil.example) ${"long ".repeat(25)}`,
-      message: "<@123456789012345678> # heading\n- list\n```\nbreak out\n```",
+      message: "<@123456789012345678> # heading\n- list\n2. second\n```\nbreak out\n```",
       steps: "x".repeat(4000),
       stackTrace: traceCorpus[0]!.stackTrace + "\n" + "\tat dev.tally.mod.Filler.fill(Filler.java:1)\n".repeat(600),
     });
@@ -197,7 +197,7 @@ describe("what is posted", () => {
     const embed = body.embeds[0]!;
     expect(embed.description.length).toBeLessThanOrEqual(LIMITS.embedDescription);
     expect(embed.title).toContain("@\u200beveryone look \\*\\*here\\*\\* \\[click\\]\\(https:/\u200b/evil.example\\)");
-    expect(embed.description).toContain("\\<@\u200b123456789012345678\\> \\# heading\n\\- list");
+    expect(embed.description).toContain("\\<@\u200b123456789012345678\\> \\# heading\n\\- list\n2\\. second");
     expect(embed.description).not.toContain("```\nbreak out");
     expect(embed.description).toContain("```java\njava.lang.NullPointerException");
   });
