@@ -42,7 +42,7 @@ function body(i: number) {
     modVersion: c.modVersion,
     minecraft: "1.21.4",
     // Letters, not digits: numbers are parameterised away and would group these together.
-    title: unique ? `Unique problem ${i.toString(26).replace(/[0-9]/g, (d) => "klmnopqrst"[Number(d)]!)} after Party > [MVP+] Steve: hi` : c.title,
+    title: unique ? `Unique problem ${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]!)} after Party > [MVP+] Steve: hi` : c.title,
     message: "Opened the dungeon menu, From Alex_99: again, then it crashed",
     ...(unique || !c.stackTrace ? {} : { stackTrace: c.stackTrace }),
   });

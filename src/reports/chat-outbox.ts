@@ -7,7 +7,7 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Config } from "../config.ts";
-import { ChatRateLimited, createThread, editMessage, postReply, type ChatDeps, type RateState } from "../upstream/chat.ts";
+import { ChatRateLimited, ChatThreadGone, createThread, editMessage, postReply, type ChatDeps, type RateState } from "../upstream/chat.ts";
 import { UpstreamError } from "../upstream/upstream-error.ts";
 import { newThreadMessage, starterEdit, thresholdReply } from "./chat-message.ts";
 import * as q from "./reports.query.ts";
@@ -23,7 +23,7 @@ export type ChatOutboxDeps = {
 /** Problems handled per run; the rest wait for the next run. */
 export const OUTBOX_BATCH = 25;
 
-export type DrainCounts = { due: number; created: number; edited: number; replied: number; failed: number; rateLimited: number; pending: number };
+export type DrainCounts = { due: number; created: number; edited: number; replied: number; failed: number; rateLimited: number; threadsGone: number; pending: number };
 
 /** The highest threshold the count reached (0: none). */
 export function thresholdFor(count: number, thresholds: readonly number[]): number {
@@ -71,7 +71,7 @@ function emptySample(p: q.Problem): q.Sample {
 
 /** One pass over the due rows of the outbox (the reports.chat job; tests call it directly). */
 export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal): Promise<DrainCounts> {
-  const counts: DrainCounts = { due: 0, created: 0, edited: 0, replied: 0, failed: 0, rateLimited: 0, pending: 0 };
+  const counts: DrainCounts = { due: 0, created: 0, edited: 0, replied: 0, failed: 0, rateLimited: 0, threadsGone: 0, pending: 0 };
   if (!deps.config.chatWebhookUrl) return counts;
   const chat: ChatDeps = { fetch: deps.fetch, webhookUrl: deps.config.chatWebhookUrl, timeoutMs: deps.config.upstreamTimeoutMs, signal };
   const rows = await q.dueOutbox(deps.db, deps.clock.now(), OUTBOX_BATCH);
@@ -92,6 +92,13 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
       if (signal?.aborted) break; // stopping: the row stays due, nothing counts as a failure
+      if (e instanceof ChatThreadGone) {
+        // A maintainer deleted the thread: the problem came back, so it gets a new one next time.
+        counts.threadsGone++;
+        deps.log.warn("chat thread gone: the problem gets a new thread", { problemId: row.problemId });
+        await q.forgetChatThread(deps.db, row.problemId);
+        continue;
+      }
       if (e instanceof ChatRateLimited) {
         counts.rateLimited++;
         deps.log.warn("chat rate limited: the outbox waits", { problemId: row.problemId, retryAfterMs: e.retryAfterMs, global: e.global });

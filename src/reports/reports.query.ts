@@ -109,6 +109,11 @@ export async function setChatThreshold(db: Db, problemId: number, threshold: num
   await db.update(reportProblems).set({ chatThreshold: threshold }).where(eq(reportProblems.id, problemId));
 }
 
+/** The thread was deleted in the chat: the next pass opens a new one showing the current count. */
+export async function forgetChatThread(db: Db, problemId: number) {
+  await db.update(reportProblems).set({ chatThreadId: null, chatMessageId: null, chatCount: 0, chatThreshold: 0 }).where(eq(reportProblems.id, problemId));
+}
+
 /** The chat is up to date with this row's reports: forget it, unless a report came meanwhile. */
 export async function finishOutbox(db: Db, problemId: number, seq: number) {
   await db.delete(reportOutbox).where(and(eq(reportOutbox.problemId, problemId), eq(reportOutbox.seq, seq)));

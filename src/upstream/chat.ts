@@ -28,7 +28,16 @@ export class ChatRateLimited extends UpstreamError {
   }
 }
 
+/** The thread or its starter message no longer exists (a maintainer deleted it). */
+export class ChatThreadGone extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the chat thread or its message no longer exists", status);
+  }
+}
+
 const UPSTREAM = "chat";
+const UNKNOWN_CHANNEL = "10003";
+const UNKNOWN_MESSAGE = "10008";
 
 function endpoint(webhookUrl: string, path: string, query: Record<string, string>): string {
   const u = new URL(webhookUrl);
@@ -66,6 +75,8 @@ async function send(deps: ChatDeps, method: "POST" | "PATCH", url: string, messa
   if (res.status < 200 || res.status >= 300) {
     // Discord's error body ({ code, message }) says what was wrong; it holds no secret of ours.
     const detail = (await res.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ");
+    const code = /"code":\s*(\d+)/.exec(detail)?.[1];
+    if (res.status === 404 && (code === UNKNOWN_CHANNEL || code === UNKNOWN_MESSAGE)) throw new ChatThreadGone(res.status);
     throw new UpstreamError(UPSTREAM, "status", `chat answered ${res.status}${detail ? `: ${detail}` : ""}`, res.status);
   }
   if (res.status === 204) return { body: undefined, rate: rateState(res) };

@@ -151,6 +151,19 @@ describe("failures", () => {
     expect(discord.threads.size).toBe(1);
   });
 
+  test("a thread a maintainer deleted is opened again when the problem comes back", async () => {
+    const { t, discord, send, drain } = await setup();
+    await send(nameA);
+    await drain();
+    discord.threads.clear(); // deleted in Discord
+    await send(nameA);
+    expect(await drain()).toMatchObject({ threadsGone: 1, created: 0, pending: 1 });
+    expect(await drain()).toMatchObject({ created: 1, pending: 0 });
+    expect(discord.threads.size).toBe(1);
+    expect([...discord.threads.values()][0]!.messages[0]!.content).toContain("**2** reports");
+    expect((await problemsByCount(t.db))[0]!.chatThreadId).toBe([...discord.threads.keys()][0]!);
+  });
+
   test("stopping the service ends a hanging chat call at once; the report stays queued, no failure counted", async () => {
     const { t, discord, send } = await setup({ upstreamTimeoutMs: 60_000 });
     await send(nameA);
