@@ -158,6 +158,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const database = await connect(config, options);
       try {
         out(await problemsTable(database.db));
+      } catch (e) {
+        if ((e as { code?: string }).code !== "42P01" && (e as { cause?: { code?: string } }).cause?.code !== "42P01") throw e;
+        err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
+        return 1;
       } finally {
         await database.close();
       }

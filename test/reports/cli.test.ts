@@ -32,6 +32,25 @@ describe("the reports.chat job", () => {
   });
 });
 
+describe("tally reports", () => {
+  test("on a database without reports says so; on one not yet migrated says to migrate", async () => {
+    const store = await storage();
+    let out = "";
+    const run = (argv: string[], opts = {}) => main(argv, { env: store.env, out: (t) => (out += t), err: (t) => (out += t), ...opts });
+    if (postgresUrl) {
+      expect(await run(["reports"])).toBe(1);
+      expect(out).toContain("no bug-report tables yet; run tally migrate");
+      out = "";
+    }
+    const seed = await testSeed();
+    expect(await run(["migrate"], { seed: async () => seed })).toBe(0);
+    out = "";
+    expect(await run(["reports"])).toBe(0);
+    expect(out).toBe("no bug reports yet\n");
+    await store.done();
+  });
+});
+
 describe("tally serve and tally reports", () => {
   test("reports reach the chat through the job; tally reports lists problems by count", async () => {
     const store = await storage();
