@@ -1,8 +1,9 @@
 // Scrubbing free text before it is stored or posted (bug reports, contract 1 and 1.3). The
 // denylist's rules find where a player name sits (rank tags, party and guild lines, whispers,
 // "Name joined.", uuids); each name found becomes its stable pseudonym, here and wherever else the
-// same name appears as a word in the same report. Secrets and machine identity go too: access
-// tokens and session ids on a Java command line, user home paths, e-mail and IP addresses.
+// same name appears as a word in the same report; so do names in the game log's own lines
+// ("Setting user: Steve", "[CHAT] <Steve> hi"). Secrets and machine identity go too: access tokens
+// and session ids on a Java command line, user home paths, e-mail and IP addresses.
 import { denylistRules, LEVEL, NAME, RANK } from "./denylist.ts";
 import { pseudonym } from "./pseudonym.ts";
 
@@ -25,6 +26,8 @@ const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-
 /** Launcher arguments whose value is a secret or the player: `--accessToken eyJ...`, `--username Steve`. */
 const SECRET_ARG = /(--(?:accessToken|session|clientId|xuid|userProperties|profileProperties|uuid)[ =])("[^"]*"|\S+)/g;
 const USERNAME_ARG = /--username[ =]([A-Za-z0-9_]{2,16})\b/g;
+/** The game log's own lines that name a player: "Setting user: Steve", "[CHAT] <Steve> hi". */
+const LOG_NAMES = [/Setting user: ([A-Za-z0-9_]{2,16})\b/g, /(?:^|\n|\[CHAT\] )<([A-Za-z0-9_]{3,16})> /g];
 const SESSION_TOKEN = /\btoken:[A-Za-z0-9._-]{8,}(?::[0-9A-Fa-f-]{32,36})?/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
@@ -61,6 +64,7 @@ export function findIdentities(text: string, found: Found = { names: new Set(), 
     }
   }
   for (const m of text.matchAll(USERNAME_ARG)) found.names.add(m[1]!);
+  for (const shape of LOG_NAMES) for (const m of text.matchAll(shape)) found.names.add(m[1]!);
   return found;
 }
 

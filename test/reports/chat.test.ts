@@ -9,6 +9,8 @@ import { pendingOutbox, problemsByCount } from "../../src/reports/reports.query.
 import { LIMITS } from "../../src/reports/chat-message.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
+import { scrubCorpus } from "../privacy/scrub-corpus.ts";
+import { samplesOf } from "../../src/reports/reports.query.ts";
 
 const discords: ReturnType<typeof fakeDiscord>[] = [];
 const apps: TestApp[] = [];
@@ -213,6 +215,21 @@ describe("what is posted", () => {
     expect(embed.description).toContain("\\<@\u200b123456789012345678\\> \\# heading\n\\- list\n2\\. second");
     expect(embed.description).not.toContain("```\nbreak out");
     expect(embed.description).toContain("```java\njava.lang.NullPointerException");
+  });
+
+  test("nothing of the scrubbing corpus that identifies anyone is stored or posted", async () => {
+    const { t, discord, send, drain } = await setup();
+    const letters = (i: number) => String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26));
+    for (const [i, [text]] of scrubCorpus.entries()) await send({ title: `Corpus case ${letters(i)}`, message: text, steps: text });
+    expect(await drain()).toMatchObject({ created: scrubCorpus.length, failed: 0 });
+    const stored = JSON.stringify(await Promise.all((await problemsByCount(t.db)).map(async (p) => [p, await samplesOf(t.db, p.id)])));
+    const posted = JSON.stringify(discord.received);
+    for (const [, gone] of scrubCorpus) {
+      for (const g of gone) {
+        expect({ g, stored: stored.includes(g) }).toEqual({ g, stored: false });
+        expect({ g, posted: posted.includes(g) }).toEqual({ g, posted: false });
+      }
+    }
   });
 
   test("nothing identifying is posted", async () => {
