@@ -21,6 +21,7 @@ import { foldRoutes } from "./stats/fold.routes.ts";
 import { lifecycleRoutes } from "./stats/lifecycle.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
+import { reportRoutes } from "./reports/reports.routes.ts";
 
 export type AppDeps = {
   db: Db;
@@ -56,7 +57,8 @@ export function createApp(deps: AppDeps) {
     .use(foldRoutes(deps))
     .use(lifecycleRoutes(deps))
     .use(profileRoutes(deps))
-    .use(assetRoutes(deps));
+    .use(assetRoutes(deps))
+    .use(reportRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

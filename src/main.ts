@@ -8,6 +8,10 @@ import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
 import { createApp } from "./app.ts";
 import { listen, type Listening } from "./http/serve.ts";
 import { VERSION } from "./version.ts";
+import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
+import { jobLockFor } from "./jobs/job-lock.ts";
+import { serviceJobs } from "./jobs/jobs.ts";
+import { problemsTable } from "./reports/problems-list.ts";
 
 export type MainOptions = ConnectOptions & {
   env?: Record<string, string | undefined>;
@@ -29,6 +33,7 @@ Commands:
   serve          Start the service (the default). Migrates the database first.
   migrate        Apply database migrations and exit.
   check-config   Check the settings and print the effective values (secrets masked).
+  reports        List the bug-report problems by count (reads the configured database).
   --help, -h     Show this help.
   --version, -v  Print the version.
 
@@ -70,6 +75,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   const database = await connect(config, options);
   mark("database", t);
   let listening: Listening;
+  let scheduler: Scheduler | undefined;
   try {
     t = performance.now();
     const applied = await migrate(database.db);
@@ -77,8 +83,10 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
     mark("migrate", t);
     if (applied.length) log.info("migrations applied", { applied });
     t = performance.now();
-    const app = createApp({ db: database.db, config, clock: systemClock, fetch: globalThis.fetch, log, catalogue });
+    const deps = { db: database.db, config, clock: systemClock, fetch: globalThis.fetch, log, catalogue };
+    const app = createApp(deps);
     listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
+    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps) });
     mark("listen", t);
     log.info("listening", {
       url: listening.url,
@@ -90,11 +98,15 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       phasesMs: phases,
     });
     options.onListening?.(listening.url);
+    scheduler.start();
   } catch (e) {
+    await scheduler?.stop();
     await database.close();
     throw e;
   }
-  await listening.stop(String(await (options.stopSignal ?? waitForSignal())));
+  const reason = String(await (options.stopSignal ?? waitForSignal()));
+  // Jobs finish their current step while requests drain; the database closes after both.
+  await Promise.all([listening.stop(reason), scheduler.stop()]);
   await database.close();
   log.info("stopped");
   return 0;
@@ -113,7 +125,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     out(`tally ${VERSION}\n`);
     return 0;
   }
-  if (!["serve", "migrate", "check-config"].includes(command) || argv.length > 1) {
+  if (!["serve", "migrate", "check-config", "reports"].includes(command) || argv.length > 1) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
     return 2;
   }
@@ -137,6 +149,19 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         const applied = await migrate(database.db);
         await markCreated(database.db, systemClock);
         out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}\n` : "the database is up to date\n");
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    if (command === "reports") {
+      const database = await connect(config, options);
+      try {
+        out(await problemsTable(database.db));
+      } catch (e) {
+        if ((e as { code?: string }).code !== "42P01" && (e as { cause?: { code?: string } }).cause?.code !== "42P01") throw e;
+        err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
+        return 1;
       } finally {
         await database.close();
       }

@@ -8,3 +8,4 @@ export * from "../stats/activity.table.ts";
 export * from "../upstream/backoff.table.ts";
 export * from "../profiles/profiles.table.ts";
 export * from "../assets/assets.table.ts";
+export * from "../reports/reports.table.ts";

@@ -1,11 +1,11 @@
 // The shapes a player name takes in game text (contract 1.1 rule 2). Every string that arrives is
 // checked against them, outside the fields that are identifiers by contract; ingest refuses a match
 // and bug intake replaces it with a pseudonym. A match names its rule, never the text it matched.
-const NAME = "[A-Za-z0-9_]{3,16}";
+export const NAME = "[A-Za-z0-9_]{3,16}";
 /** A rank tag as the game prints it: [VIP], [MVP+], [MVP++], [YOUTUBE], [ADMIN], [GM], ... */
-const RANK = "\\[(?:[A-Z][A-Z0-9]{1,11}\\+{0,2}|[A-Z]{1,4}\\+{1,2})\\]";
+export const RANK = "\\[(?:[A-Z][A-Z0-9]{1,11}\\+{0,2}|[A-Z]{1,4}\\+{1,2})\\]";
 /** A SkyBlock level in front of a name: [287] */
-const LEVEL = "\\[\\d{1,3}\\]";
+export const LEVEL = "\\[\\d{1,3}\\]";
 
 export type DenylistRule = { name: string; pattern: RegExp };
 

@@ -17,6 +17,8 @@ export type PassOptions = {
   batchKeys?: number;
   /** Called after each committed batch (tests abort a run here). */
   afterBatch?: (done: { uuid: string; keys: number }) => void | Promise<void>;
+  /** Aborted when the service stops: the pass ends after the batch in hand. */
+  signal?: AbortSignal;
 };
 export type PassResult = { accounts: number; batches: number; rowsRemoved: number };
 
@@ -30,11 +32,12 @@ async function pass(
   const batchKeys = opts.batchKeys ?? 200;
   const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0 };
   for (const account of await accountsForJobs(deps.db)) {
+    if (opts.signal?.aborted) break;
     const before = cutoff(account);
     const keys = await keysBefore(deps.db, account.uuid, before, collapsible);
     if (keys.length === 0) continue;
     result.accounts++;
-    for (let i = 0; i < keys.length; i += batchKeys) {
+    for (let i = 0; i < keys.length && !opts.signal?.aborted; i += batchKeys) {
       const batch = keys.slice(i, i + batchKeys);
       result.rowsRemoved += await deps.db.transaction((tx) => work(tx, account.uuid, batch, before));
       result.batches++;

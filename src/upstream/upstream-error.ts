@@ -15,7 +15,9 @@ export class UpstreamError extends Error {
 /** fetch with the upstream timeout; network faults and timeouts become UpstreamError. */
 export async function callUpstream(fetcher: typeof fetch, upstream: string, url: string, timeoutMs: number, init: RequestInit = {}): Promise<Response> {
   try {
-    return await fetcher(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    // A caller's own signal (the service stopping) ends the call early too.
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return await fetcher(url, { ...init, signal: init.signal ? AbortSignal.any([timeout, init.signal]) : timeout, redirect: "manual" });
   } catch (e) {
     const timedOut = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
     throw new UpstreamError(upstream, timedOut ? "timeout" : "network", timedOut ? `${upstream} did not answer within ${timeoutMs} ms` : `${upstream} could not be reached`);

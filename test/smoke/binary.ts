@@ -142,6 +142,19 @@ async function profilesFlow(url: string) {
   check("an asset id of the wrong shape answers 404", bad.status === 404 && images.calls.length === 1);
 }
 
+/** Two reports of one problem: scrubbed, grouped, counted, answered at once. */
+async function bugReport(url: string) {
+  const send = () =>
+    fetch(`${url}/v1/reports/general`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ schema: 1, modVersion: "1.0.0", minecraft: "1.21.4", title: "Smoke test crash", message: "Party > [MVP+] Smoke_Tester: hi", stackTrace: "java.lang.IllegalStateException: smoke\n\tat dev.tally.mod.Smoke.run(Smoke.java:1)" }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { status?: string; count?: number } }));
+  const first = await send();
+  const second = await send();
+  check("a bug report is answered new, the same again as a repeat", first.status === 200 && first.body.status === "new" && second.body.status === "repeat" && second.body.count === 2, JSON.stringify(second.body));
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -160,6 +173,7 @@ try {
   await signInFlow(first.url);
   const noKey = await fetch(`${first.url}/v1/gamemode/profiles/${player.uuid}`);
   check("without GAME_API_KEY a lookup answers no_upstream_key", noKey.status === 503 && ((await noKey.json()) as { error: { code: string } }).error.code === "no_upstream_key");
+  await bugReport(first.url);
   check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
 
   const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
@@ -167,6 +181,8 @@ try {
 
   const code = await stop(first);
   check("SIGTERM stops it with exit code 0", code === 0 && first.output().includes('"msg":"stopped"'));
+  const listed = await run(["reports"], empty);
+  check("tally reports lists the problem by count", listed.code === 0 && /^1\s+2\s+.*Smoke test crash$/m.test(listed.out), listed.out.trim().split("\n")[1] ?? listed.err.trim());
   check("the lock is released (the file stays, emptied)", readFileSync(join(empty, "data", "tally.lock"), "utf8") === "");
 
   // The mod's own catalogue, formatted differently, must come back exactly as the file holds it.

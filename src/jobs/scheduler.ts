@@ -1,0 +1,86 @@
+// The scheduler: named jobs, each run every `intervalMs` (and once at start) unless switched off,
+// never twice at once in one process, and on several instances only where the job lock is taken.
+// Each run logs one line with its counts (at debug when it found nothing to do). Jobs are thin:
+// they call module functions that tests call directly.
+import type { Log } from "../log.ts";
+import type { JobLock } from "./job-lock.ts";
+
+export type JobCounts = Record<string, number>;
+
+export type Job = {
+  name: string;
+  /** The job's off switch (a setting). */
+  enabled: boolean;
+  /** The job's schedule (a setting). */
+  intervalMs: number;
+  /** One run; it should return soon after `signal` aborts (the service is stopping). */
+  run(signal: AbortSignal): Promise<JobCounts>;
+};
+
+export type RunOutcome = { status: "ran"; counts: JobCounts; ms: number } | { status: "busy" | "locked" | "failed" | "off" };
+
+export type Scheduler = {
+  start(): void;
+  /** Stops the timers, asks running jobs to finish and waits for them. */
+  stop(): Promise<void>;
+  /** Runs one job now (as a tick would). */
+  run(name: string): Promise<RunOutcome>;
+};
+
+export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[] }): Scheduler {
+  const running = new Map<string, Promise<RunOutcome>>();
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const stopping = new AbortController();
+  const byName = new Map(deps.jobs.map((j) => [j.name, j]));
+
+  async function runJob(job: Job): Promise<RunOutcome> {
+    const started = performance.now();
+    try {
+      const outcome = await deps.lock(job.name, () => job.run(stopping.signal));
+      if (!outcome.ran) {
+        deps.log.debug("job skipped: another instance is running it", { job: job.name });
+        return { status: "locked" };
+      }
+      const ms = Math.round(performance.now() - started);
+      // A run that found nothing to do logs at debug, so an idle service does not fill the log.
+      const idle = Object.values(outcome.value).every((n) => n === 0);
+      deps.log[idle ? "debug" : "info"]("job run", { job: job.name, ms, ...outcome.value });
+      return { status: "ran", counts: outcome.value, ms };
+    } catch (error) {
+      deps.log.error("job failed", { job: job.name, error });
+      return { status: "failed" };
+    }
+  }
+
+  function run(name: string): Promise<RunOutcome> {
+    const job = byName.get(name);
+    if (!job) throw new Error(`no job named ${name}`);
+    if (!job.enabled) return Promise.resolve({ status: "off" });
+    if (stopping.signal.aborted) return Promise.resolve({ status: "off" });
+    if (running.has(name)) return Promise.resolve({ status: "busy" });
+    const p = runJob(job).finally(() => running.delete(name));
+    running.set(name, p);
+    return p;
+  }
+
+  return {
+    start() {
+      for (const job of deps.jobs) {
+        if (!job.enabled) {
+          deps.log.info("job off", { job: job.name });
+          continue;
+        }
+        deps.log.info("job scheduled", { job: job.name, intervalMs: job.intervalMs });
+        void run(job.name);
+        timers.push(setInterval(() => void run(job.name), job.intervalMs));
+      }
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      timers.length = 0;
+      stopping.abort();
+      await Promise.allSettled([...running.values()]);
+    },
+    run,
+  };
+}

@@ -1,0 +1,57 @@
+// Bug intake: scrub, fingerprint, count into the problem, keep a sample, queue the chat; answered
+// at once. The chat is never called here: the outbox job posts later, so intake never waits on it.
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Log } from "../log.ts";
+import type { Config } from "../config.ts";
+import type { Static } from "@sinclair/typebox";
+import { ApiError } from "../http/errors.ts";
+import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
+import { scrubFields } from "../privacy/scrub.ts";
+import { fingerprintOf } from "./fingerprint.ts";
+import { recordReport } from "./reports.query.ts";
+import type { ReportBody } from "./reports.schema.ts";
+
+export type IntakeDeps = {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "reportTools" | "reportSamplesKept" | "reportAppPackages" | "chatWebhookUrl">;
+  pseudonymKey: () => Promise<string>;
+};
+
+export function requireTool(config: Pick<Config, "reportTools">, tool: string) {
+  if (!config.reportTools.includes(tool)) throw new ApiError("not_found", "no such route");
+}
+
+export async function receiveReport(deps: IntakeDeps, tool: string, body: Static<typeof ReportBody>, log?: Log) {
+  requireTool(deps.config, tool);
+  if (!ACCEPTED_SCHEMAS.includes(body.schema)) {
+    throw new ApiError("unsupported_schema", `schema ${body.schema} is not accepted; accepted: ${ACCEPTED_SCHEMAS.join(", ")}`, "/schema");
+  }
+  const key = await deps.pseudonymKey();
+  const scrubbed = scrubFields(key, { title: body.title, message: body.message, steps: body.steps, stackTrace: body.stackTrace });
+  const f = scrubbed.fields;
+  const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);
+  const { problem, created } = await recordReport(deps.db, {
+    fingerprint: print.fingerprint,
+    tool,
+    kind: print.kind,
+    exceptionType: print.exceptionType,
+    signature: print.signature,
+    now: deps.clock.now(),
+    sample: {
+      modVersion: body.modVersion,
+      minecraft: body.minecraft,
+      loader: body.loader ?? null,
+      title: f.title,
+      message: f.message ?? null,
+      steps: f.steps ?? null,
+      stackTrace: f.stackTrace ?? null,
+    },
+    samplesKept: deps.config.reportSamplesKept,
+    chat: deps.config.chatWebhookUrl !== "",
+  });
+  // Counts only: never the text, never a name.
+  log?.info("bug report", { problemId: problem.id, status: created ? "new" : "repeat", count: problem.count, kind: print.kind, pseudonymised: scrubbed.names + scrubbed.uuids });
+  return { problemId: problem.id, status: created ? ("new" as const) : ("repeat" as const), count: problem.count };
+}

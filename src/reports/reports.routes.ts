@@ -1,0 +1,37 @@
+// POST /v1/reports/<tool>: a bug report from the mod, sent after the user read and confirmed it.
+// Rate limited per client address; the body has its own size cap; an unknown tool answers 404.
+import { Elysia } from "elysia";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Log } from "../log.ts";
+import { ApiError } from "../http/errors.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { requestFacts } from "../http/request-context.ts";
+import { cachedPseudonymKey } from "../privacy/pseudonym.ts";
+import { receiveReport, requireTool } from "./intake.ts";
+import { ReportAnswer, ReportBody, ReportParams } from "./reports.schema.ts";
+
+const HOUR_MS = 3_600_000;
+
+export function reportRoutes(deps: { db: Db; clock: Clock; config: Config }) {
+  const limit = { name: "reports", perWindow: deps.config.reportRateLimit, windowMs: HOUR_MS };
+  const intake = { ...deps, pseudonymKey: cachedPseudonymKey(deps) };
+  return new Elysia({ name: "tally.reports" })
+    .onTransform(async ({ request, server, params }) => {
+      await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
+      const tool = (params as { tool?: unknown } | undefined)?.tool;
+      if (typeof tool === "string") requireTool(deps.config, tool);
+      const body = requestFacts(request)?.body;
+      if (body && body.decodedBytes > deps.config.reportMaxBodyBytes) {
+        throw new ApiError("body_too_large", `a bug report is at most ${deps.config.reportMaxBodyBytes} bytes`);
+      }
+    })
+    .post("/v1/reports/:tool", (ctx) => receiveReport(intake, ctx.params.tool, ctx.body, (ctx as unknown as { log?: Log }).log), {
+      params: ReportParams,
+      body: ReportBody,
+      response: ReportAnswer,
+      detail: { tags: ["reports"], summary: "A bug report: scrubbed, grouped into a problem, counted; answers the problem and its count" },
+    });
+}

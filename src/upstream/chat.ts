@@ -1,0 +1,108 @@
+// The maintainers' chat: a Discord webhook posting to a forum channel.
+//   POST  {webhook}?wait=true { thread_name, content, embeds, allowed_mentions } -> a new thread; the
+//         answer is the message, its channel_id the thread's id
+//   PATCH {webhook}/messages/{id}?thread_id={thread} -> edits that message
+//   POST  {webhook}?wait=true&thread_id={thread} -> a reply in the thread
+// A 429 carries retry_after (seconds, a float) in its body and Retry-After in its headers; every
+// answer carries X-RateLimit-Remaining and X-RateLimit-Reset-After. The webhook URL is a secret: it
+// never appears in an error, a log line or an answer of ours.
+import { callUpstream, UpstreamError } from "./upstream-error.ts";
+
+export type ChatDeps = { fetch: typeof fetch; webhookUrl: string; timeoutMs: number; signal?: AbortSignal };
+
+export type Embed = { title?: string; description?: string; color?: number; footer?: { text: string } };
+export type ChatMessage = {
+  content: string;
+  embeds?: Embed[];
+  thread_name?: string;
+  allowed_mentions: { parse: [] };
+};
+
+/** What the rate-limit headers said after a call: how many calls are left and when they come back. */
+export type RateState = { remaining?: number; resetAfterMs?: number };
+
+/** The chat asked us to wait (429): nothing should be sent before retryAfterMs. */
+export class ChatRateLimited extends UpstreamError {
+  constructor(readonly retryAfterMs: number, readonly global: boolean) {
+    super("chat", "status", `chat rate limited for ${retryAfterMs} ms${global ? " (global)" : ""}`, 429);
+  }
+}
+
+/** The thread or its starter message no longer exists (a maintainer deleted it). */
+export class ChatThreadGone extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the chat thread or its message no longer exists", status);
+  }
+}
+
+const UPSTREAM = "chat";
+const UNKNOWN_CHANNEL = "10003";
+const UNKNOWN_MESSAGE = "10008";
+
+function endpoint(webhookUrl: string, path: string, query: Record<string, string>): string {
+  const u = new URL(webhookUrl);
+  u.pathname = u.pathname.replace(/\/+$/, "") + path;
+  for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+function rateState(res: Response): RateState {
+  const remaining = Number(res.headers.get("x-ratelimit-remaining") ?? NaN);
+  const resetAfter = Number(res.headers.get("x-ratelimit-reset-after") ?? NaN);
+  return {
+    ...(Number.isFinite(remaining) ? { remaining } : {}),
+    ...(Number.isFinite(resetAfter) ? { resetAfterMs: Math.ceil(resetAfter * 1000) } : {}),
+  };
+}
+
+async function send(deps: ChatDeps, method: "POST" | "PATCH", url: string, message: Partial<ChatMessage>): Promise<{ body: unknown; rate: RateState }> {
+  const res = await callUpstream(deps.fetch, UPSTREAM, url, deps.timeoutMs, {
+    method,
+    signal: deps.signal,
+    headers: { "content-type": "application/json", "user-agent": "tally (bug intake)" },
+    body: JSON.stringify(message),
+  });
+  if (res.status === 429) {
+    let body: { retry_after?: unknown; global?: unknown } = {};
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      // the header still says how long
+    }
+    const seconds = typeof body.retry_after === "number" ? body.retry_after : Number(res.headers.get("retry-after") ?? 1);
+    throw new ChatRateLimited(Math.max(1, Math.ceil((Number.isFinite(seconds) ? seconds : 1) * 1000)), body.global === true);
+  }
+  if (res.status < 200 || res.status >= 300) {
+    // Discord's error body ({ code, message }) says what was wrong; it holds no secret of ours.
+    const detail = (await res.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ");
+    const code = /"code":\s*(\d+)/.exec(detail)?.[1];
+    if (res.status === 404 && (code === UNKNOWN_CHANNEL || code === UNKNOWN_MESSAGE)) throw new ChatThreadGone(res.status);
+    throw new UpstreamError(UPSTREAM, "status", `chat answered ${res.status}${detail ? `: ${detail}` : ""}`, res.status);
+  }
+  if (res.status === 204) return { body: undefined, rate: rateState(res) };
+  try {
+    return { body: await res.json(), rate: rateState(res) };
+  } catch {
+    throw new UpstreamError(UPSTREAM, "malformed", `chat answered ${res.status} with a body that is not JSON`);
+  }
+}
+
+/** Opens a forum thread with its starter message; answers the thread's and the message's ids. */
+export async function createThread(deps: ChatDeps, message: ChatMessage & { thread_name: string }) {
+  const { body, rate } = await send(deps, "POST", endpoint(deps.webhookUrl, "", { wait: "true" }), message);
+  const m = body as { id?: unknown; channel_id?: unknown } | undefined;
+  if (typeof m?.id !== "string" || typeof m.channel_id !== "string") {
+    throw new UpstreamError(UPSTREAM, "malformed", "chat created a message but answered without its id and channel_id");
+  }
+  return { threadId: m.channel_id, messageId: m.id, rate };
+}
+
+export async function editMessage(deps: ChatDeps, threadId: string, messageId: string, patch: Partial<ChatMessage>) {
+  const { rate } = await send(deps, "PATCH", endpoint(deps.webhookUrl, `/messages/${encodeURIComponent(messageId)}`, { thread_id: threadId }), patch);
+  return { rate };
+}
+
+export async function postReply(deps: ChatDeps, threadId: string, message: ChatMessage) {
+  const { rate } = await send(deps, "POST", endpoint(deps.webhookUrl, "", { wait: "true", thread_id: threadId }), message);
+  return { rate };
+}

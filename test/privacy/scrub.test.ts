@@ -1,0 +1,40 @@
+// The scrubbing corpus: chat lines, launcher command lines, paths and addresses a bug report may
+// carry. Nothing identifying survives; each name becomes the same pseudonym wherever it appears.
+import { describe, expect, test } from "bun:test";
+import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
+import { pseudonym } from "../../src/privacy/pseudonym.ts";
+import { scrubCorpus, scrubKey } from "./scrub-corpus.ts";
+
+const key = scrubKey;
+const p = (name: string) => pseudonym(key, name);
+
+describe("the scrubbing corpus", () => {
+  test.each(scrubCorpus)("%j", (text, gone, kept) => {
+    const out = scrubText(key, text);
+    for (const g of gone) expect(out).not.toContain(g);
+    for (const k of kept) expect(out).toContain(k);
+  });
+});
+
+describe("scrubFields", () => {
+  test("a name found in one field is replaced everywhere in the report, but not inside Java names", () => {
+    const { fields } = scrubFields(key, {
+      title: "Crash when Steve opened the menu",
+      message: "Party > Steve: it crashed again",
+      steps: undefined,
+      stackTrace: "java.lang.IllegalStateException: no island for Steve\n\tat dev.mod.Steve.tick(Steve.java:3)",
+    });
+    expect(fields.title).toBe(`Crash when ${p("Steve")} opened the menu`);
+    expect(fields.message).toBe(`Party > ${p("Steve")}: it crashed again`);
+    expect(fields.steps).toBeUndefined();
+    expect(fields.stackTrace).toContain(`no island for ${p("Steve")}`);
+    expect(fields.stackTrace).toContain("at dev.mod.Steve.tick(");
+  });
+
+  test("the same name gives the same pseudonym whatever its case; another key gives another one", () => {
+    expect(scrubText(key, "Party > steve: hi")).toBe(scrubText(key, "Party > STEVE: hi"));
+    expect(scrubText(key, "Party > Steve: hi")).not.toBe(scrubText(`${key}-other`, "Party > Steve: hi"));
+    expect(p("Steve")).toMatch(/^player-[0-9a-f]{10}$/);
+    expect(p("Steve")).not.toBe(p("Alex"));
+  });
+});
