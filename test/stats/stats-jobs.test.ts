@@ -16,8 +16,9 @@ test("stats.seal, stats.retention and stats.batches run as named jobs and report
   const scheduler = createScheduler({ log: t.log, lock: jobLockFor(t.database.kind, t.db), jobs: serviceJobs(t) });
   t.clock.set("2026-10-15T12:00:00Z");
   const seal = await scheduler.run("stats.seal");
-  expect(seal).toMatchObject({ status: "ran", counts: { accounts: 1 } });
-  expect((seal as { counts: { rowsRemoved: number } }).counts.rowsRemoved).toBeGreaterThan(0);
+  if (seal.status !== "ran") throw new Error(`stats.seal did not run: ${seal.status}`);
+  expect(seal.counts.accounts).toBe(1);
+  expect(seal.counts.rowsRemoved).toBeGreaterThan(0);
   // Retention (730 days by default) has nothing to do yet; the 7-day-old batches are forgotten.
   expect(await scheduler.run("stats.retention")).toMatchObject({ status: "ran", counts: { rowsRemoved: 0 } });
   const batches = await scheduler.run("stats.batches");
