@@ -8,6 +8,9 @@ import { loadCatalogue } from "../src/catalogue/load.ts";
 import { fakeClock } from "../src/clock.ts";
 import { keysWithLifetime, series } from "../src/stats/fold.ts";
 import { retentionPass, sealPass } from "../src/stats/seal.ts";
+import { ingest } from "../src/stats/ingest.ts";
+import { createLog } from "../src/log.ts";
+import { addDays } from "../src/wire/day.ts";
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1]) || 30;
@@ -19,16 +22,31 @@ const catalogue = await loadCatalogue("");
 const clock = fakeClock("2026-06-30T12:00:00Z");
 
 const t0 = performance.now();
-await db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days) values (${uuid}, 'Bench', 'UTC', 0, 120)`);
-await db.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at)
-  select 'mining.bench.k' || i, case when i % 10 = 0 then 'gauge' when i % 10 = 1 then 'max' else 'count' end, 'count', 'gathering', 0
-  from generate_series(0, 499) as i`);
-for (const install of ["a".repeat(32), "b".repeat(32)]) {
-  await db.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-    select ${uuid}, ${profile}, 'mining.bench.k' || k, date '2025-07-01' + d, ${install}, d * 10 + k, null, null, d
-    from generate_series(0, 364) as d, generate_series(0, 499) as k`);
+await db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days, consented, settings_version)
+  values (${uuid}, 'Bench', 'UTC', 0, 120, '{gathering}', 2)`);
+// Loaded through ingest itself (one upload per install and day), so the rollups are kept as in use.
+const ingestDeps = { db, clock, log: createLog({ level: "error" }), catalogue, config: { ingestMaxRows: 50_000, clockSkewWarnMs: 86_400_000_000 }, pins: new Map() };
+const kinds = ["gauge", "max", "count", "count", "count", "count", "count", "count", "count", "count"] as const;
+for (let d = 0; d < 365; d++) {
+  const day = addDays("2025-07-01", d);
+  clock.set(`${day}T12:00:05Z`); // each day is uploaded on that day, while it is writable
+  for (const [i, install] of ["a".repeat(32), "b".repeat(32)].entries()) {
+    await ingest(ingestDeps, uuid, {
+      schema: 1,
+      batchId: (d * 2 + i + 1).toString(16).padStart(32, "0"),
+      sentAt: Date.parse(`${day}T12:00:00Z`) + i,
+      mode: "live",
+      client: { install, modVersion: "bench", minecraft: "1.21.4", catalogue: catalogue.version },
+      zone: { id: "UTC" },
+      settingsVersion: 2,
+      profile: { id: profile, cuteName: "Kiwi" },
+      categories: ["gathering"],
+      counters: [{ profileId: profile, scope: "day", day, rows: Array.from({ length: 500 }, (_, k) => ({ k: `mining.bench.k${k}`, v: d * 10 + k, m: kinds[k % 10]! })) }],
+    });
+  }
 }
 const loadSeconds = (performance.now() - t0) / 1000;
+clock.set("2026-06-30T12:00:00Z");
 if (backend === "postgres") await db.execute(sql`analyze counter_days`);
 
 async function p50(fn: () => Promise<unknown>) {
@@ -61,7 +79,7 @@ const rows = [
   { what: "all lifetime totals (500 keys)", p50Ms: lifetimeMs },
   { what: "one key's 365-day series", p50Ms: seriesMs },
 ];
-console.log(`fold on the ${backend} database: 365 days x 500 keys x 2 installs = ${rowsBefore} day rows (loaded in ${loadSeconds.toFixed(1)} s)\n`);
+console.log(`fold on the ${backend} database: 365 days x 500 keys x 2 installs = ${rowsBefore} day rows (ingested in ${loadSeconds.toFixed(1)} s: ${Math.round(rowsBefore / loadSeconds)} rows/s)\n`);
 for (const r of rows) console.log(`${r.what.padEnd(34)} p50 ${r.p50Ms} ms`);
 console.log(`seal pass       ${sealed.rowsRemoved} rows collapsed in ${sealSeconds.toFixed(2)} s: ${Math.round(sealed.rowsRemoved / sealSeconds)} rows/s`);
 console.log(`retention pass  ${retained.rowsRemoved} rows folded and deleted in ${retentionSeconds.toFixed(2)} s: ${Math.round(retained.rowsRemoved / retentionSeconds)} rows/s`);

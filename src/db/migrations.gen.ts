@@ -6,6 +6,7 @@ import m3 from "../../drizzle/0003_stat_profiles.sql" with { type: "text" };
 import m4 from "../../drizzle/0004_counter_seals.sql" with { type: "text" };
 import m5 from "../../drizzle/0005_profiles.sql" with { type: "text" };
 import m6 from "../../drizzle/0006_reports.sql" with { type: "text" };
+import m7 from "../../drizzle/0007_counter_rollups.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -15,4 +16,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0004_counter_seals", sql: m4 },
   { tag: "0005_profiles", sql: m5 },
   { tag: "0006_reports", sql: m6 },
+  { tag: "0007_counter_rollups", sql: m7 },
 ];

@@ -1,7 +1,7 @@
 // Recorded counters. Each (account, profile, key, day, install) is its own row holding the absolute
 // value (contract 2.3 rule 3); installs are folded when read. Hot tables lead with the account uuid
 // (the distribution column) and carry no foreign key: erasure deletes them explicitly.
-import { pgTable, text, bigint, date, primaryKey, index } from "drizzle-orm/pg-core";
+import { pgTable, text, bigint, boolean, date, primaryKey, index } from "drizzle-orm/pg-core";
 
 const epoch = (name: string) => bigint(name, { mode: "number" });
 
@@ -84,6 +84,32 @@ export const counterSeals = pgTable(
     key: text("key").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     value: bigint("value", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] })],
+);
+
+/**
+ * A (profile, key)'s day rows folded once, kept current as rows are written, so a lifetime read
+ * touches one row per key instead of every day (contract 2.3 folds, derived; never on the wire).
+ * `sum`, `max`, `min` cover every day row; the gauge's reading is the greatest (day, sentAt,
+ * install). `stale`: a max key's value went down or a min key's went up, so max or min must be
+ * recomputed from the day rows before it is read.
+ */
+export const counterRollups = pgTable(
+  "counter_rollups",
+  {
+    uuid: text("uuid").notNull(),
+    profileId: text("profile_id").notNull(),
+    key: text("key").notNull(),
+    sum: bigint("sum", { mode: "number" }).notNull(),
+    max: bigint("max", { mode: "number" }).notNull(),
+    min: bigint("min", { mode: "number" }).notNull(),
+    firstDay: date("first_day", { mode: "string" }).notNull(),
+    lastDay: date("last_day", { mode: "string" }).notNull(),
+    lastValue: bigint("last_value", { mode: "number" }).notNull(),
+    lastSentAt: epoch("last_sent_at").notNull(),
+    lastInstall: text("last_install").notNull(),
+    stale: boolean("stale").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] })],
 );

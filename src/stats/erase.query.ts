@@ -7,6 +7,7 @@ const statsTables = {
   dayRows: "counter_days",
   backfills: "counter_backfills",
   seals: "counter_seals",
+  rollups: "counter_rollups",
   sessions: "sessions",
   timelineEvents: "timeline_events",
   mirrorSections: "mirror_sections",

@@ -66,17 +66,33 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
       select coalesce(b.key, s.key) as key, b.day as backfill_day, b.value as backfill_value, s.day as seal_day, s.value as seal_value
       from backfill b full join seal s on s.key = b.key
     ),
-    -- Across installs and days at once: a sum of per-day sums is the sum, and likewise max and
-    -- min; a gauge takes the last day's reading with the latest sentAt, as the day fold would.
-    span as (
+    -- Each key's days, folded once into its rollup (sum, max, min, the gauge's latest reading).
+    r as (
+      select r.key, k.kind, r.sum, r.max, r.min, r.first_day, r.last_day, r.last_value
+      from counter_rollups r join counter_keys k on k.key = r.key
+      where r.uuid = ${uuid} and r.profile_id = ${profileId}
+    ),
+    -- Keys whose rollup reaches into their baseline (a later backfill): their later days are
+    -- folded exactly from the day rows instead.
+    inside as (
+      select r.key, greatest(base.backfill_day, base.seal_day) as through
+      from r join base on base.key = r.key
+      where r.first_day <= greatest(base.backfill_day, base.seal_day)
+    ),
+    exact as (
       select d.key, min(d.day)::text as first_day, max(d.day)::text as last_day,
         ${foldByKind(sql`min(k.kind)`, sql`d.value`, sql`d.day desc, d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as days_value
-      from counter_days d
+      from inside
+        join counter_days d on d.uuid = ${uuid} and d.profile_id = ${profileId} and d.key = inside.key and d.day > inside.through
         join counter_keys k on k.key = d.key
-        left join base on base.key = d.key
-      where d.uuid = ${uuid} and d.profile_id = ${profileId}
-        and d.day > coalesce(greatest(base.backfill_day, base.seal_day), '0001-01-01'::date)
       group by d.key
+    ),
+    span as (
+      select r.key, r.first_day::text as first_day, r.last_day::text as last_day,
+        case r.kind when 'count' then r.sum when 'max' then r.max when 'min' then r.min else r.last_value end as days_value
+      from r where not exists (select 1 from inside where inside.key = r.key)
+      union all
+      select key, first_day, last_day, days_value from exact
     ),
     keys as (select key from base union select key from span)
     select keys.key, k.kind, k.unit, k.category,

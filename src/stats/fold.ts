@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors.ts";
 import { addDays, isCalendarDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
+import { refreshStaleRollups } from "./rollup.query.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
 type Dated = { day: string; value: number };
@@ -71,6 +72,7 @@ function lifetimeOf(row: LifetimeRow) {
 export type FoldDeps = { db: Db; catalogue: Catalogue };
 
 export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string) {
+  await refreshStaleRollups(deps.db, uuid, profileId);
   return (await lifetimeRows(deps.db, uuid, profileId)).map((row) => ({
     key: row.key,
     ...describeKey(deps.catalogue, row.key),

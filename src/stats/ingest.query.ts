@@ -7,6 +7,15 @@ import type { Amount } from "./activity.table.ts";
 
 const p = sql.param;
 
+/**
+ * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
+ * transaction ends: rollup deltas are computed from the values being replaced, which two
+ * concurrent uploads of one account would otherwise both read. Other accounts are not held up.
+ */
+export async function lockAccountStats(tx: Db, uuid: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tally.stats.${uuid}`}, 0))`);
+}
+
 /** Claims a batchId for this account: true if new (or its last use is older than `windowStart`). */
 export async function claimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number): Promise<boolean> {
   const claimed = await rows(
@@ -60,19 +69,38 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
 }
 
 export type DayRow = { profileId: string; key: string; day: string; value: number; gauge: boolean };
+/** A day row as stored after the upload, with the value it held before (null: a new row). */
+export type WrittenDay = { profile_id: string; key: string; day: string; old_value: number | null; value: number; sent_at: number };
 
-export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
-  if (list.length === 0) return;
+export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<WrittenDay[]> {
+  if (list.length === 0) return [];
   const bounds = list.map((r) => (r.gauge ? r.value : null));
-  await tx.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-    select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}
-    from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
-                ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
-    on conflict (uuid, profile_id, key, day, install_id) do update set
-      value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
-      sent_at = greatest(counter_days.sent_at, excluded.sent_at),
-      low = least(counter_days.low, excluded.low),
-      high = greatest(counter_days.high, excluded.high)`);
+  // The CTE's snapshot is taken before the upsert, so `before` holds the values being replaced.
+  return rows<WrittenDay>(
+    tx,
+    sql`with incoming as (
+      select t.profile_id, t.key, t.day::date as day, t.value, t.bound
+      from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
+                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
+    ),
+    before as (
+      select d.profile_id, d.key, d.day, d.value
+      from counter_days d join incoming i on d.profile_id = i.profile_id and d.key = i.key and d.day = i.day
+      where d.uuid = ${uuid} and d.install_id = ${installId}
+    ),
+    written as (
+      insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+      select ${uuid}, profile_id, key, day, ${installId}, value, bound, bound, ${sentAt} from incoming
+      on conflict (uuid, profile_id, key, day, install_id) do update set
+        value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
+        sent_at = greatest(counter_days.sent_at, excluded.sent_at),
+        low = least(counter_days.low, excluded.low),
+        high = greatest(counter_days.high, excluded.high)
+      returning profile_id, key, day, value, sent_at
+    )
+    select w.profile_id, w.key, w.day::text as day, b.value as old_value, w.value, w.sent_at
+    from written w left join before b on b.profile_id = w.profile_id and b.key = w.key and b.day = w.day`,
+  );
 }
 
 export type BackfillRow = { profileId: string; key: string; day: string; value: number };

@@ -11,6 +11,7 @@ const statsCounts = {
   dayRows: Count,
   backfills: Count,
   seals: Count,
+  rollups: Count,
   sessions: Count,
   timelineEvents: Count,
   mirrorSections: Count,

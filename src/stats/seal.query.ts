@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { dayFold, foldByKind, mergedBackfill } from "./fold.query.ts";
+import { recomputeRollups } from "./rollup.query.ts";
 
 /** The install id of a day row that holds the folded value of a sealed day's installs. */
 export const SEALED_INSTALL = "";
@@ -41,6 +42,7 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
     tx,
     sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date and install_id <> ${SEALED_INSTALL} returning 1`,
   );
+  await recomputeRollups(tx, uuid, keys);
   return gone.length;
 }
 
@@ -72,6 +74,7 @@ export async function sealIntoBaseline(tx: Db, uuid: string, keys: string[], bef
     from span left join seal s on s.profile_id = span.profile_id and s.key = span.key
     on conflict (uuid, profile_id, key) do update set day = excluded.day, value = excluded.value`);
   const gone = await rows(tx, sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date returning 1`);
+  await recomputeRollups(tx, uuid, keys);
   return gone.length;
 }
 

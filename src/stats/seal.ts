@@ -10,6 +10,7 @@ import type { Clock } from "../clock.ts";
 import { SEAL_HORIZON_DAYS } from "../config.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { accountsForJobs, collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
+import { lockAccountStats } from "./ingest.query.ts";
 
 export type LifecycleDeps = { db: Db; clock: Clock };
 export type PassOptions = {
@@ -39,7 +40,10 @@ async function pass(
     result.accounts++;
     for (let i = 0; i < keys.length && !opts.signal?.aborted; i += batchKeys) {
       const batch = keys.slice(i, i + batchKeys);
-      result.rowsRemoved += await deps.db.transaction((tx) => work(tx, account.uuid, batch, before));
+      result.rowsRemoved += await deps.db.transaction(async (tx) => {
+        await lockAccountStats(tx, account.uuid);
+        return work(tx, account.uuid, batch, before);
+      });
       result.batches++;
       await opts.afterBatch?.({ uuid: account.uuid, keys: batch.length });
     }

@@ -91,8 +91,8 @@ describe("DELETE /v1/stats/data", () => {
     await fill(other);
     const first = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(await first.json()).toEqual({
-      removed: { dayRows: 3, backfills: 1, seals: 0, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1 },
-      total: 8,
+      removed: { dayRows: 3, backfills: 1, seals: 0, rollups: 3, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1 },
+      total: 11,
     });
     expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
     expect((await storedState(t.db, other.uuid)).days).toHaveLength(3);
@@ -110,8 +110,8 @@ describe("DELETE /v1/stats/account", () => {
     await fill(u);
     const res = await t.request("/v1/stats/account", { method: "DELETE", headers: u.auth });
     expect(await res.json()).toEqual({
-      removed: { dayRows: 3, backfills: 1, seals: 0, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1, account: 1, deviceSessions: 1, pageTokens: 0 },
-      total: 10,
+      removed: { dayRows: 3, backfills: 1, seals: 0, rollups: 3, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1, account: 1, deviceSessions: 1, pageTokens: 0 },
+      total: 13,
     });
     expect((await t.request("/v1/stats/settings", { headers: u.auth })).status).toBe(401);
     expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
