@@ -131,7 +131,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
   let config: Config;
   try {
-    config = loadConfig(options.env ?? process.env);
+    config = loadConfig(options.env);
   } catch (e) {
     err(`tally: ${(e as Error).message}\nRun tally --help for every setting and what it accepts.\n`);
     return 2;

@@ -8,6 +8,7 @@ import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { Config } from "../config.ts";
 import { imageProxy, type AssetDeps, type Image } from "./image-proxy.ts";
+import { etagMatches } from "../http/etag.ts";
 
 /** Id patterns (the file name is the id plus ".png"). */
 export const HEAD_ID = "[0-9a-f]{32}";
@@ -18,13 +19,9 @@ export const ITEM_ID = "[A-Za-z0-9_][A-Za-z0-9_;:+#-]{0,63}";
 const fileParams = (id: string, maxLength: number) => T.Object({ file: T.String({ pattern: `^${id}\\.png$`, maxLength }) }, { additionalProperties: false });
 const idOf = (file: string) => file.slice(0, -".png".length);
 
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  return !!ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag || t.trim() === "*");
-}
-
 function serve(request: Request, image: Image): Response {
   const headers = { etag: image.etag, "cache-control": image.cacheControl, "x-content-type-options": "nosniff" };
-  if (matches(request.headers.get("if-none-match"), image.etag)) return new Response(null, { status: 304, headers });
+  if (etagMatches(request.headers.get("if-none-match"), image.etag)) return new Response(null, { status: 304, headers });
   return new Response(image.png as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-type": "image/png" } });
 }
 

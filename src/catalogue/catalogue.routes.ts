@@ -1,14 +1,7 @@
 // GET /v1/stats/catalogue: the loaded catalogue, byte for byte, with an ETag (304 on a match).
 import { Elysia } from "elysia";
 import type { Catalogue } from "./catalogue.ts";
-
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(",").some((t) => {
-    const tag = t.trim().replace(/^W\//, "");
-    return tag === etag || tag === "*";
-  });
-}
+import { etagMatches } from "../http/etag.ts";
 
 export function catalogueRoutes(catalogue: Catalogue) {
   const headers = {
@@ -19,7 +12,7 @@ export function catalogueRoutes(catalogue: Catalogue) {
   return new Elysia({ name: "tally.catalogue" }).get(
     "/v1/stats/catalogue",
     ({ request }) => {
-      if (matches(request.headers.get("if-none-match"), catalogue.etag)) return new Response(null, { status: 304, headers });
+      if (etagMatches(request.headers.get("if-none-match"), catalogue.etag)) return new Response(null, { status: 304, headers });
       return new Response(catalogue.bytes, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
     },
     { detail: { summary: "The catalogue document (contract 2.7), served byte for byte", tags: ["catalogue"] } },

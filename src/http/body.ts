@@ -3,32 +3,12 @@
 import { Elysia } from "elysia";
 import { ApiError } from "./errors.ts";
 import { requestFacts, setBodyInfo } from "./request-context.ts";
+import { readStreamCapped } from "./read-stream.ts";
 
 export type BodyLimits = { maxBodyBytes: number; maxDecodedBodyBytes: number };
 
-async function readCapped(stream: ReadableStream<Uint8Array>, cap: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > cap) throw new ApiError("body_too_large", `${what} is larger than ${cap} bytes`);
-      chunks.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
+const readCapped = (stream: ReadableStream<Uint8Array>, cap: number, what: string) =>
+  readStreamCapped(stream, cap, () => new ApiError("body_too_large", `${what} is larger than ${cap} bytes`));
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
