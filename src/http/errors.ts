@@ -3,6 +3,7 @@
 export const errorStatus = {
   invalid_body: 400,
   invalid_query: 400,
+  invalid_uuid: 400,
   unauthorized: 401,
   not_joined: 401,
   challenge_invalid: 401,

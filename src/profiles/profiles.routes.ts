@@ -1,14 +1,21 @@
 // GET /v1/gamemode/profiles/<uuid> (the profile source) and GET /v1/players/<name>, /summary,
 // /profiles (the public profile pages' data). Public: no token; rate limited per client address
-// (LOOKUP_RATE_LIMIT_PER_MINUTE, one budget for all four, counted in Postgres). A uuid or name of
-// the wrong shape answers 404 without any upstream call.
+// (LOOKUP_RATE_LIMIT_PER_MINUTE, one budget for all four, counted in Postgres). A uuid of the wrong
+// shape answers 400 invalid_uuid (issue 7: the mod is told its uuid is malformed), a name of the
+// wrong shape 404; neither makes any upstream call.
 import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { Config } from "../config.ts";
 import { profileSource, type ProfileDeps, type ProfileLookup } from "./profile-source.ts";
 import { findPlayer, summarise, type PlayerDeps } from "./players.ts";
-import { NameParams, PlayerAnswer, PlayerProfiles, PlayerSummary, ProfilesDocument, UuidParams } from "./profiles.schema.ts";
+import { NameParams, PlayerAnswer, PlayerProfiles, PlayerSummary, ProfilesDocument } from "./profiles.schema.ts";
+import { ApiError } from "../http/errors.ts";
+import { Type as T } from "@sinclair/typebox";
+
+const UUID = /^[0-9a-f]{32}$/;
+/** The route takes any path segment so that a malformed uuid is told so (400), not "no such route". */
+const AnyUuidParams = T.Object({ uuid: T.String({ maxLength: 256 }) }, { additionalProperties: false });
 
 /** Fresh answers may sit in a browser for a minute; a stale one is not kept at all. */
 const cacheControl = (lookup: ProfileLookup) => (lookup.stale ? "no-store" : "public, max-age=60");
@@ -22,11 +29,12 @@ export function profileRoutes(deps: ProfileDeps & PlayerDeps & { config: Config 
     .get(
       "/v1/gamemode/profiles/:uuid",
       async ({ params, set }) => {
+        if (!UUID.test(params.uuid)) throw new ApiError("invalid_uuid", "the uuid is 32 lower-case hexadecimal characters, without dashes", "/uuid");
         const lookup = await source.lookup(params.uuid);
         set.headers["cache-control"] = cacheControl(lookup);
         return lookup;
       },
-      { params: UuidParams, response: ProfilesDocument, detail: { tags, summary: "A player's game-mode profiles, allowlisted fields only (503 no_upstream_key until a key is set)" } },
+      { params: AnyUuidParams, response: ProfilesDocument, detail: { tags, summary: "A player's game-mode profiles, allowlisted fields only (503 no_upstream_key until a key is set)" } },
     )
     .get("/v1/players/:name", ({ params }) => findPlayer(deps, params.name), {
       params: NameParams,
