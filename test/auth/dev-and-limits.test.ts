@@ -1,6 +1,6 @@
 // Development sign-in (absent unless DEV_SIGNIN=true) and the sign-in rate limit, shared through
 // the database by every instance.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { createApp } from "../../src/app.ts";
 import { alice } from "../support/players.ts";
@@ -11,8 +11,9 @@ const open = async (settings: Parameters<typeof testApp>[0]) => {
   opened.push(t);
   return t;
 };
-afterAll(async () => {
-  for (const t of opened) await t.close();
+// Each test's databases close when it ends, so memory stays that of one test.
+afterEach(async () => {
+  for (const t of opened.splice(0)) await t.close();
 });
 
 const dev = (t: TestApp, body: Record<string, unknown>, headers: Record<string, string> = {}) => t.postJson("/v1/auth/dev", body, { headers });

@@ -1,7 +1,7 @@
 // The maintainers' chat through the outbox: one thread per problem, created once; repeats edit the
 // starter message and reply only at thresholds; 429s, 5xx and hangs are retried with backoff from
 // the clock and nothing is lost; nothing identifying and no webhook URL ever leaves.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
@@ -14,9 +14,10 @@ import { samplesOf } from "../../src/reports/reports.query.ts";
 
 const discords: ReturnType<typeof fakeDiscord>[] = [];
 const apps: TestApp[] = [];
-afterAll(async () => {
-  for (const d of discords) d.stop();
-  await Promise.all(apps.map((t) => t.close()));
+// Each test's databases and fakes close when it ends, so memory stays that of one test.
+afterEach(async () => {
+  for (const d of discords.splice(0)) d.stop();
+  await Promise.all(apps.splice(0).map((t) => t.close()));
 }, 30_000);
 
 async function setup(settings: TestAppOptions["settings"] = {}) {

@@ -1,6 +1,6 @@
 // POST /v1/reports/<tool>: scrubbed before it is stored, grouped into problems, counted; answered
 // at once with the problem's id, new or repeat, and its count.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
@@ -12,7 +12,8 @@ const open = async (settings: Parameters<typeof testApp>[0] = {}) => {
   opened.push(t);
   return t;
 };
-afterAll(() => Promise.all(opened.map((t) => t.close())), 30_000);
+// Each test's databases close when it ends, so memory stays that of one test.
+afterEach(() => Promise.all(opened.splice(0).map((t) => t.close())), 30_000);
 
 
 type Answer = { problemId: number; status: string; count: number };

@@ -1,6 +1,6 @@
 // Determinism (contract 1.2): the fixture uploads fold to the bytes in fixtures/totals, whether sent
 // in order, shuffled (where the contract makes order irrelevant) or twice.
-import { afterAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../support/app.ts";
@@ -8,8 +8,9 @@ import { fixtureAccount, fixtureCatalogue, fixturesDir, fixtureUploads, sendFixt
 import type { Uploader } from "../support/uploads.ts";
 
 const opened: TestApp[] = [];
-afterAll(async () => {
-  for (const t of opened) await t.close();
+// Each test's databases close when it ends, so memory stays that of one test.
+afterEach(async () => {
+  for (const t of opened.splice(0)) await t.close();
 });
 const open = async () => {
   const t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: fixtureAccount.signedInAt });

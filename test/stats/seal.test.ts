@@ -1,7 +1,7 @@
 // The seal and the retention seal leave every figure as it was (contract 3 and 2.6): charts and
 // totals after sealing are byte for byte the fixtures' expected totals; after retention every
 // lifetime value is unchanged; a run aborted between batches never counts anything twice.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, ne } from "drizzle-orm";
@@ -13,8 +13,9 @@ import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
 
 const opened: TestApp[] = [];
-afterAll(async () => {
-  for (const t of opened) await t.close();
+// Each test's databases close when it ends, so memory stays that of one test.
+afterEach(async () => {
+  for (const t of opened.splice(0)) await t.close();
 });
 async function withFixtures() {
   const t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: fixtureAccount.signedInAt });
