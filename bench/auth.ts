@@ -4,6 +4,7 @@
 //   bun bench/auth.ts [--requests N]
 import { Elysia } from "elysia";
 import { createApp } from "../src/app.ts";
+import { createMetrics } from "../src/metrics/metrics.ts";
 import { authGuard } from "../src/http/auth-guard.ts";
 import { loadConfig, envFor } from "../src/config.ts";
 import { systemClock } from "../src/clock.ts";
@@ -18,7 +19,7 @@ const n = Number(args[args.indexOf("--requests") + 1]) || 5000;
 const database = await testDatabase();
 const config = loadConfig(envFor({ devSignin: true, authRateLimit: 0, logLevel: "error" }));
 const log = createLog({ level: "error" });
-const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue("") };
+const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue(""), metrics: createMetrics() };
 const app = createApp(deps)
   .use(new Elysia().get("/bench/open", () => "ok"))
   .use(new Elysia().use(authGuard(deps)).get("/bench/signed-in", ({ signedIn }) => (signedIn.uuid ? "ok" : "no")));

@@ -6,6 +6,7 @@
 // Reports a table and JSON; asserts nothing.
 //   bun bench/profiles.ts [--requests N]
 import { createApp } from "../src/app.ts";
+import { createMetrics } from "../src/metrics/metrics.ts";
 import { loadConfig, envFor } from "../src/config.ts";
 import { systemClock } from "../src/clock.ts";
 import { createLog } from "../src/log.ts";
@@ -27,7 +28,7 @@ const catalogue = await loadCatalogue("");
 
 function serve(lookupRateLimit: number) {
   const config = loadConfig(envFor({ gameApiUrl: game.url, gameApiKey: KEY, lookupRateLimit, logLevel: "error" }));
-  const app = createApp({ db: database.db, config, clock: systemClock, fetch, log, catalogue });
+  const app = createApp({ db: database.db, config, clock: systemClock, fetch, log, catalogue, metrics: createMetrics() });
   return listen(app, { host: "127.0.0.1", port: 0, graceMs: 1000, log });
 }
 

@@ -6,6 +6,7 @@
 // JSON; asserts nothing.
 //   bun bench/reports.ts [--reports N] [--concurrency C]
 import { createApp } from "../src/app.ts";
+import { createMetrics } from "../src/metrics/metrics.ts";
 import { loadConfig, envFor, type SettingName } from "../src/config.ts";
 import { systemClock } from "../src/clock.ts";
 import { createLog } from "../src/log.ts";
@@ -52,7 +53,7 @@ async function runScenario(s: Scenario) {
   const database = await testDatabase();
   const config = loadConfig(envFor({ reportRateLimit: 0, logLevel: "error", jobReportsChatIntervalMs: 100, ...s.settings }));
   const log = createLog({ level: "error" });
-  const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue("") };
+  const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue(""), metrics: createMetrics() };
   const server = listen(createApp(deps), { host: "127.0.0.1", port: 0, graceMs: 1000, log });
   const scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps) });
   scheduler.start();

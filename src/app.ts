@@ -9,6 +9,8 @@ import type { Db } from "./db/database.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { VERSION } from "./version.ts";
 import { requestLog } from "./http/request-log.ts";
+import { metricsRoutes } from "./metrics/metrics.routes.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { onErrorPlugin } from "./http/on-error.ts";
 import { bodyReader } from "./http/body.ts";
 import { healthRoutes } from "./health/health.routes.ts";
@@ -31,11 +33,12 @@ export type AppDeps = {
   fetch: typeof fetch;
   log: Log;
   catalogue: Catalogue;
+  metrics: Metrics;
 };
 
 export function createApp(deps: AppDeps) {
   return new Elysia({ normalize: false })
-    .use(requestLog(deps.log))
+    .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log))
     .use(bodyReader(deps.config))
     .use(
@@ -58,7 +61,8 @@ export function createApp(deps: AppDeps) {
     .use(lifecycleRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
-    .use(reportRoutes(deps));
+    .use(reportRoutes(deps))
+    .use(metricsRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

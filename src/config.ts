@@ -336,6 +336,19 @@ export const settings = {
     default: "3600000",
     doc: "How often the job runs: forgetting ingest answers older than the 7-day duplicate window.",
   }),
+  metricsEnabled: setting({
+    env: "METRICS_ENABLED",
+    schema: Bool,
+    default: "false",
+    doc: "true serves GET /metrics (Prometheus text format): requests, latencies, ingest rows, jobs, upstream calls.",
+  }),
+  metricsToken: setting({
+    env: "METRICS_TOKEN",
+    schema: T.String({ maxLength: 256 }),
+    default: "",
+    doc: "When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`.",
+    secret: true,
+  }),
 } as const;
 
 export type SettingName = keyof typeof settings;

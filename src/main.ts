@@ -6,6 +6,7 @@ import { connect, type ConnectOptions } from "./db/connect.ts";
 import { migrate, markCreated } from "./db/migrate.ts";
 import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
 import { createApp } from "./app.ts";
+import { createMetrics, countedFetch } from "./metrics/metrics.ts";
 import { listen, type Listening } from "./http/serve.ts";
 import { VERSION } from "./version.ts";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
@@ -83,10 +84,12 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
     mark("migrate", t);
     if (applied.length) log.info("migrations applied", { applied });
     t = performance.now();
-    const deps = { db: database.db, config, clock: systemClock, fetch: globalThis.fetch, log, catalogue };
+    const metrics = createMetrics();
+    const upstreams = { game_api: config.gameApiUrl, identity: config.identityUrl, names: config.namesUrl, textures: config.texturesUrl, item_images: config.itemImagesUrl, chat: config.chatWebhookUrl };
+    const deps = { db: database.db, config, clock: systemClock, fetch: countedFetch(globalThis.fetch, metrics, upstreams), log, catalogue, metrics };
     const app = createApp(deps);
     listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
-    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps) });
+    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps), metrics });
     mark("listen", t);
     log.info("listening", {
       url: listening.url,

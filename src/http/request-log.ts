@@ -3,16 +3,21 @@
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
 import { beginRequest, requestFacts } from "./request-context.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 
-export function requestLog(log: Log) {
+export function requestLog(log: Log, metrics: Metrics) {
   return new Elysia({ name: "tally.request-log" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = beginRequest(request).id;
     })
     .derive({ as: "global" }, ({ request }) => ({ log: log.child({ requestId: requestFacts(request)?.id }) }))
-    .onAfterResponse({ as: "global" }, ({ request, path, set, responseValue }) => {
+    .onAfterResponse({ as: "global" }, ({ request, path, route, set, responseValue }) => {
       const f = requestFacts(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200);
+      // The route pattern, never the path itself: labels stay few and carry no names or keys.
+      const pattern = status === 404 && !route ? "(unmatched)" : route || "(unmatched)";
+      metrics.requests.inc({ route: pattern, method: request.method, status: String(status) });
+      if (f) metrics.latency.observe({ route: pattern }, (performance.now() - f.startedAt) / 1000);
       log.info("request", {
         requestId: f?.id,
         method: request.method,

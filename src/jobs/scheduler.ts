@@ -4,6 +4,7 @@
 // they call module functions that tests call directly.
 import type { Log } from "../log.ts";
 import type { JobLock } from "./job-lock.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 
 export type JobCounts = Record<string, number>;
 
@@ -27,7 +28,7 @@ export type Scheduler = {
   run(name: string): Promise<RunOutcome>;
 };
 
-export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[] }): Scheduler {
+export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[]; metrics?: Metrics }): Scheduler {
   const running = new Map<string, Promise<RunOutcome>>();
   const timers: ReturnType<typeof setInterval>[] = [];
   const stopping = new AbortController();
@@ -39,15 +40,19 @@ export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[] }):
       const outcome = await deps.lock(job.name, () => job.run(stopping.signal));
       if (!outcome.ran) {
         deps.log.debug("job skipped: another instance is running it", { job: job.name });
+        deps.metrics?.jobRuns.inc({ job: job.name, status: "locked" });
         return { status: "locked" };
       }
       const ms = Math.round(performance.now() - started);
+      deps.metrics?.jobRuns.inc({ job: job.name, status: "ran" });
+      deps.metrics?.jobDuration.observe({ job: job.name }, ms / 1000);
       // A run that found nothing to do logs at debug, so an idle service does not fill the log.
       const idle = Object.values(outcome.value).every((n) => n === 0);
       deps.log[idle ? "debug" : "info"]("job run", { job: job.name, ms, ...outcome.value });
       return { status: "ran", counts: outcome.value, ms };
     } catch (error) {
       deps.log.error("job failed", { job: job.name, error });
+      deps.metrics?.jobRuns.inc({ job: job.name, status: "failed" });
       return { status: "failed" };
     }
   }

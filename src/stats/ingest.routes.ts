@@ -7,6 +7,7 @@ import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
 import { Envelope } from "../wire/envelope.ts";
 import { IngestAnswer } from "./ingest.schema.ts";
 import { ingest, type IngestDeps } from "./ingest.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 
 /** Contract 4.1 and 8: a body over 8 KiB comes gzip-compressed. */
 const GZIP_OVER_BYTES = 8 * 1024;
@@ -20,14 +21,28 @@ function schemaRule({ body }: { body: unknown }) {
   }
 }
 
-export function ingestRoutes(base: Omit<IngestDeps, "pins">) {
+export function ingestRoutes(base: Omit<IngestDeps, "pins"> & { metrics: Metrics }) {
   const deps: IngestDeps = { ...base, pins: new Map() };
   return new Elysia({ name: "tally.ingest" })
     .use(authGuard(deps))
-    .post("/v1/stats/ingest", ({ signedIn, body }) => ingest(deps, signedIn.uuid, body), {
+    .post(
+      "/v1/stats/ingest",
+      async ({ signedIn, body }) => {
+        const answer = await ingest(deps, signedIn.uuid, body);
+        const m = base.metrics;
+        m.ingestUploads.inc({ duplicate: String(answer.duplicate) });
+        if (!answer.duplicate) {
+          m.ingestRows.inc({ outcome: "applied" }, answer.applied.rows);
+          m.ingestRows.inc({ outcome: "refused" }, answer.refused.reduce((n, r) => n + r.rows, 0));
+          m.ingestRows.inc({ outcome: "dropped" }, answer.dropped.rows);
+        }
+        return answer;
+      },
+      {
       transform: [gzipRule, schemaRule],
       body: Envelope,
       response: IngestAnswer,
       detail: { tags: ["stats"], summary: "Upload one envelope of recorded data (gzip when over 8 KiB)" },
-    });
+      },
+    );
 }

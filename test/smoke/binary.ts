@@ -189,10 +189,14 @@ try {
   const ownCatalogue = join(empty, "mod-catalogue.json");
   const ownBytes = JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
   await Bun.write(ownCatalogue, ownBytes);
-  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, ...profileEnv });
+  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, METRICS_ENABLED: "true", ...profileEnv });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
   check("a restart applies no migration again", !again.output().includes("migrations applied"));
   const own = await fetch(`${again.url}/v1/stats/catalogue`);
+  // A request's metric is recorded once its answer is sent: ask once more, then read.
+  await fetch(`${again.url}/v1/stats/catalogue`);
+  const metricsText = await (await fetch(`${again.url}/metrics`)).text();
+  check("GET /metrics answers Prometheus text with request counts", metricsText.includes('tally_http_requests_total{route="/v1/health",method="GET",status="200"}'));
   check("CATALOGUE_FILE is served byte for byte", (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42");
   await profilesFlow(again.url);
   check("SIGTERM again", (await stop(again)) === 0);

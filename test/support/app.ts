@@ -5,6 +5,7 @@ import { loadConfig, envFor, type SettingName } from "../../src/config.ts";
 import { fakeClock } from "../../src/clock.ts";
 import { memoryLog } from "../../src/log.ts";
 import { loadCatalogue } from "../../src/catalogue/load.ts";
+import { createMetrics } from "../../src/metrics/metrics.ts";
 import { testDatabase } from "./db.ts";
 
 export type TestAppOptions = {
@@ -37,7 +38,7 @@ export async function testApp(options: TestAppOptions = {}) {
   const clock = fakeClock(options.now);
   const log = memoryLog();
   const catalogue = await loadCatalogue(config.catalogueFile);
-  const deps: AppDeps = { db: database.db, config, clock, fetch: options.fetch ?? noUpstream, log, catalogue };
+  const deps: AppDeps = { db: database.db, config, clock, fetch: options.fetch ?? noUpstream, log, catalogue, metrics: createMetrics() };
   const app = createApp(deps);
   const base = "http://localhost";
   return {
