@@ -155,6 +155,48 @@ async function bugReport(url: string) {
   check("a bug report is answered new, the same again as a repeat", first.status === 200 && first.body.status === "new" && second.body.status === "repeat" && second.body.count === 2, JSON.stringify(second.body));
 }
 
+/**
+ * Several instances on one Postgres: the same uploads sent alternately through two instances, and
+ * all through one, for two accounts, fold to the same totals, byte for byte.
+ */
+async function twoInstances(a: string, b: string) {
+  const today = new Date().toISOString().slice(0, 10);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const account = async (base: string, uuid: string) => {
+    const signIn = await fetch(`${base}/v1/auth/dev`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid, name: `Inst${uuid.slice(0, 4)}`, zone: "UTC" }) });
+    const auth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}` };
+    await fetch(`${base}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+    return auth;
+  };
+  const split = await account(a, "1".repeat(32));
+  const single = await account(a, "2".repeat(32));
+  const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+  const uploads = Array.from({ length: 30 }, (_, i) => ({
+    schema: 1,
+    batchId: (i + 1).toString(16).padStart(32, "0"),
+    sentAt: Date.now() - 60_000 + i,
+    mode: "live",
+    client: { install: (i % 3 + 10).toString(16).padStart(32, "0"), modVersion: "smoke", minecraft: "1.21.4", catalogue: 1 },
+    zone: { id: "UTC" },
+    settingsVersion: 2,
+    profile: { id: profile, cuteName: "Kiwi" },
+    categories: ["gathering"],
+    counters: [
+      { profileId: profile, scope: "day", day: i % 2 ? today : yesterday, rows: Array.from({ length: 50 }, (_, k) => ({ k: `mining.smoke.k${k}`, v: i * 7 + k, m: k % 5 === 0 ? "gauge" : k % 5 === 1 ? "max" : "count" })) },
+    ],
+  }));
+  const send = (base: string, auth: Record<string, string>, body: unknown) =>
+    fetch(`${base}/v1/stats/ingest`, { method: "POST", headers: { ...auth, "content-type": "application/json", "content-encoding": "gzip" }, body: Bun.gzipSync(JSON.stringify(body)) }).then((r) => r.status);
+  // Alternating instances, four uploads at a time, for one account; one instance for the other.
+  const statuses: number[] = [];
+  for (let i = 0; i < uploads.length; i += 4) statuses.push(...(await Promise.all(uploads.slice(i, i + 4).map((u, j) => send((i + j) % 2 ? b : a, split, u)))));
+  for (const u of uploads) statuses.push(await send(a, single, u));
+  const totals = async (base: string, auth: Record<string, string>) => (await fetch(`${base}/v1/stats/totals?profile=${profile}`, { headers: auth })).text();
+  const viaTwo = await totals(b, split);
+  const viaOne = await totals(a, single);
+  check("two instances on one Postgres store the same totals as one", statuses.every((s) => s === 200) && viaTwo === viaOne && viaTwo.includes("mining.smoke.k49"), `${viaTwo.length} bytes`);
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -210,8 +252,11 @@ try {
       await signInFlow(pg.url);
       check("on Postgres nothing is written to the working folder", !existsSync(join(pgDir, "data")));
       check("SIGTERM on Postgres", (await stop(pg)) === 0);
-      const pg2 = await start(pgDir, { DATABASE_URL: db.url });
+      const pg2 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0" });
       check("second start on Postgres", true, `${pg2.msToHealthy} ms to first 200`);
+      const pg3 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0" });
+      await twoInstances(pg2.url, pg3.url);
+      await stop(pg3);
       await stop(pg2);
       rmSync(pgDir, { recursive: true, force: true });
     } finally {
