@@ -10,6 +10,7 @@ import type { Catalogue } from "./catalogue/catalogue.ts";
 import { VERSION } from "./version.ts";
 import { requestLog } from "./http/request-log.ts";
 import { metricsRoutes } from "./metrics/metrics.routes.ts";
+import { backupRoutes } from "./db/backup.routes.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import { onErrorPlugin } from "./http/on-error.ts";
 import { bodyReader } from "./http/body.ts";
@@ -34,6 +35,8 @@ export type AppDeps = {
   log: Log;
   catalogue: Catalogue;
   metrics: Metrics;
+  /** The embedded database's dump (absent on Postgres). */
+  backup?: () => Promise<Blob>;
 };
 
 export function createApp(deps: AppDeps) {
@@ -62,7 +65,8 @@ export function createApp(deps: AppDeps) {
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
-    .use(metricsRoutes(deps));
+    .use(metricsRoutes(deps))
+    .use(backupRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

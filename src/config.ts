@@ -336,6 +336,13 @@ export const settings = {
     default: "3600000",
     doc: "How often the job runs: forgetting ingest answers older than the 7-day duplicate window.",
   }),
+  adminToken: setting({
+    env: "ADMIN_TOKEN",
+    schema: T.String({ maxLength: 256 }),
+    default: "",
+    doc: "When set, operator routes exist for this bearer token: GET /v1/admin/backup, which `tally backup` uses while the service runs.",
+    secret: true,
+  }),
   metricsEnabled: setting({
     env: "METRICS_ENABLED",
     schema: Bool,

@@ -7,6 +7,7 @@ import { migrate, markCreated } from "./db/migrate.ts";
 import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
 import { createApp } from "./app.ts";
 import { createMetrics, countedFetch } from "./metrics/metrics.ts";
+import { takeBackup, restoreBackup, BackupError } from "./db/backup.ts";
 import { listen, type Listening } from "./http/serve.ts";
 import { VERSION } from "./version.ts";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
@@ -35,6 +36,8 @@ Commands:
   migrate        Apply database migrations and exit.
   check-config   Check the settings and print the effective values (secrets masked).
   reports        List the bug-report problems by count (reads the configured database).
+  backup <file>  Write a backup of the embedded database (while the service runs: give ADMIN_TOKEN).
+  restore <file> Replace the embedded database with a backup (the service stopped; the old one is kept).
   --help, -h     Show this help.
   --version, -v  Print the version.
 
@@ -47,7 +50,7 @@ ${settingsHelp().join("\n")}
 function startupFault(e: unknown): string | undefined {
   if (e instanceof ConfigError || e instanceof CatalogueError) return e.message;
   const name = (e as Error)?.name;
-  if (name === "DataDirLockedError" || name === "MigrationError") return (e as Error).message;
+  if (name === "DataDirLockedError" || name === "MigrationError" || name === "BackupError") return (e as Error).message;
   const code = (e as { code?: string })?.code;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "CONNECT_TIMEOUT" || code === "3D000" || code === "28P01" || code === "28000") {
     return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
@@ -86,7 +89,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
     t = performance.now();
     const metrics = createMetrics();
     const upstreams = { game_api: config.gameApiUrl, identity: config.identityUrl, names: config.namesUrl, textures: config.texturesUrl, item_images: config.itemImagesUrl, chat: config.chatWebhookUrl };
-    const deps = { db: database.db, config, clock: systemClock, fetch: countedFetch(globalThis.fetch, metrics, upstreams), log, catalogue, metrics };
+    const deps = { db: database.db, config, clock: systemClock, fetch: countedFetch(globalThis.fetch, metrics, upstreams), log, catalogue, metrics, backup: database.backup };
     const app = createApp(deps);
     listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
     scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps), metrics });
@@ -128,8 +131,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     out(`tally ${VERSION}\n`);
     return 0;
   }
-  if (!["serve", "migrate", "check-config", "reports"].includes(command) || argv.length > 1) {
+  const withFile = command === "backup" || command === "restore";
+  if (!["serve", "migrate", "check-config", "reports", "backup", "restore"].includes(command) || argv.length > (withFile ? 2 : 1)) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
+    return 2;
+  }
+  if (withFile && !argv[1]) {
+    err(`tally: ${command} needs a file: tally ${command} <file>\n`);
     return 2;
   }
   let config: Config;
@@ -168,6 +176,19 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       } finally {
         await database.close();
       }
+      return 0;
+    }
+    if (command === "backup") {
+      const tarball = await takeBackup(config);
+      await Bun.write(argv[1]!, tarball);
+      out(`wrote ${argv[1]} (${tarball.size} bytes): the embedded database in ${config.dataDir}\n`);
+      return 0;
+    }
+    if (command === "restore") {
+      const file = Bun.file(argv[1]!);
+      if (!(await file.exists())) throw new BackupError(`no such file: ${argv[1]}`);
+      const { previous } = await restoreBackup(config, file, systemClock.now());
+      out(`restored ${argv[1]} into ${config.dataDir}${previous ? `; the database it replaced is kept in ${previous}` : ""}\n`);
       return 0;
     }
     return await serve(config, log, options);

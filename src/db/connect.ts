@@ -54,14 +54,23 @@ export async function openPglite(dataDir: string | undefined, seed?: Blob): Prom
 }
 
 /**
- * Fills a new folder from the seed: extracted natively next to it, then renamed into place, so a
- * crash part-way leaves no half database. The wasm compiles meanwhile.
+ * Fills the folder from a tarball of a database (the seed, or a backup being restored): extracted
+ * natively next to it, then renamed into place, so a crash part-way leaves no half database. The
+ * wasm compiles meanwhile. `keepPreviousAs` moves the database it replaces aside instead of
+ * deleting it.
  */
-async function unpackSeed(pgDir: string, seed: Blob) {
+export async function unpackDatabase(pgDir: string, tarball: Blob, keepPreviousAs?: string) {
   const partial = `${pgDir}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  await Promise.all([new Bun.Archive(await seed.arrayBuffer()).extract(partial), pgliteAssets()]);
-  rmSync(pgDir, { recursive: true, force: true });
+  try {
+    await Promise.all([new Bun.Archive(await tarball.arrayBuffer()).extract(partial), pgliteAssets()]);
+    if (!existsSync(join(partial, "PG_VERSION"))) throw new Error("the tarball holds no database (PG_VERSION is missing)");
+  } catch (e) {
+    rmSync(partial, { recursive: true, force: true });
+    throw e;
+  }
+  if (keepPreviousAs && existsSync(pgDir)) renameSync(pgDir, keepPreviousAs);
+  else rmSync(pgDir, { recursive: true, force: true });
   renameSync(partial, pgDir);
 }
 
@@ -74,13 +83,17 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
       throw new Error(`${pgDir} holds files but no database (PG_VERSION is missing); move it away and start again`);
     }
     const seed = fresh ? await options.seed?.() : undefined;
-    if (seed) await unpackSeed(pgDir, seed);
+    if (seed) await unpackDatabase(pgDir, seed);
     else mkdirSync(pgDir, { recursive: true });
     const client = await openPglite(pgDir);
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
       kind: "embedded",
       where: pgDir,
+      backup: async () => {
+        await client.query("checkpoint");
+        return client.dumpDataDir("gzip");
+      },
       close: async () => {
         try {
           await client.close();

@@ -11,6 +11,8 @@ export type Database = {
   /** Where the data lives, for logs: a masked URL or the data folder. */
   where: string;
   close(): Promise<void>;
+  /** Embedded only: a crash-consistent gzip tarball of the data folder, taken between statements. */
+  backup?: () => Promise<Blob>;
 };
 
 /** Runs a raw statement and returns its rows, whichever driver answers (postgres.js or PGlite). */

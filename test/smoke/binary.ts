@@ -231,7 +231,7 @@ try {
   const ownCatalogue = join(empty, "mod-catalogue.json");
   const ownBytes = JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
   await Bun.write(ownCatalogue, ownBytes);
-  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, METRICS_ENABLED: "true", ...profileEnv });
+  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, METRICS_ENABLED: "true", ADMIN_TOKEN: "smoke-admin-token-123", ...profileEnv });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
   check("a restart applies no migration again", !again.output().includes("migrations applied"));
   const own = await fetch(`${again.url}/v1/stats/catalogue`);
@@ -241,7 +241,21 @@ try {
   check("GET /metrics answers Prometheus text with request counts", metricsText.includes('tally_http_requests_total{route="/v1/health",method="GET",status="200"}'));
   check("CATALOGUE_FILE is served byte for byte", (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42");
   await profilesFlow(again.url);
+  // A backup while the service runs (through it, with ADMIN_TOKEN), restored into a new folder.
+  const backupFile = join(empty, "backup.tgz");
+  const port = new URL(again.url).port;
+  const backup = await run(["backup", backupFile], empty, { PORT: port, HOST: "127.0.0.1", ADMIN_TOKEN: "smoke-admin-token-123" });
+  check("tally backup while the service runs", backup.code === 0 && existsSync(backupFile), backup.err.trim() || backup.out.trim());
   check("SIGTERM again", (await stop(again)) === 0);
+  const restoredDir = mkdtempSync(join(tmpdir(), "tally-smoke-restore-"));
+  const restore = await run(["restore", backupFile], restoredDir);
+  // The bug report filed earlier in this run is in the restored database.
+  const restoredReports = await run(["reports"], restoredDir);
+  check("tally restore into an empty folder brings the data back", restore.code === 0 && restoredReports.out.includes("Smoke test crash"), restore.err.trim() || restore.out.trim());
+  const restored = await start(restoredDir, {});
+  check("the restored folder serves", (await fetch(`${restored.url}/v1/health`)).status === 200);
+  await stop(restored);
+  rmSync(restoredDir, { recursive: true, force: true });
 
   if (postgresUrl) {
     const db = await createPostgresDatabase();
