@@ -336,6 +336,12 @@ export const settings = {
     default: "3600000",
     doc: "How often the job runs: forgetting ingest answers older than the 7-day duplicate window.",
   }),
+  pageCookieTtlMs: setting({
+    env: "PAGE_COOKIE_TTL_MS",
+    schema: Millis(60_000, 86_400_000),
+    default: "3600000",
+    doc: "How long a browser keeps a player's own statistics page open after its page link (an HttpOnly cookie).",
+  }),
 } as const;
 
 export type SettingName = keyof typeof settings;
