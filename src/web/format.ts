@@ -44,7 +44,7 @@ export function formatDuration(ms: number): string {
   const seconds = frac ? `${s}.${String(frac).padStart(3, "0")} s` : `${s} s`;
   if (d) return `${sign}${d} d ${h} h`;
   if (h) return `${sign}${h} h ${m} min`;
-  if (m) return `${sign}${m} min ${seconds}`;
+  if (m) return s || frac ? `${sign}${m} min ${seconds}` : `${sign}${m} min`;
   return sign + seconds;
 }
 
@@ -67,6 +67,7 @@ export function formatTime(at: number, zone: string): string {
 /** How long ago, roughly: "3 hours", "2 days". */
 export function formatAge(ms: number): string {
   const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes === 0) return "less than a minute";
   if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
   const hours = Math.round(minutes / 60);
   if (hours < 48) return `${hours} hour${hours === 1 ? "" : "s"}`;

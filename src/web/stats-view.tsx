@@ -68,37 +68,35 @@ function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; 
     <>
       {groupOrder(view.catalogue, props.figures).map((group) => {
         const figures = props.figures.filter((f) => f.group === group).sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
-        const charted = figures.filter((f) => (props.days.get(f.key)?.length ?? 0) > 0);
         const id = `${props.scope}-${slug(group)}`;
         return (
           <section aria-labelledby={id}>
             <h3 id={id}>{esc(group)}</h3>
             <ul class="figures">
-              {figures.map((f) => (
-                <li data-key={f.key}>
-                  <span class="label">{esc(f.label)}</span>
-                  <span class="value">{esc(formatValue(view.catalogue, f.unit, f.lifetime.value))}</span>
-                  <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
-                </li>
-              ))}
+              {figures.map((f, i) => {
+                const points = props.days.get(f.key);
+                return (
+                  <li data-key={f.key}>
+                    <span class="label">{esc(f.label)}</span>
+                    <span class="value">{esc(formatValue(view.catalogue, f.unit, f.lifetime.value))}</span>
+                    <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
+                    {points?.length ? (
+                      <Chart
+                        id={`${id}-c${i}`}
+                        label={`${f.label}, per day`}
+                        from={view.range.from}
+                        to={view.range.to}
+                        points={points}
+                        fromZero={f.kind === "count"}
+                        format={(v) => formatValue(view.catalogue, f.unit, v)}
+                      />
+                    ) : (
+                      <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
-            {charted.length ? (
-              <div class="charts">
-                {charted.map((f, i) => (
-                  <Chart
-                    id={`${id}-c${i}`}
-                    label={f.label}
-                    from={view.range.from}
-                    to={view.range.to}
-                    points={props.days.get(f.key)!}
-                    fromZero={f.kind === "count"}
-                    format={(v) => formatValue(view.catalogue, f.unit, v)}
-                  />
-                ))}
-              </div>
-            ) : (
-              ""
-            )}
           </section>
         );
       })}
@@ -131,7 +129,9 @@ function Sessions(props: { view: StatsView }): JSX.Element {
   if (view.sessions.length === 0) return <p class="muted">No sessions recorded for this profile.</p>;
   return (
     <table>
-      <caption class="muted">The latest {String(view.sessions.length)} sessions, newest first (times in {esc(view.zone)})</caption>
+      <caption class="muted">
+        {view.sessions.length === 1 ? "The latest session" : `The latest ${view.sessions.length} sessions, newest first`} (times in {esc(view.zone)})
+      </caption>
       <thead>
         <tr>
           <th scope="col">Started</th>
