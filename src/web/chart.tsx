@@ -55,7 +55,7 @@ export function Chart(p: ChartProps): JSX.Element {
   const dots = runs.filter((r) => r.length === 1).map((r) => r[0]!);
   return (
     <figure class="chart">
-      <figcaption>{esc(p.label)}</figcaption>
+      <figcaption>{esc(p.label)}, per day</figcaption>
       <svg
         viewBox={`-2 0 ${W + 4} ${H}`}
         role="img"

@@ -99,6 +99,8 @@ export function profilePageRoutes(deps: ProfileDeps & PlayerDeps & { config: Con
   const limit = { name: "lookup", perWindow: deps.config.lookupRateLimit, windowMs: 60_000 };
   const problem = (request: Request, status: number, title: string, text: string, headers: Record<string, string> = {}) =>
     htmlPage(request, sync(Problem({ title, text })), { status, cacheControl: "no-store", headers });
+  const noKey = (request: Request) =>
+    problem(request, 503, "Profiles are not available here yet", "This service has no game API key yet, so it cannot look up profiles. Its operator has to add one.");
 
   return new Elysia({ name: "tally.web.profile" }).get(
     "/p/:name",
@@ -106,6 +108,8 @@ export function profilePageRoutes(deps: ProfileDeps & PlayerDeps & { config: Con
       const name = params.name;
       if (!NAME.test(name)) return problem(request, 404, "No such player", `No player is named ${name}.`);
       await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
+      // Without a key there is nothing to show: say so before asking the name service anything.
+      if (!deps.config.gameApiKey) return noKey(request);
       try {
         const player = await findPlayer(deps, name);
         const lookup = await source.lookup(player.uuid);
@@ -116,7 +120,7 @@ export function profilePageRoutes(deps: ProfileDeps & PlayerDeps & { config: Con
           case "unknown_player":
             return problem(request, 404, "No such player", `No player is named ${name}.`);
           case "no_upstream_key":
-            return problem(request, 503, "Profiles are not available here yet", "This service has no game API key yet, so it cannot look up profiles. Its operator has to add one.");
+            return noKey(request);
           case "upstream_refused_uuid":
             return problem(request, 404, "No such player", `The game's API does not know ${name}.`);
           default:

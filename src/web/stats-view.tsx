@@ -83,7 +83,7 @@ function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; 
                     {points?.length ? (
                       <Chart
                         id={`${id}-c${i}`}
-                        label={`${f.label}, per day`}
+                        label={f.label}
                         from={view.range.from}
                         to={view.range.to}
                         points={points}

@@ -90,6 +90,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
   const secure = deps.config.baseUrl.startsWith("https://");
   const notFound = (request: Request) => htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
+  const hide = { detail: { hide: true } };
   return new Elysia({ name: "tally.web.stats" })
     .get("/u/:name", async ({ params, request }) => {
       const url = new URL(request.url);
@@ -134,7 +135,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         noindex: !account.findable,
         headers: { vary: "accept-encoding, cookie" },
       });
-    })
+    }, hide)
     .get("/s/:key", async ({ params, request }) => {
       const hidden = { cacheControl: "no-store", noindex: true } as const;
       const key = params.key;
@@ -147,6 +148,6 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         noindex: true,
       });
       return htmlPage(request, sync(StatsPage(view)), hidden);
-    });
+    }, hide);
 }
 
