@@ -8,6 +8,9 @@ import { rows } from "../src/db/database.ts";
 import { testApp } from "../test/support/app.ts";
 import { backend } from "../test/support/db.ts";
 import { fixtureCatalogue } from "../test/support/fixtures.ts";
+import { accountByName } from "../src/accounts/accounts.query.ts";
+import { statsView } from "../src/web/stats.routes.tsx";
+import { StatsPage } from "../src/web/stats-view.tsx";
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1]) || 50;
@@ -60,11 +63,14 @@ const [{ n: dayRows }] = (await rows<{ n: number }>(db, sql`select count(*)::int
 const loadSeconds = (performance.now() - t0) / 1000;
 
 async function p50(path: string) {
-  const once = async () => {
+  return p50Of(async () => {
     const res = await t.request(path);
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     return res.text();
-  };
+  });
+}
+
+async function p50Of(once: () => unknown) {
   for (let i = 0; i < 5; i++) await once();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -94,9 +100,17 @@ const pages = [
   { what: "/u/<name>, 365-day charts", path: `${page}?range=365` },
 ].map((r) => ({ ...r, p50Ms: 0, ...{ plain: 0, transferred: 0, requests: 0, charts: 0 } }));
 for (const r of pages) Object.assign(r, { p50Ms: await p50(r.path) }, await weight(r.path));
+// Where the time goes: the page's reads (fold totals, per-day values, sessions, timeline) and
+// turning the read data into HTML.
+const owner = (await accountByName(db, name))!;
+const readView = () => statsView({ db, clock: t.clock, catalogue: t.catalogue, config: t.config }, owner, new URL(`http://bench${page}`), { title: name, heading: name, path: page, noindex: false });
+const readsMs = await p50Of(readView);
+const view = await readView();
+const renderMs = await p50Of(() => StatsPage(view));
 await t.close();
 
 console.log(`pages on the ${backend} database: ${keys.length} keys + playtime, 365 days, 2 installs = ${dayRows} day rows (loaded in ${loadSeconds.toFixed(1)} s), ${runs} runs\n`);
 console.log(`${"page".padEnd(38)} ${"render p50".padStart(11)} ${"bytes".padStart(9)} ${"gzip".padStart(8)} requests charts`);
 for (const r of pages) console.log(`${r.what.padEnd(38)} ${(r.p50Ms + " ms").padStart(11)} ${String(r.plain).padStart(9)} ${String(r.transferred).padStart(8)} ${String(r.requests).padStart(8)} ${String(r.charts).padStart(6)}`);
-console.log("\n" + JSON.stringify({ bench: "pages", backend, dayRows, runs, pages: pages.map(({ what: _, ...r }) => r) }));
+console.log(`\nof the default page: reads (fold totals, per-day values, sessions, timeline) p50 ${readsMs} ms, HTML from the read data p50 ${renderMs} ms`);
+console.log("\n" + JSON.stringify({ bench: "pages", backend, dayRows, runs, readsP50Ms: readsMs, htmlP50Ms: renderMs, pages: pages.map(({ what: _, ...r }) => r) }));
