@@ -71,6 +71,8 @@ async function checkPage(name: string, path: string, opts: { status?: number; se
       expect(await v.page.locator("main h1").count()).toBe(1);
       if (opts.see) await opts.see(v.page);
       await v.page.screenshot({ path: join(artifacts, `${name}-${scheme}.png`), fullPage: true });
+      // A long page also gets its first screen, legible at a glance.
+      if ((await v.page.evaluate(() => document.documentElement.scrollHeight)) > 3000) await v.page.screenshot({ path: join(artifacts, `${name}-${scheme}-top.png`) });
     } finally {
       await v.close();
     }
@@ -100,6 +102,24 @@ describe("the mod's pages", () => {
       });
     });
   }
+
+  test("the keyboard reaches a visible skip link first, then the site navigation", async () => {
+    const v = await visit("/", "light");
+    try {
+      await v.page.keyboard.press("Tab");
+      expect(await v.page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+      const box = await v.page.locator("a.skip").boundingBox();
+      expect(box && box.x >= 0 && box.y >= 0).toBe(true);
+      expect(await v.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe("solid");
+      await v.page.keyboard.press("Tab");
+      expect(await v.page.evaluate(() => document.activeElement?.textContent)).toBe("tally");
+      expect(await v.page.locator("header nav[aria-label]").count()).toBe(1);
+      expect(await v.page.locator("main").count()).toBe(1);
+      expect(await v.page.locator("footer").count()).toBe(1);
+    } finally {
+      await v.close();
+    }
+  });
 
   test("the API reference lists the ingest route", async () => {
     const v = await visit("/docs/api", "light");
@@ -146,6 +166,28 @@ describe("public profile pages", () => {
     } finally {
       env.game.state.failure = "none";
       env.t.clock.advance(-3 * 3_600_000);
+    }
+  });
+});
+
+describe("a service without a game API key", () => {
+  test("/p/<name> answers 503 and says why", async () => {
+    const bare = await pageEnv({ settings: { gameApiKey: "" } });
+    const other = listen(bare.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: bare.t.log });
+    const saved = base;
+    base = `http://127.0.0.1:${other.port}`;
+    try {
+      await checkPage("profile-no-key", `/p/${alice.name}`, {
+        status: 503,
+        see: async (page) => {
+          expect(await page.locator("h1").innerText()).toBe("Profiles are not available here yet");
+          expect(await page.locator("main").innerText()).toContain("no game API key");
+        },
+      });
+    } finally {
+      base = saved;
+      await other.stop("done");
+      await bare.close();
     }
   });
 });
