@@ -185,7 +185,8 @@ function query(view: StatsView, change: { profile?: string; range?: number }) {
   if (profile && view.profiles.length > 1) params.set("profile", profile);
   const range = change.range ?? view.range.days;
   if (range !== view.range.options[1]) params.set("range", String(range));
-  const q = params.toString();
+  // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
+  const q = params.toString().replaceAll("&", "&amp;");
   return q ? `${view.path}?${q}` : view.path;
 }
 

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { testApp } from "../support/app.ts";
 import { fixtureCatalogue } from "../support/fixtures.ts";
 import { tempDirs } from "../support/temp.ts";
-import { PROFILE } from "../support/uploads.ts";
+import { PROFILE, envelope, uploader } from "../support/uploads.ts";
 import { pageEnv, alice, empty, stale } from "./env.ts";
 import { seedPlayer, pageLink, MINING_DAYS, SEED_NOW, type Seeded } from "./seed.ts";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/respond.ts";
@@ -292,6 +292,37 @@ describe("/u/<name>", () => {
     // Blocks mined 20..6 days back: in the last 30 days, all nine days; two gaps.
     expect(html30).toContain('data-points="9" data-gaps="2"');
     expect(await (await get("/u/Steve_Stats?range=7")).text()).toContain('data-days="90"');
+  });
+});
+
+describe("/u/<name> edge cases", () => {
+  test("a findable account with nothing recorded says so", async () => {
+    const p = await uploader(env.t, { name: "Fresh_Player" });
+    const current = (await (await env.t.request("/v1/stats/settings", { headers: p.auth })).json()) as { settingsVersion: number };
+    await env.t.request("/v1/stats/settings", { method: "PATCH", headers: { ...p.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: current.settingsVersion, findable: true }) });
+    const res = await get("/u/Fresh_Player");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("No profile recorded yet.");
+    expect(html).toContain("Nothing recorded here yet.");
+    expect(html).not.toContain("<svg");
+  });
+
+  test("several profiles: tabs, the latest by default, another by ?profile=", async () => {
+    const other = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
+    const multi = await seedPlayer(env.t, { name: "Multi_Player", findable: true });
+    env.t.clock.advance(60_000);
+    const res = await multi.player.send(envelope(env.t, { profile: { id: other, cuteName: "Kiwi" }, counters: [{ profileId: other, scope: "day", day: MINING_DAYS[8]!, rows: [{ k: "mining.blocks.total", v: 77 }] }] }));
+    expect(res.status).toBe(200);
+    const html = await (await get("/u/Multi_Player")).text();
+    expect(html).toContain('<nav aria-label="Profiles">');
+    expect(html).toContain("Profile Kiwi");
+    expect(html).toContain('<span class="value">77</span>');
+    expect(html).toContain(`<a href="/u/Multi_Player?profile=${PROFILE}">Pomegranate</a>`);
+    const first = await (await get(`/u/Multi_Player?profile=${PROFILE}`)).text();
+    expect(first).toContain("Profile Pomegranate");
+    expect(first).toContain('<span class="value">268,000</span>');
+    expect(first).toContain(`<a href="/u/Multi_Player?profile=${PROFILE}&amp;range=30">Last 30 days</a>`);
   });
 });
 
