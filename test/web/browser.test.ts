@@ -121,6 +121,20 @@ describe("the mod's pages", () => {
     }
   });
 
+  test("the look-up form on the home page opens a profile", async () => {
+    const v = await visit("/", "light");
+    try {
+      await v.page.getByLabel("Player name").fill(alice.name);
+      await v.page.getByRole("button", { name: "Show profile" }).click();
+      await v.page.waitForURL(`${base}/p/${alice.name}`);
+      expect(await v.page.locator("main h1").innerText()).toBe(alice.name);
+      expect(v.errors).toEqual([]);
+      for (const url of v.requests) expect(url.startsWith(base + "/")).toBe(true);
+    } finally {
+      await v.close();
+    }
+  });
+
   test("the API reference lists the ingest route", async () => {
     const v = await visit("/docs/api", "light");
     expect(await v.page.locator("h3", { hasText: "/v1/stats/ingest" }).count()).toBe(1);

@@ -144,6 +144,18 @@ describe("/p/<name>", () => {
     expectOnlyOwnResources(html);
   });
 
+  test("the home page's look-up form goes to the profile's address", async () => {
+    expect(await (await get("/")).text()).toContain('<form class="lookup" action="/p/" method="get" role="search">');
+    const res = await get("/p/?name=Alice_01");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/p/Alice_01");
+    for (const bad of ["/p/?name=%3Cscript%3E", "/p/", "/p/?name=ab"]) {
+      const r = await get(bad);
+      expect(r.status).toBe(404);
+      expect(await r.text()).not.toContain("<script>");
+    }
+  });
+
   test("a player without profiles", async () => {
     const res = await get(`/p/${empty.name}`);
     expect(res.status).toBe(200);
