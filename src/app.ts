@@ -25,6 +25,10 @@ import { lifecycleRoutes } from "./stats/lifecycle.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
 import { reportRoutes } from "./reports/reports.routes.ts";
+import { siteRoutes } from "./web/site.routes.tsx";
+import { profilePageRoutes } from "./web/profile.routes.tsx";
+import { statsPageRoutes } from "./web/stats.routes.tsx";
+import type { OpenApiDocument } from "./web/api-reference.tsx";
 
 export type AppDeps = {
   db: Db;
@@ -40,7 +44,9 @@ export type AppDeps = {
 };
 
 export function createApp(deps: AppDeps) {
-  return new Elysia({ normalize: false })
+  // The API reference page renders the app's own OpenAPI document, asked of the app in-process.
+  const openapiDocument = async (): Promise<OpenApiDocument> => (await app.handle(new Request("http://tally.internal/v1/openapi.json"))).json() as Promise<OpenApiDocument>;
+  const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log))
     .use(bodyReader(deps.config))
@@ -66,7 +72,11 @@ export function createApp(deps: AppDeps) {
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
     .use(metricsRoutes(deps))
-    .use(backupRoutes(deps));
+    .use(backupRoutes(deps))
+    .use(siteRoutes({ openapi: openapiDocument }))
+    .use(profilePageRoutes(deps))
+    .use(statsPageRoutes(deps));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

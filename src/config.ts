@@ -356,6 +356,12 @@ export const settings = {
     doc: "When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`.",
     secret: true,
   }),
+  pageCookieTtlMs: setting({
+    env: "PAGE_COOKIE_TTL_MS",
+    schema: Millis(60_000, 86_400_000),
+    default: "3600000",
+    doc: "How long a browser keeps a player's own statistics page open after its page link (an HttpOnly cookie).",
+  }),
 } as const;
 
 export type SettingName = keyof typeof settings;

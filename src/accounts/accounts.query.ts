@@ -70,3 +70,18 @@ export async function accountByPageToken(db: Db, token: string, now: number): Pr
 export async function markUpload(db: Db, uuid: string, at: number) {
   await db.update(accounts).set({ lastUploadAt: at }).where(eq(accounts.uuid, uuid));
 }
+
+/**
+ * The account that holds a player name now (the /u/<name> page), case-insensitively. Two accounts
+ * can hold one name for a while (a name freed and taken before the first signs in again): the one
+ * that uploaded most recently wins, then the newer account, so the answer is always the same.
+ */
+export async function accountByName(db: Db, name: string): Promise<Account | undefined> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.name}) = lower(${name})`)
+    .orderBy(sql`${accounts.lastUploadAt} desc nulls last`, sql`${accounts.createdAt} desc`, accounts.uuid)
+    .limit(1);
+  return row;
+}

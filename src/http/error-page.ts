@@ -1,10 +1,11 @@
-// The HTML answer for a refused web route (the website's pages restyle it; no third-party asset).
+// The HTML answer for a refused web route: the site's own stylesheet, no third-party asset.
+import { stylesheet } from "../web/assets.ts";
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function errorPage(status: number, message: string, requestId?: string): string {
   const title = status === 404 ? "Not found" : status >= 500 ? "Something went wrong" : "Request refused";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${status} ${title} · tally</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem}` +
-    `@media(prefers-color-scheme:dark){body{background:#111;color:#eee}}</style></head><body><main><h1>${status} · ${title}</h1>` +
+    `<title>${status} ${title} · tally</title><link rel="stylesheet" href="${stylesheet.path}"></head><body><main><h1>${status} · ${title}</h1>` +
     `<p>${escapeHtml(message)}</p>${requestId ? `<p><small>Request id: ${escapeHtml(requestId)}</small></p>` : ""}<p><a href="/">Home</a></p></main></body></html>`;
 }

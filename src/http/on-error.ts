@@ -5,6 +5,7 @@ import type { Log } from "../log.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { requestId } from "./request-context.ts";
 import { errorPage } from "./error-page.ts";
+import { pageSecurityHeaders } from "../web/respond.ts";
 
 type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string>; extra?: Record<string, unknown> };
 
@@ -53,7 +54,7 @@ export function onErrorPlugin(log: Log) {
     if (isWebPath(path)) {
       return new Response(errorPage(refusal.status, refusal.message, id), {
         status: refusal.status,
-        headers: { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+        headers: { ...headers, ...pageSecurityHeaders, "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
       });
     }
     const body = { ...refusal.extra, ...errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined) };

@@ -1,5 +1,7 @@
 // A request id on every answer (X-Request-Id), a `log` in every handler's context that stamps it
-// on each line, and one log line per request with its outcome.
+// on each line, and one log line per request with its outcome. The line names the route pattern
+// (`/p/:name`, `/s/:key`), never the path: a path can hold another player's name or a share key,
+// and a log is storage too.
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
 import { beginRequest, requestFacts } from "./request-context.ts";
@@ -11,17 +13,16 @@ export function requestLog(log: Log, metrics: Metrics) {
       set.headers["x-request-id"] = beginRequest(request).id;
     })
     .derive({ as: "global" }, ({ request }) => ({ log: log.child({ requestId: requestFacts(request)?.id }) }))
-    .onAfterResponse({ as: "global" }, ({ request, path, route, set, responseValue }) => {
+    .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
       const f = requestFacts(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200);
-      // The route pattern, never the path itself: labels stay few and carry no names or keys.
-      const pattern = status === 404 && !route ? "(unmatched)" : route || "(unmatched)";
+      const pattern = route || "(unmatched)";
       metrics.requests.inc({ route: pattern, method: request.method, status: String(status) });
       if (f) metrics.latency.observe({ route: pattern }, (performance.now() - f.startedAt) / 1000);
       log.info("request", {
         requestId: f?.id,
         method: request.method,
-        path,
+        route: pattern,
         status,
         ms: f ? Math.round((performance.now() - f.startedAt) * 100) / 100 : undefined,
       });

@@ -193,12 +193,16 @@ describe("every answer", () => {
     expect(line?.requestId).toBe(res.headers.get("x-request-id")!);
   });
 
-  test("each request is logged once with its id, route and status", async () => {
+  test("each request is logged once with its id, route pattern and status, never its path", async () => {
+    // A player name in the path (here, a lookup by name) must not reach the log.
+    await t.request("/v1/players/Some_Player_Name");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(JSON.stringify(t.log.lines)).not.toContain("Some_Player_Name");
     const res = await t.request("/v1/no/such/route");
     const id = res.headers.get("x-request-id");
     await new Promise((resolve) => setImmediate(resolve)); // the line is written after the answer is sent
     const lines = t.log.lines.filter((l) => l.msg === "request" && l.requestId === id);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ method: "GET", path: "/v1/no/such/route", status: 404 });
+    expect(lines[0]).toMatchObject({ method: "GET", route: "(unmatched)", status: 404 });
   });
 });

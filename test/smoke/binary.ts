@@ -115,6 +115,7 @@ async function signInFlow(url: string) {
   check("the same batchId again is a duplicate", ((await again.json()) as { duplicate: boolean }).duplicate === true);
   const plain = await codeOf(await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(upload) }));
   check("the same upload unzipped (over 8 KiB) is refused", plain === "413 gzip_required", plain);
+  await pagesFlow(url, auth);
   const out = await fetch(`${url}/v1/auth/sessions`, { method: "DELETE", headers: auth });
   check("sign out everywhere", ((await out.json()) as { signedOut: number }).signedOut === 1);
   const after = await codeOf(await fetch(`${url}/v1/auth/session`, { headers: auth }));
@@ -131,6 +132,22 @@ const images = fakeImageServer();
 images.files.set(`/texture/${hashOf(skin)}`, skin);
 const sessionServer = fakeSessionServer([{ uuid: player.uuid, name: player.name, skinUrl: `http://textures.minecraft.net/texture/${hashOf(skin)}` }]);
 const profileEnv = { GAME_API_URL: gameApi.url, GAME_API_KEY: GAME_KEY, IDENTITY_URL: sessionServer.url, TEXTURES_URL: images.url };
+
+/** The website from the binary: Markdown pages and the stylesheet embedded, the player's own page through its link. */
+async function pagesFlow(url: string, auth: { authorization: string }) {
+  const home = await fetch(`${url}/`);
+  const html = await home.text();
+  check("the home page is rendered from the embedded Markdown, with a CSP", home.status === 200 && html.includes("<h1>Your own numbers, kept by you</h1>") && (home.headers.get("content-security-policy") ?? "").includes("default-src 'self'"));
+  const css = /href="(\/assets\/style\.[0-9a-f]+\.css)"/.exec(html)?.[1] ?? "";
+  const style = await fetch(url + css);
+  check("the stylesheet is served, immutable", style.status === 200 && style.headers.get("cache-control") === "public, max-age=31536000, immutable", css);
+  const { url: link } = (await (await fetch(`${url}/v1/stats/me/page-token`, { method: "POST", headers: auth })).json()) as { url: string };
+  const opened = await fetch(url + new URL(link).pathname + new URL(link).search, { redirect: "manual" });
+  const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const own = await fetch(url + (opened.headers.get("location") ?? "/nowhere"), { headers: { cookie } });
+  const ownHtml = await own.text();
+  check("the page link opens the player's own statistics page", opened.status === 303 && own.status === 200 && ownHtml.includes(`${player.name}&#x27;s statistics`) && ownHtml.includes("<svg"), `${opened.status} ${own.status}`);
+}
 
 async function profilesFlow(url: string) {
   const doc = (await (await fetch(`${url}/v1/gamemode/profiles/${player.uuid}`)).json()) as { profiles: { cuteName?: string }[] };

@@ -1,0 +1,251 @@
+// The statistics page (/u/<name>, /s/<key>): only what the player chose to record. Lifetime totals
+// of the selected profile and of the account scope, grouped by the catalogue's groups with their
+// labels and units, each with its baseline's date; a daily chart per key with gaps left as gaps;
+// the latest sessions and timeline events.
+import Html from "@kitajs/html";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import { describeKey } from "../stats/fold.ts";
+import type { RecentEvent, RecentSession } from "../stats/activity.ts";
+import { Chart, type ChartPoint } from "./chart.tsx";
+import { esc, Layout } from "./layout.tsx";
+import { formatDay, formatDuration, formatTime, formatValue } from "./format.ts";
+
+export type KeyFigure = {
+  key: string;
+  label: string;
+  group: string;
+  kind: string;
+  unit: string;
+  lifetime: { value: number; baseline: { day: string } | null; days: { first: string; last: string } | null };
+};
+
+export type StatsView = {
+  catalogue: Catalogue;
+  title: string;
+  heading: string;
+  /** the page's own path, without query (links of the range switch and the profile tabs) */
+  path: string;
+  noindex: boolean;
+  notice?: string;
+  zone: string;
+  profiles: { id: string; cuteName: string }[];
+  selected: { id: string; cuteName: string } | null;
+  range: { days: number; from: string; to: string; options: readonly number[] };
+  profileKeys: KeyFigure[];
+  accountKeys: KeyFigure[];
+  /** key -> its observed days in the range */
+  profileDays: Map<string, ChartPoint[]>;
+  accountDays: Map<string, ChartPoint[]>;
+  sessions: RecentSession[];
+  events: RecentEvent[];
+};
+
+/** The words under a lifetime figure: where its number starts and what its baseline holds. */
+export function sinceText(kind: string, lifetime: KeyFigure["lifetime"]): JSX.Element {
+  const { baseline, days } = lifetime;
+  if (kind === "gauge") return days ? `as of ${formatDay(days.last)}` : baseline ? `as of ${formatDay(baseline.day)}` : "";
+  if (baseline && days) return `since ${formatDay(days.first)}, including everything up to ${formatDay(baseline.day)}`;
+  if (baseline) return `everything up to ${formatDay(baseline.day)}`;
+  if (days) return `since ${formatDay(days.first)}`;
+  return "";
+}
+
+/** Groups in the catalogue's order (keys, then patterns); groups it does not name follow, by name. */
+function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
+  const known: string[] = [];
+  for (const e of [...catalogue.document.keys, ...catalogue.document.patterns]) if (!known.includes(e.group)) known.push(e.group);
+  const present = new Set(figures.map((f) => f.group));
+  const rest = [...present].filter((g) => !known.includes(g)).sort();
+  return [...known.filter((g) => present.has(g)), ...rest];
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "group";
+
+function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]> }): JSX.Element {
+  const { view } = props;
+  if (props.figures.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
+  return (
+    <>
+      {groupOrder(view.catalogue, props.figures).map((group) => {
+        const figures = props.figures.filter((f) => f.group === group).sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
+        const id = `${props.scope}-${slug(group)}`;
+        return (
+          <section aria-labelledby={id}>
+            <h3 id={id}>{esc(group)}</h3>
+            <ul class="figures">
+              {figures.map((f, i) => {
+                const points = props.days.get(f.key);
+                return (
+                  <li data-key={f.key}>
+                    <span class="label">{esc(f.label)}</span>
+                    <span class="value">{esc(formatValue(view.catalogue, f.unit, f.lifetime.value))}</span>
+                    <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
+                    {points?.length ? (
+                      <Chart
+                        id={`${id}-c${i}`}
+                        label={f.label}
+                        from={view.range.from}
+                        to={view.range.to}
+                        points={points}
+                        fromZero={f.kind === "count"}
+                        format={(v) => formatValue(view.catalogue, f.unit, v)}
+                      />
+                    ) : (
+                      <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+/** Timeline kinds the page names; any other kind is shown by its own words (kinds are open: contract 2.5). */
+export const TIMELINE_KINDS: Record<string, string> = {
+  level_up: "Level up",
+  rare_drop: "Rare drop",
+  first: "First",
+  personal_best: "Personal best",
+  death: "Death",
+  unlock: "Unlock",
+};
+
+const words = (id: string) => {
+  const w = id.replaceAll("_", " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+function amountText(catalogue: Catalogue, a: { k: string; v: number }): JSX.Element {
+  const unit = catalogue.lookup(a.k)?.unit ?? "count";
+  return `${describeKey(catalogue, a.k).label}: ${formatValue(catalogue, unit, a.v)}`;
+}
+
+function Sessions(props: { view: StatsView }): JSX.Element {
+  const { view } = props;
+  if (view.sessions.length === 0) return <p class="muted">No sessions recorded for this profile.</p>;
+  return (
+    <table>
+      <caption class="muted">
+        {view.sessions.length === 1 ? "The latest session" : `The latest ${view.sessions.length} sessions, newest first`} (times in {esc(view.zone)})
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Started</th>
+          <th scope="col">Activity</th>
+          <th scope="col" class="num">
+            Length
+          </th>
+          <th scope="col">Gains</th>
+          <th scope="col">Costs</th>
+        </tr>
+      </thead>
+      <tbody>
+        {view.sessions.map((s) => (
+          <tr>
+            <td>{esc(formatTime(s.startedAt, view.zone))}</td>
+            <td>{esc(words(s.activity))}</td>
+            <td class="num">{esc(formatDuration(s.endedAt - s.startedAt))}</td>
+            <td>{esc(s.gains.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
+            <td>{esc(s.costs.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Timeline(props: { view: StatsView }): JSX.Element {
+  const { view } = props;
+  if (view.events.length === 0) return <p class="muted">No timeline events recorded for this profile.</p>;
+  return (
+    <ol class="timeline">
+      {view.events.map((e) => {
+        const known = TIMELINE_KINDS[e.kind];
+        const about = e.key ? (e.value === null ? describeKey(view.catalogue, e.key).label : amountText(view.catalogue, { k: e.key, v: e.value })) : "";
+        return (
+          <li data-kind={e.kind}>
+            <span class={known ? "kind" : "kind unknown"}>{esc(known ?? words(e.kind))}</span> {esc(about)}{" "}
+            <small>
+              <time datetime={new Date(e.at).toISOString()}>{esc(formatTime(e.at, view.zone))}</time>
+            </small>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function query(view: StatsView, change: { profile?: string; range?: number }) {
+  const params = new URLSearchParams();
+  const profile = change.profile ?? view.selected?.id;
+  if (profile && view.profiles.length > 1) params.set("profile", profile);
+  const range = change.range ?? view.range.days;
+  if (range !== view.range.options[1]) params.set("range", String(range));
+  // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
+  const q = params.toString().replaceAll("&", "&amp;");
+  return q ? `${view.path}?${q}` : view.path;
+}
+
+export function StatsPage(view: StatsView): JSX.Element {
+  return (
+    <Layout title={view.title} noindex={view.noindex}>
+      <h1>{esc(view.heading)}</h1>
+      {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
+      <p class="muted">
+        Only what this player chose to record with the mod. Days are calendar days in the player's time zone ({esc(view.zone)}).
+      </p>
+      {view.profiles.length > 1 ? (
+        <nav aria-label="Profiles">
+          <ul class="tabs">
+            {view.profiles.map((p) => (
+              <li>
+                <a href={query(view, { profile: p.id })} aria-current={p.id === view.selected?.id ? "page" : undefined}>
+                  {esc(p.cuteName)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : (
+        ""
+      )}
+      <nav aria-label="Chart range">
+        <ul class="tabs">
+          {view.range.options.map((days) => (
+            <li>
+              <a href={query(view, { range: days })} aria-current={days === view.range.days ? "page" : undefined}>
+                Last {String(days)} days
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section aria-labelledby="profile-h">
+        <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
+        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} /> : <p class="muted">No profile recorded yet.</p>}
+      </section>
+      <section aria-labelledby="account-h">
+        <h2 id="account-h">Whole account</h2>
+        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} />
+      </section>
+      {view.selected ? (
+        <>
+          <section aria-labelledby="sessions-h">
+            <h2 id="sessions-h">Sessions</h2>
+            <Sessions view={view} />
+          </section>
+          <section aria-labelledby="timeline-h">
+            <h2 id="timeline-h">Timeline</h2>
+            <Timeline view={view} />
+          </section>
+        </>
+      ) : (
+        ""
+      )}
+    </Layout>
+  );
+}

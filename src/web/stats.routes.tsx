@@ -1,0 +1,154 @@
+// GET /u/<name> (a page its owner made findable, or the owner's own page through its page token)
+// and GET /s/<key> (a share link: never cached, never indexed; a rotated key answers 404).
+// A page that does not exist for this visitor answers exactly like a name nobody holds.
+import { Elysia } from "elysia";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import { accountByName, accountByPageToken, accountByShareKey, insertPageToken, type Account } from "../accounts/accounts.query.ts";
+import { hashToken, newToken } from "../auth/tokens.ts";
+import { keysWithLifetime, listProfiles, perDay } from "../stats/fold.ts";
+import { recentEvents, recentSessions } from "../stats/activity.ts";
+import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { htmlPage } from "./respond.ts";
+import { sync } from "./layout.tsx";
+import { StatsPage, type StatsView } from "./stats-view.tsx";
+import { NotFoundPage } from "./not-found.tsx";
+import type { ChartPoint } from "./chart.tsx";
+
+export type StatsPageDeps = { db: Db; clock: Clock; catalogue: Catalogue; config: Pick<Config, "baseUrl" | "pageCookieTtlMs"> };
+
+/** Chart ranges offered, in days; the middle one is the default. */
+export const RANGE_OPTIONS = [30, 90, 365] as const;
+/** Sessions and timeline events shown, newest first. */
+export const RECENT_SESSIONS = 20;
+export const RECENT_EVENTS = 30;
+
+export const PAGE_COOKIE = "tally_page";
+const NAME = /^[A-Za-z0-9_]{1,16}$/;
+const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
+
+function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+function byDay(days: { day: string; values: { key: string; value: number }[] }[]): Map<string, ChartPoint[]> {
+  const out = new Map<string, ChartPoint[]>();
+  for (const d of days) {
+    for (const v of d.values) {
+      let list = out.get(v.key);
+      if (!list) out.set(v.key, (list = []));
+      list.push({ day: d.day, value: v.value });
+    }
+  }
+  return out;
+}
+
+/** Everything the page shows for one account. */
+export async function statsView(deps: StatsPageDeps, account: Account, url: URL, page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">): Promise<StatsView> {
+  const profiles = await listProfiles(deps.db, account.uuid);
+  const asked = url.searchParams.get("profile");
+  // By default the profile last uploaded for.
+  const latest = profiles.reduce<(typeof profiles)[number] | null>((a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a), null);
+  const selected = profiles.find((p) => p.id === asked) ?? latest;
+  const rangeAsked = Number(url.searchParams.get("range"));
+  const days = (RANGE_OPTIONS as readonly number[]).includes(rangeAsked) ? rangeAsked : RANGE_OPTIONS[1];
+  const to = dayIn(account.zone, deps.clock.now());
+  const from = addDays(to, -(days - 1));
+  const fold = { db: deps.db, catalogue: deps.catalogue };
+  // The same figures as totals(), each read on its own connection at once.
+  const [profileKeys, accountKeys, profileDays, accountDays, sessions, events] = await Promise.all([
+    selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
+    keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+    selected ? perDay(fold, account.uuid, selected.id, from, to) : null,
+    perDay(fold, account.uuid, ACCOUNT_PROFILE, from, to),
+    selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
+    selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
+  ]);
+  return {
+    ...page,
+    catalogue: deps.catalogue,
+    zone: account.zone,
+    profiles: profiles.map((p) => ({ id: p.id, cuteName: p.cuteName })),
+    selected: selected ? { id: selected.id, cuteName: selected.cuteName } : null,
+    range: { days, from, to, options: RANGE_OPTIONS },
+    profileKeys,
+    accountKeys,
+    profileDays: byDay(profileDays?.days ?? []),
+    accountDays: byDay(accountDays.days),
+    sessions,
+    events,
+  };
+}
+
+export function statsPageRoutes(deps: StatsPageDeps) {
+  const secure = deps.config.baseUrl.startsWith("https://");
+  const notFound = (request: Request) => htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
+
+  const hide = { detail: { hide: true } };
+  return new Elysia({ name: "tally.web.stats" })
+    .get("/u/:name", async ({ params, request }) => {
+      const url = new URL(request.url);
+      const name = params.name;
+      if (!NAME.test(name)) return notFound(request);
+      const now = deps.clock.now();
+
+      // A page link from the mod: trade its token for a cookie, then show the clean address.
+      const token = url.searchParams.get("t");
+      if (token !== null) {
+        const owner = token.length <= 64 ? await accountByPageToken(deps.db, token, now) : undefined;
+        if (owner) {
+          const pageToken = newToken();
+          const maxAgeMs = deps.config.pageCookieTtlMs;
+          await insertPageToken(deps.db, { tokenHash: hashToken(pageToken), uuid: owner.uuid, expiresAt: now + maxAgeMs, now });
+          const cookie = `${PAGE_COOKIE}=${pageToken}; Path=/u/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+          return new Response(null, {
+            status: 303,
+            headers: { location: `/u/${encodeURIComponent(owner.name)}`, "set-cookie": cookie, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+          });
+        }
+        const holder = await accountByName(deps.db, name);
+        if (!holder?.findable) return notFound(request);
+        return new Response(null, { status: 303, headers: { location: `/u/${encodeURIComponent(holder.name)}`, "cache-control": "no-store" } });
+      }
+
+      const cookie = cookieOf(request, PAGE_COOKIE);
+      const own = cookie && cookie.length <= 64 ? await accountByPageToken(deps.db, cookie, now) : undefined;
+      const holder = await accountByName(deps.db, name);
+      const account = own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
+      if (!account) return notFound(request);
+      const isOwn = own?.uuid === account.uuid;
+      const view = await statsView(deps, account, url, {
+        title: `${account.name}'s statistics`,
+        heading: `${account.name}'s statistics`,
+        path: `/u/${encodeURIComponent(account.name)}`,
+        noindex: !account.findable,
+        notice: isOwn && !account.findable ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while." : undefined,
+      });
+      return htmlPage(request, sync(StatsPage(view)), {
+        cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
+        noindex: !account.findable,
+        headers: { vary: "accept-encoding, cookie" },
+      });
+    }, hide)
+    .get("/s/:key", async ({ params, request }) => {
+      const hidden = { cacheControl: "no-store", noindex: true } as const;
+      const key = params.key;
+      const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
+      if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
+      const view = await statsView(deps, account, new URL(request.url), {
+        title: "Shared statistics",
+        heading: "Shared statistics",
+        path: `/s/${key}`,
+        noindex: true,
+      });
+      return htmlPage(request, sync(StatsPage(view)), hidden);
+    }, hide);
+}
+

@@ -1,0 +1,84 @@
+// Statistics for the page tests: one upload per player built the way the mod builds them, with
+// known gaps, a backfill baseline, every kind, the account scope, a session and timeline events
+// (one of a kind the page does not know).
+import type { TestApp } from "../support/app.ts";
+import { envelope, uploader, PROFILE, ACCOUNT, type Uploader } from "../support/uploads.ts";
+import { addDays, dayIn } from "../../src/wire/day.ts";
+
+export const SEED_NOW = "2026-06-01T12:00:00Z";
+/** The account's today at SEED_NOW in Europe/Berlin. */
+export const TODAY = "2026-06-01";
+
+/** Days of mining.blocks.total (offsets from today): three stretches, so two gaps. */
+export const MINING_OFFSETS = [-20, -19, -18, -14, -10, -9, -8, -7, -6];
+export const MINING_DAYS = MINING_OFFSETS.map((o) => addDays(TODAY, o));
+export const MINING_BACKFILL_DAY = "2026-04-30";
+
+export type Seeded = { player: Uploader; name: string; shareKey: string | null };
+
+async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unknown>) {
+  const current = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as { settingsVersion: number };
+  const res = await t.request("/v1/stats/settings", {
+    method: "PATCH",
+    headers: { ...p.auth, "content-type": "application/json" },
+    body: JSON.stringify({ settingsVersion: current.settingsVersion, ...change }),
+  });
+  if (res.status !== 200) throw new Error(`settings: ${res.status} ${await res.text()}`);
+}
+
+/** Signs a player in, uploads their statistics, and sets findable / share as asked. */
+export async function seedPlayer(t: TestApp, opts: { name: string; findable?: boolean; share?: boolean; cuteName?: string }): Promise<Seeded> {
+  const player = await uploader(t, { name: opts.name, zone: "Europe/Berlin" });
+  const today = dayIn("Europe/Berlin", t.clock.now());
+  if (today !== TODAY) throw new Error(`seed expects the clock at ${SEED_NOW}`);
+  const dayBlocks = MINING_DAYS.map((day, i) => ({
+    profileId: PROFILE,
+    scope: "day" as const,
+    day,
+    rows: [
+      { k: "mining.blocks.total", v: 1000 + i * 250 },
+      { k: "kills.best.hit", v: 5000 + i * 100, m: "max" as const },
+      { k: "dungeon.best_split.F7.finish", v: 312_000 - i * 1000 },
+      { k: "farming.purse.coins", v: 1_250_000 + i * 10_000 },
+      { k: "fishing.trophy.GOLDEN_FISH", v: i % 2 },
+    ],
+  }));
+  const accountBlocks = MINING_DAYS.slice(-3).map((day) => ({ profileId: ACCOUNT, scope: "day" as const, day, rows: [{ k: "tally.playtime.total", v: 2 * 3_600_000 + 5 * 60_000 }] }));
+  const started = Date.parse(`${MINING_DAYS[4]}T16:00:00Z`);
+  const env = envelope(t, {
+    profile: { id: PROFILE, cuteName: opts.cuteName ?? "Pomegranate" },
+    counters: [{ profileId: PROFILE, scope: "backfill", day: MINING_BACKFILL_DAY, rows: [{ k: "mining.blocks.total", v: 250_000 }] }, ...dayBlocks, ...accountBlocks],
+    sessions: [
+      {
+        id: "sess-1",
+        activity: "dungeon",
+        day: MINING_DAYS[4]!,
+        startedAt: started,
+        endedAt: started + 25 * 60_000,
+        gains: [{ k: "loot.item.NECRON_HANDLE", v: 1 }],
+        costs: [{ k: "farming.purse.coins", v: 50_000 }],
+      },
+    ],
+    timeline: [
+      { id: "evt-1", kind: "rare_drop", day: MINING_DAYS[4]!, at: started + 20 * 60_000, key: "loot.item.NECRON_HANDLE", value: 1 },
+      { id: "evt-2", kind: "personal_best", day: MINING_DAYS[4]!, at: started + 24 * 60_000, key: "dungeon.best_split.F7.finish", value: 298_000 },
+      { id: "evt-3", kind: "found_a_secret_room", day: MINING_DAYS[5]!, at: started + 86_400_000 },
+    ],
+  });
+  const res = await player.send(env);
+  if (res.status !== 200) throw new Error(`seed upload: ${res.status} ${await res.text()}`);
+  if (opts.findable) await patchSettings(t, player, { findable: true });
+  let shareKey: string | null = null;
+  if (opts.share) {
+    const share = (await (await t.request("/v1/stats/share/rotate", { method: "POST", headers: player.auth })).json()) as { shareUrl: string };
+    shareKey = share.shareUrl.split("/s/")[1]!;
+  }
+  return { player, name: opts.name, shareKey };
+}
+
+/** A page link as the mod gets it (POST /v1/stats/me/page-token), as a path with its query. */
+export async function pageLink(t: TestApp, p: Uploader): Promise<string> {
+  const { url } = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })).json()) as { url: string };
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
