@@ -12,7 +12,7 @@ export function recentSessionRows(db: Db, uuid: string, profileId: string, limit
     db,
     sql`select id, activity, day::text as day, started_at, ended_at, gains, costs
       from sessions where uuid = ${uuid} and profile_id = ${profileId}
-      order by started_at desc, id desc limit ${limit}`,
+      order by started_at desc, id collate "C" desc limit ${limit}`,
   );
 }
 
@@ -22,6 +22,6 @@ export function recentEventRows(db: Db, uuid: string, profileId: string, limit: 
     db,
     sql`select id, kind, day::text as day, at, key, value
       from timeline_events where uuid = ${uuid} and profile_id = ${profileId}
-      order by at desc, id desc limit ${limit}`,
+      order by at desc, id collate "C" desc limit ${limit}`,
   );
 }

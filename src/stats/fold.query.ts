@@ -1,7 +1,8 @@
 // Folding on read (contract 2.3, 2.6): installs fold per day by kind (count: sum, max: maximum,
 // min: minimum, gauge: the reading with the latest sentAt, ties by installId, with the day's low
 // and high); days fold by kind (gauge: the last day's). Each read is one query, ordered, so two
-// replays of the same uploads answer the same bytes.
+// replays of the same uploads answer the same bytes; text is ordered by bytes (collate "C"), so
+// the order does not depend on the database's locale either.
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 
@@ -102,7 +103,7 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
       join counter_keys k on k.key = keys.key
       left join base on base.key = keys.key
       left join span on span.key = keys.key
-    order by keys.key`,
+    order by keys.key collate "C"`,
   );
 }
 
@@ -122,7 +123,7 @@ export function dayRows(db: Db, uuid: string, profileId: string, from: string, t
   return rows<DayValueRow>(
     db,
     sql`${dayFold(sql`d.uuid = ${uuid} and d.profile_id = ${profileId} and d.day between ${from}::date and ${to}::date`)}
-    order by day, key`,
+    order by day, d.key collate "C"`,
   );
 }
 
