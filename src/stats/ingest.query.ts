@@ -69,16 +69,18 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
 }
 
 export type DayRow = { profileId: string; key: string; day: string; value: number; gauge: boolean };
-/** A day row as stored after the upload, with the value it held before (null: a new row). */
-export type WrittenDay = { profile_id: string; key: string; day: string; old_value: number | null; value: number; sent_at: number };
 
-export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<WrittenDay[]> {
-  if (list.length === 0) return [];
+/**
+ * Writes an upload's day rows and, in the same statement, moves each (profile, key)'s rollup by
+ * what changed: the sum by new minus old (the `before` CTE reads the values being replaced, from
+ * the statement's snapshot), max and min, first and last day, the gauge's latest reading; a max
+ * key going down or a min key going up marks its rollup stale. The keys must be pinned already.
+ */
+export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
+  if (list.length === 0) return;
   const bounds = list.map((r) => (r.gauge ? r.value : null));
-  // The CTE's snapshot is taken before the upsert, so `before` holds the values being replaced.
-  return rows<WrittenDay>(
-    tx,
-    sql`with incoming as (
+  const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
+  await tx.execute(sql`with incoming as (
       select t.profile_id, t.key, t.day::date as day, t.value, t.bound
       from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
                   ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
@@ -97,10 +99,31 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         low = least(counter_days.low, excluded.low),
         high = greatest(counter_days.high, excluded.high)
       returning profile_id, key, day, value, sent_at
+    ),
+    deltas as (
+      select w.profile_id, w.key,
+        sum(w.value - coalesce(b.value, 0)) as sum, max(w.value) as max, min(w.value) as min,
+        min(w.day) as first_day, max(w.day) as last_day,
+        (array_agg(w.value order by w.day desc, w.sent_at desc))[1] as last_value,
+        (array_agg(w.sent_at order by w.day desc, w.sent_at desc))[1] as last_sent_at,
+        coalesce(bool_or((k.kind = 'max' and w.value < b.value) or (k.kind = 'min' and w.value > b.value)), false) as stale
+      from written w
+        join counter_keys k on k.key = w.key
+        left join before b on b.profile_id = w.profile_id and b.key = w.key and b.day = w.day
+      group by w.profile_id, w.key
     )
-    select w.profile_id, w.key, w.day::text as day, b.value as old_value, w.value, w.sent_at
-    from written w left join before b on b.profile_id = w.profile_id and b.key = w.key and b.day = w.day`,
-  );
+    insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+    select ${uuid}, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, ${installId}, stale from deltas
+    on conflict (uuid, profile_id, key) do update set
+      sum = counter_rollups.sum + excluded.sum,
+      max = greatest(counter_rollups.max, excluded.max),
+      min = least(counter_rollups.min, excluded.min),
+      first_day = least(counter_rollups.first_day, excluded.first_day),
+      last_day = greatest(counter_rollups.last_day, excluded.last_day),
+      last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
+      last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
+      last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
+      stale = counter_rollups.stale or excluded.stale`);
 }
 
 export type BackfillRow = { profileId: string; key: string; day: string; value: number };

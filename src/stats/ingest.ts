@@ -15,7 +15,6 @@ import { checkEnvelope, namespaceOf } from "./ingest-checks.ts";
 import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
 import { sealedBefore } from "./seal.ts";
-import { applyRollupDeltas, type RollupDelta } from "./rollup.query.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -76,47 +75,6 @@ function consentFilter(env: Envelope, off: Set<string>, catalogue: Catalogue) {
   return { blocks, sessions, events, sections, dropped };
 }
 
-/**
- * What the written day rows change in each (profile, key)'s rollup: the sum moves by new minus old;
- * a max key whose value went down, or a min key whose value went up, is marked stale.
- */
-function rollupDeltas(written: q.WrittenDay[], pinned: Map<string, q.KeyPin>, install: string): RollupDelta[] {
-  const deltas = new Map<string, RollupDelta>();
-  for (const w of written) {
-    const kind = pinned.get(w.key)!.kind;
-    const went = w.old_value === null ? 0 : Math.sign(w.value - w.old_value);
-    const id = `${w.profile_id}/${w.key}`;
-    const d = deltas.get(id);
-    if (!d) {
-      deltas.set(id, {
-        profileId: w.profile_id,
-        key: w.key,
-        sumDelta: w.value - (w.old_value ?? 0),
-        max: w.value,
-        min: w.value,
-        firstDay: w.day,
-        lastDay: w.day,
-        lastValue: w.value,
-        lastSentAt: w.sent_at,
-        lastInstall: install,
-        stale: (kind === "max" && went < 0) || (kind === "min" && went > 0),
-      });
-      continue;
-    }
-    d.sumDelta += w.value - (w.old_value ?? 0);
-    d.max = Math.max(d.max, w.value);
-    d.min = Math.min(d.min, w.value);
-    if (w.day < d.firstDay) d.firstDay = w.day;
-    if (w.day > d.lastDay || (w.day === d.lastDay && w.sent_at > d.lastSentAt)) {
-      d.lastDay = w.day;
-      d.lastValue = w.value;
-      d.lastSentAt = w.sent_at;
-    }
-    d.stale ||= (kind === "max" && went < 0) || (kind === "min" && went > 0);
-  }
-  return [...deltas.values()];
-}
-
 export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Promise<Answer> {
   const now = deps.clock.now();
   const contained = checkEnvelope(env, deps.catalogue, now, deps.config.ingestMaxRows);
@@ -172,8 +130,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     }
     for (const r of dayRows) r.gauge = pinned.get(r.key)!.kind === "gauge";
 
-    const written = await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows);
-    await applyRollupDeltas(tx, uuid, rollupDeltas(written, pinned, env.client.install));
+    await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows);
     await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
     const sessions = await q.upsertSessions(
       tx,
