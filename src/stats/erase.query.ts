@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 
 /** The tables of recorded statistics, by the name the answer uses. */
-const statsTables = {
+export const statsTables = {
   dayRows: "counter_days",
   backfills: "counter_backfills",
   seals: "counter_seals",

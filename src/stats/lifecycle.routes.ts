@@ -4,20 +4,12 @@ import { Type as T } from "@sinclair/typebox";
 import { authGuard } from "../http/auth-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
 import { eraseAccount, eraseData } from "./erase.ts";
+import { statsTables } from "./erase.query.ts";
 
 const Count = T.Integer({ minimum: 0 });
 const strict = { additionalProperties: false } as const;
-const statsCounts = {
-  dayRows: Count,
-  backfills: Count,
-  seals: Count,
-  rollups: Count,
-  sessions: Count,
-  timelineEvents: Count,
-  mirrorSections: Count,
-  profiles: Count,
-  uploads: Count,
-};
+/** One count per table erasure empties, named as erase.query.ts names them. */
+const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [name, Count])) as Record<keyof typeof statsTables, typeof Count>;
 const DataErased = T.Object({ removed: T.Object(statsCounts, strict), total: Count }, strict);
 const AccountErased = T.Object({ removed: T.Object({ ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count }, strict), total: Count }, strict);
 
