@@ -7,6 +7,8 @@ import m4 from "../../drizzle/0004_counter_seals.sql" with { type: "text" };
 import m5 from "../../drizzle/0005_profiles.sql" with { type: "text" };
 import m6 from "../../drizzle/0006_reports.sql" with { type: "text" };
 import m7 from "../../drizzle/0007_counter_rollups.sql" with { type: "text" };
+import m8 from "../../drizzle/0008_counter_days_replaced_value.sql" with { type: "text" };
+import m9 from "../../drizzle/0009_counter_days_fillfactor.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -17,4 +19,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0005_profiles", sql: m5 },
   { tag: "0006_reports", sql: m6 },
   { tag: "0007_counter_rollups", sql: m7 },
+  { tag: "0008_counter_days_replaced_value", sql: m8 },
+  { tag: "0009_counter_days_fillfactor", sql: m9 },
 ];

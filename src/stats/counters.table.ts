@@ -19,6 +19,11 @@ export const counterDays = pgTable(
     high: bigint("high", { mode: "number" }),
     /** The sentAt of the upload that set `value`; an older upload never overwrites a newer one. */
     sentAt: epoch("sent_at").notNull(),
+    /**
+     * The value this row held before its latest write (null when that write created it). The write
+     * returns it, so the rollups move by the difference without a second read of the rows.
+     */
+    replacedValue: bigint("replaced_value", { mode: "number" }),
   },
   (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key, t.day, t.installId] })],
 );

@@ -68,48 +68,43 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
   return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
 }
 
-export type DayRow = { profileId: string; key: string; day: string; value: number; gauge: boolean };
+export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
 
 /**
  * Writes an upload's day rows and, in the same statement, moves each (profile, key)'s rollup by
- * what changed: the sum by new minus old (the `before` CTE reads the values being replaced, from
- * the statement's snapshot), max and min, first and last day, the gauge's latest reading; a max
- * key going down or a min key going up marks its rollup stale. The keys must be pinned already.
+ * what changed: the sum by new minus old (each written row returns the value it replaced), max
+ * and min, first and last day, the gauge's latest reading; a max key going down or a min key going
+ * up marks its rollup stale. `kind` is each key's pinned kind.
  */
 export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
   if (list.length === 0) return;
-  const bounds = list.map((r) => (r.gauge ? r.value : null));
+  const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
   await tx.execute(sql`with incoming as (
-      select t.profile_id, t.key, t.day::date as day, t.value, t.bound
+      select t.profile_id, t.key, t.day::date as day, t.value, t.bound, t.kind
       from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
-                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
-    ),
-    before as (
-      select d.profile_id, d.key, d.day, d.value
-      from counter_days d join incoming i on d.profile_id = i.profile_id and d.key = i.key and d.day = i.day
-      where d.uuid = ${uuid} and d.install_id = ${installId}
+                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[], ${p(list.map((r) => r.kind))}::text[])
+        as t(profile_id, key, day, value, bound, kind)
     ),
     written as (
-      insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-      select ${uuid}, profile_id, key, day, ${installId}, value, bound, bound, ${sentAt} from incoming
+      insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
+      select ${uuid}, profile_id, key, day, ${installId}, value, bound, bound, ${sentAt}, null from incoming
       on conflict (uuid, profile_id, key, day, install_id) do update set
+        replaced_value = counter_days.value,
         value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
         sent_at = greatest(counter_days.sent_at, excluded.sent_at),
         low = least(counter_days.low, excluded.low),
         high = greatest(counter_days.high, excluded.high)
-      returning profile_id, key, day, value, sent_at
+      returning profile_id, key, day, value, sent_at, replaced_value
     ),
     deltas as (
       select w.profile_id, w.key,
-        sum(w.value - coalesce(b.value, 0)) as sum, max(w.value) as max, min(w.value) as min,
+        sum(w.value - coalesce(w.replaced_value, 0)) as sum, max(w.value) as max, min(w.value) as min,
         min(w.day) as first_day, max(w.day) as last_day,
         (array_agg(w.value order by w.day desc, w.sent_at desc))[1] as last_value,
         (array_agg(w.sent_at order by w.day desc, w.sent_at desc))[1] as last_sent_at,
-        coalesce(bool_or((k.kind = 'max' and w.value < b.value) or (k.kind = 'min' and w.value > b.value)), false) as stale
-      from written w
-        join counter_keys k on k.key = w.key
-        left join before b on b.profile_id = w.profile_id and b.key = w.key and b.day = w.day
+        coalesce(bool_or((i.kind = 'max' and w.value < w.replaced_value) or (i.kind = 'min' and w.value > w.replaced_value)), false) as stale
+      from written w join incoming i on i.profile_id = w.profile_id and i.key = w.key and i.day = w.day
       group by w.profile_id, w.key
     )
     insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)

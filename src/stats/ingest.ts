@@ -106,7 +106,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
       }
       for (const row of block.rows) {
         const target = { profileId: block.profileId, key: row.k, day: block.day, value: row.v, declared: row.m };
-        if (block.scope === "day") dayRows.push({ ...target, gauge: false });
+        if (block.scope === "day") dayRows.push({ ...target, kind: "" });
         else backfills.push(target);
       }
     }
@@ -128,7 +128,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
         keyWarnings.set(`scope/${r.key}`, { code: "scope_mismatch", key: r.key, message: `the catalogue files this key under the ${scope} scope` });
       }
     }
-    for (const r of dayRows) r.gauge = pinned.get(r.key)!.kind === "gauge";
+    for (const r of dayRows) r.kind = pinned.get(r.key)!.kind;
 
     await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows);
     await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);

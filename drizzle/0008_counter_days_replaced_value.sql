@@ -1,0 +1,1 @@
+ALTER TABLE "counter_days" ADD COLUMN "replaced_value" bigint;
