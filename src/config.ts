@@ -40,6 +40,12 @@ export const settings = {
     default: "10",
     doc: "Most connections this instance opens to Postgres.",
   }),
+  databasePrepare: setting({
+    env: "DATABASE_PREPARE",
+    schema: Bool,
+    default: "true",
+    doc: "true prepares each statement once per connection (one round trip per statement). Set false behind a pooler in transaction mode that cannot carry prepared statements.",
+  }),
   dataDir: setting({
     env: "DATA_DIR",
     schema: T.String({ minLength: 1, maxLength: 1024 }),

@@ -3,7 +3,7 @@
 // binary carries one, so the first start needs no initdb).
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import postgres from "postgres";
+import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { PGlite } from "@electric-sql/pglite";
@@ -28,19 +28,45 @@ export function maskUrl(url: string): string {
   }
 }
 
-export async function connectPostgres(url: string, poolMax: number): Promise<Database> {
+/**
+ * drizzle's postgres.js adapter runs every statement unprepared (drizzle-orm issue 6096), which
+ * postgres.js sends as two round trips (describe, then execute), and Postgres parses each twice.
+ * The statements here are fixed texts (values travel as parameters and arrays), so each connection
+ * prepares each text once. Transactions and savepoints hand out clients wrapped the same way.
+ */
+function preparingStatements<T extends Sql>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === "unsafe") {
+        return (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true });
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        return (...args: unknown[]) => {
+          const body = args.pop() as (tx: Sql) => unknown;
+          return (value as (...a: unknown[]) => unknown).call(target, ...args, (tx: Sql) => body(preparingStatements(tx)));
+        };
+      }
+      return value;
+    },
+  });
+}
+
+export async function connectPostgres(url: string, poolMax: number, prepare = true): Promise<Database> {
   const client = postgres(url, {
     max: poolMax,
     onnotice: () => {},
     connect_timeout: 10,
-    connection: { application_name: "tally" },
+    // Prepared statements keep a plan for each parameter set (custom plans): a generic plan would
+    // guess the size of an unnest'ed array, and uploads range from one row to thousands.
+    connection: { application_name: "tally", ...(prepare ? { plan_cache_mode: "force_custom_plan" } : {}) },
     // int8 as a JavaScript number, as PGlite answers it: every stored value is a safe integer
     // (contract 1.2), and both backends must fold to the same bytes.
     types: { int8: { to: 20, from: [20], parse: (x: string) => Number(x), serialize: (x: number | bigint) => String(x) } },
   });
   await client`select 1`; // fail at start, not on the first request
   return {
-    db: drizzlePostgres(client, { schema }) as unknown as Db,
+    db: drizzlePostgres(prepare ? preparingStatements(client) : client, { schema }) as unknown as Db,
     kind: "postgres",
     where: maskUrl(url),
     close: () => client.end({ timeout: 5 }),
@@ -109,5 +135,5 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
 }
 
 export function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
-  return config.databaseUrl ? connectPostgres(config.databaseUrl, config.databasePoolMax) : connectEmbedded(config.dataDir, options);
+  return config.databaseUrl ? connectPostgres(config.databaseUrl, config.databasePoolMax, config.databasePrepare) : connectEmbedded(config.dataDir, options);
 }
