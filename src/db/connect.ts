@@ -28,11 +28,21 @@ export function maskUrl(url: string): string {
   }
 }
 
+/**
+ * Seconds a pooled connection waits before connecting again after a failed attempt. postgres.js
+ * counts failures across the whole pool and by default waits up to 20 s (3^n / 100), so a few
+ * seconds of outage left every request waiting 10-20 s after Postgres was back. Capped at 1 s
+ * (jittered, so several instances do not knock at once): while Postgres is down a request is
+ * answered 503 within about a second, and once it is back the service serves within about one.
+ */
+export const reconnectBackoff = (failures: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
+
 export async function connectPostgres(url: string, poolMax: number): Promise<Database> {
   const client = postgres(url, {
     max: poolMax,
     onnotice: () => {},
     connect_timeout: 10,
+    backoff: reconnectBackoff,
     connection: { application_name: "tally" },
     // int8 as a JavaScript number, as PGlite answers it: every stored value is a safe integer
     // (contract 1.2), and both backends must fold to the same bytes.
