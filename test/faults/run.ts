@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createPostgresDatabase } from "../support/db.ts";
 import { killScenario } from "./kill.ts";
+import { postgresRestartScenario } from "./postgres-restart.ts";
 import { Report } from "./report.ts";
 
 const binary = resolve(process.argv[2] ?? "dist/tally");
@@ -34,6 +35,8 @@ if (postgresUrl) {
     }
   });
 } else console.log("\n== 1. kill -9 on Postgres: skipped (no DATABASE_URL)");
+
+await scenario("2. Postgres stopped and started during load (a private cluster)", () => postgresRestartScenario(report, binary, 2));
 
 await scenario("3. kill -9 during load, on the embedded database", () => killScenario(report, binary, 3, "", 2000));
 
