@@ -8,13 +8,18 @@ import { createPostgresDatabase } from "../support/db.ts";
 import { killScenario } from "./kill.ts";
 import { postgresRestartScenario } from "./postgres-restart.ts";
 import { Report } from "./report.ts";
+import { retryScenario } from "./retry.ts";
 
 const binary = resolve(process.argv[2] ?? "dist/tally");
 const postgresUrl = loadConfig().databaseUrl;
 const report = new Report();
 const t0 = performance.now();
 
+/** `--only 2,4` runs those scenarios alone (while working on one). */
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1]!.split(",") : null;
+
 async function scenario(name: string, fn: () => Promise<void>) {
+  if (only && !only.includes(name.split(".")[0]!)) return;
   console.log(`\n== ${name}`);
   const s = performance.now();
   try {
@@ -39,6 +44,18 @@ if (postgresUrl) {
 await scenario("2. Postgres stopped and started during load (a private cluster)", () => postgresRestartScenario(report, binary, 2));
 
 await scenario("3. kill -9 during load, on the embedded database", () => killScenario(report, binary, 3, "", 2000));
+
+await scenario("4. a client that re-sends after a timeout, on the embedded database", () => retryScenario(report, binary, 4, ""));
+if (postgresUrl) {
+  await scenario("4. a client that re-sends after a timeout, on Postgres", async () => {
+    const db = await createPostgresDatabase();
+    try {
+      await retryScenario(report, binary, 5, db.url);
+    } finally {
+      await db.drop();
+    }
+  });
+}
 
 const seconds = Math.round((performance.now() - t0) / 100) / 10;
 console.log(`\nfaults: ${report.checks - report.failures.length} passed, ${report.failures.length} failed, ${seconds} s`);
