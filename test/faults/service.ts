@@ -34,7 +34,8 @@ export async function startService(binary: string, cwd: string, env: Record<stri
   let out = "";
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) out += decoder.decode(chunk);
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) out += decoder.decode(r.value);
   };
   void drain(proc.stdout);
   void drain(proc.stderr);
