@@ -5,6 +5,8 @@ FROM oven/bun:1.4.5 AS build
 WORKDIR /src
 # Dependencies first, so a change to the source alone reuses this layer.
 COPY package.json bun.lock ./
+# The patched dependencies (patches/README.md) are applied by the install.
+COPY patches ./patches
 RUN bun install --frozen-lockfile
 COPY . .
 RUN bun run build

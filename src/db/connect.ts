@@ -29,6 +29,15 @@ export function maskUrl(url: string): string {
 }
 
 /**
+ * Seconds a pooled connection waits before connecting again after a failed attempt. postgres.js
+ * counts failures across the whole pool and by default waits up to 20 s (3^n / 100), so a few
+ * seconds of outage left every request waiting 10-20 s after Postgres was back. Capped at 1 s
+ * (jittered, so several instances do not knock at once): while Postgres is down a request is
+ * answered 503 within about a second, and once it is back the service serves within about one.
+ */
+export const reconnectBackoff = (failures: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
+
+/**
  * drizzle's postgres.js adapter runs every statement unprepared (drizzle-orm issue 6096), which
  * postgres.js sends as two round trips (describe, then execute), and Postgres parses each twice.
  * The statements here are fixed texts (values travel as parameters and arrays), so each connection
@@ -57,6 +66,7 @@ export async function connectPostgres(url: string, poolMax: number, prepare = tr
     max: poolMax,
     onnotice: () => {},
     connect_timeout: 10,
+    backoff: reconnectBackoff,
     // Prepared statements keep a plan for each parameter set (custom plans): a generic plan would
     // guess the size of an unnest'ed array, and uploads range from one row to thousands.
     connection: { application_name: "tally", ...(prepare ? { plan_cache_mode: "force_custom_plan" } : {}) },

@@ -1,0 +1,132 @@
+// The upload load of the fault tests, and what it expects to find stored afterwards.
+// Every upload is identifiable: upload i of an account writes ROWS counter rows on its own
+// (key, day) cells, with values that encode i, plus one session and one timeline event whose ids
+// are made from its batchId. So the stored state says, batch by batch, whether it is there whole,
+// not at all, or (the failure this looks for) in part.
+
+export const PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+export const ROWS = 40;
+const hex = (n: number, width = 32) => n.toString(16).padStart(width, "0");
+
+export type Account = { index: number; uuid: string; install: string; auth: { authorization: string } };
+
+export type Batch = {
+  account: Account;
+  i: number;
+  batchId: string;
+  /** The gzip body, sent byte for byte the same on every attempt. */
+  body: Uint8Array<ArrayBuffer>;
+  rows: { key: string; day: string; value: number }[];
+  sessionId: string;
+  eventId: string;
+};
+
+export type Answer = { duplicate: boolean; applied: { rows: number; sessions: number; events: number }; [k: string]: unknown };
+
+/** What the client knows about one upload: acknowledged means it got a 200 for it. */
+export type Sent = { batch: Batch; acked: boolean; answer?: Answer; attempts: number; unavailable: number };
+
+const dayPlus = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The days uploads write to: 100 days ending the day before yesterday (UTC), well inside the 120-day horizon. */
+export const firstDay = () => dayPlus(new Date().toISOString().slice(0, 10), -102);
+
+export async function signIn(url: string, scenario: number, index: number): Promise<Account> {
+  const uuid = hex(0xfa000000 + scenario * 0x10000 + index);
+  const res = await fetch(`${url}/v1/auth/dev`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid, name: `Fault${scenario}_${index}`, zone: "UTC" }) });
+  if (res.status !== 200) throw new Error(`dev sign-in answered ${res.status}: ${await res.text()}`);
+  const auth = { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
+  const settings = await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+  if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${await settings.text()}`);
+  return { index, uuid, install: hex(0xc0ffee00 + scenario * 0x100 + index), auth };
+}
+
+/** Upload i of an account: cells (mining.fault.r<i/100>.k<j>, day i mod 100), value i*1000+j+1. */
+export function batchOf(scenario: number, account: Account, i: number, from: string): Batch {
+  const batchId = hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const day = dayPlus(from, i % 100);
+  const rows = Array.from({ length: ROWS }, (_, j) => ({ key: `mining.fault.r${Math.floor(i / 100)}.k${j}`, day, value: i * 1000 + j + 1 }));
+  const at = Date.parse(`${day}T12:00:00Z`) + i;
+  const sessionId = `s-${batchId}`;
+  const eventId = `e-${batchId}`;
+  const envelope = {
+    schema: 1,
+    batchId,
+    sentAt: Date.now(),
+    mode: "live",
+    client: { install: account.install, modVersion: "faults", minecraft: "1.21.4", catalogue: 1 },
+    zone: { id: "UTC" },
+    settingsVersion: 2,
+    profile: { id: PROFILE, cuteName: "Kiwi" },
+    categories: ["gathering"],
+    counters: [{ profileId: PROFILE, scope: "day", day, rows: rows.map((r) => ({ k: r.key, v: r.value, m: "count" })) }],
+    sessions: [{ id: sessionId, activity: "mining", day, startedAt: at, endedAt: at + 60_000, gains: [{ k: "mining.fault.gain", v: i + 1 }], costs: [] }],
+    timeline: [{ id: eventId, kind: "fault_probe", day, at, value: i }],
+  };
+  return { account, i, batchId, body: Bun.gzipSync(JSON.stringify(envelope)), rows, sessionId, eventId };
+}
+
+export type Reply = { status: number; code?: string; retryAfter?: string | null; answer?: Answer; error?: string };
+
+/** One attempt at an upload; a connection that fails or a timeout comes back as status 0. */
+export async function send(url: string, batch: Batch, timeoutMs?: number): Promise<Reply> {
+  try {
+    const res = await fetch(`${url}/v1/stats/ingest`, {
+      method: "POST",
+      headers: { ...batch.account.auth, "content-type": "application/json", "content-encoding": "gzip" },
+      body: batch.body,
+      signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined,
+    });
+    const body = (await res.json()) as Answer & { error?: { code: string } };
+    if (res.status === 200) return { status: 200, answer: body };
+    return { status: res.status, code: body.error?.code, retryAfter: res.headers.get("retry-after") };
+  } catch (e) {
+    return { status: 0, error: (e as Error).name === "TimeoutError" ? "timeout" : String((e as Error).message ?? e) };
+  }
+}
+
+export type LoadOptions = {
+  url: string;
+  scenario: number;
+  accounts: Account[];
+  from: string;
+  /** Checked before each new upload: false ends that account's loop. */
+  more: () => boolean;
+  /** On 503 the client keeps the upload and tries it again after this pause (the mod's outbox); undefined: give up on it. */
+  retryUnavailableAfterMs?: number;
+  onReply?: (reply: Reply, at: number) => void;
+};
+
+/**
+ * Each account uploads one envelope after another (the way one client does) until `more()` says
+ * stop or the service stops answering at all. Returns every upload tried, acknowledged or not.
+ */
+export async function runLoad(o: LoadOptions): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  await Promise.all(
+    o.accounts.map(async (account) => {
+      for (let i = 0; o.more(); i++) {
+        const entry: Sent = { batch: batchOf(o.scenario, account, i, o.from), acked: false, attempts: 0, unavailable: 0 };
+        sent.push(entry);
+        for (;;) {
+          entry.attempts++;
+          const reply = await send(o.url, entry.batch);
+          o.onReply?.(reply, performance.now());
+          if (reply.status === 200) {
+            entry.acked = true;
+            entry.answer = reply.answer;
+            break;
+          }
+          if (reply.status === 503 && reply.code === "database_unavailable" && o.retryUnavailableAfterMs !== undefined) {
+            entry.unavailable++;
+            await Bun.sleep(o.retryUnavailableAfterMs);
+            continue;
+          }
+          if (reply.status === 0) return; // the service is gone: this client stops
+          break; // any other answer: not acknowledged; the checks report it
+        }
+      }
+    }),
+  );
+  return sent;
+}
