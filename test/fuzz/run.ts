@@ -53,7 +53,10 @@ const mib = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
 async function fuzzBinary(backend: string, env: Record<string, string>): Promise<string[]> {
   const faults: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), "tally-fuzz-"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // A port that is free now (a random one collided with another server on this machine once).
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port;
+  await probe.stop(true);
   const url = `http://127.0.0.1:${port}`;
   const logFile = join(dir, "tally.log");
   const proc = Bun.spawn([binary], {
@@ -65,7 +68,7 @@ async function fuzzBinary(backend: string, env: Record<string, string>): Promise
   });
   try {
     for (const t0 = performance.now(); ; await Bun.sleep(20)) {
-      if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} before answering`);
+      if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} before answering: ${readFileSync(join(dir, "tally.err"), "utf8")}${readFileSync(logFile, "utf8").slice(-2000)}`);
       if (await fetch(`${url}/v1/health`).then((r) => r.ok, () => false)) break;
       if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
     }
