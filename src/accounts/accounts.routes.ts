@@ -1,5 +1,6 @@
 // Signed-in routes of the account under /v1/stats/: settings, status, page token, share link.
 import { Elysia } from "elysia";
+import { validBody } from "../http/valid-body.ts";
 import { authGuard } from "../http/auth-guard.ts";
 import { changeSettings, requireAccount, settingsDocument, type SettingsDeps } from "./settings.ts";
 import { SettingsChangeBody, SettingsDocument } from "./settings.schema.ts";
@@ -16,6 +17,7 @@ export function accountRoutes(deps: SettingsDeps & MeDeps) {
     })
     .patch("/v1/stats/settings", ({ signedIn, body }) => changeSettings(deps, signedIn.uuid, body), {
       body: SettingsChangeBody,
+      transform: validBody(SettingsChangeBody),
       response: SettingsDocument,
       detail: { tags, summary: "Change settings; a stale settingsVersion answers 409 with the current document under `settings`" },
     })
@@ -25,11 +27,13 @@ export function accountRoutes(deps: SettingsDeps & MeDeps) {
     })
     .post("/v1/stats/me/page-token", ({ signedIn }) => pageToken(deps, signedIn.uuid), {
       body: EmptyBody,
+      transform: validBody(EmptyBody),
       response: PageTokenAnswer,
       detail: { tags, summary: "A short-lived link that opens the player's own statistics page" },
     })
     .post("/v1/stats/share/rotate", ({ signedIn }) => rotateShare(deps, signedIn.uuid), {
       body: EmptyBody,
+      transform: validBody(EmptyBody),
       response: ShareAnswer,
       detail: { tags, summary: "Create or replace the share link; the old one stops working at once" },
     })

@@ -2,6 +2,7 @@
 // route does not exist and answers 404 like any unknown path). All three are rate limited per
 // client address.
 import { Elysia } from "elysia";
+import { validBody } from "../http/valid-body.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { deviceLabel } from "./device-label.ts";
@@ -16,17 +17,20 @@ export function authRoutes(deps: SignInDeps & { config: Config }) {
     .onTransform(({ request, server }) => enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy)))
     .post("/v1/auth/challenge", () => createChallenge(deps), {
       body: ChallengeBody,
+      transform: validBody(ChallengeBody),
       response: ChallengeAnswer,
       detail: { tags, summary: "A single-use serverId for the identity provider's join" },
     })
     .post("/v1/auth/verify", ({ body, request }) => verify(deps, body, deviceLabel(request.headers.get("user-agent"))), {
       body: VerifyBody,
+      transform: validBody(VerifyBody),
       response: SignInAnswer,
       detail: { tags, summary: "Confirms the join with the identity provider and issues a token" },
     });
   if (!deps.config.devSignin) return app;
   return app.post("/v1/auth/dev", ({ body, request }) => devSignIn(deps, body, deviceLabel(request.headers.get("user-agent"))), {
     body: DevSignInBody,
+    transform: validBody(DevSignInBody),
     response: SignInAnswer,
     detail: { tags, summary: "Development sign-in (only with DEV_SIGNIN=true)" },
   });

@@ -6,6 +6,7 @@ import { ApiError, errorBody } from "./errors.ts";
 import { requestId } from "./request-context.ts";
 import { errorPage } from "./error-page.ts";
 import { pageSecurityHeaders } from "../web/respond.ts";
+import { validationMessage } from "./valid-body.ts";
 
 type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string>; extra?: Record<string, unknown> };
 
@@ -15,7 +16,7 @@ function describeValidation(error: ValidationError): Refusal {
   const first = error.all[0] as { path?: string; message?: string; schema?: { additionalProperties?: unknown } } | undefined;
   const path = first?.path || "/";
   const field = error.type === "query" ? "query parameter" : "field";
-  const message = first?.message === "Unexpected property" ? `unknown ${field} ${path}` : `${path}: ${first?.message ?? "invalid value"}`;
+  const message = validationMessage(field, path, first?.message);
   return { status: 400, code: error.type === "query" ? "invalid_query" : "invalid_body", message, path };
 }
 

@@ -1,6 +1,7 @@
 // POST /v1/reports/<tool>: a bug report from the mod, sent after the user read and confirmed it.
 // Rate limited per client address; the body has its own size cap; an unknown tool answers 404.
 import { Elysia } from "elysia";
+import { validBody } from "../http/valid-body.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
@@ -31,6 +32,7 @@ export function reportRoutes(deps: { db: Db; clock: Clock; config: Config }) {
     .post("/v1/reports/:tool", (ctx) => receiveReport(intake, ctx.params.tool, ctx.body, (ctx as unknown as { log?: Log }).log), {
       params: ReportParams,
       body: ReportBody,
+      transform: validBody(ReportBody),
       response: ReportAnswer,
       detail: { tags: ["reports"], summary: "A bug report: scrubbed, grouped into a problem, counted; answers the problem and its count" },
     });

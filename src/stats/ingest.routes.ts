@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../http/auth-guard.ts";
 import { requireGzipOver } from "../http/body.ts";
+import { validBody } from "../http/valid-body.ts";
 import { ApiError } from "../http/errors.ts";
 import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
 import { Envelope } from "../wire/envelope.ts";
@@ -39,7 +40,7 @@ export function ingestRoutes(base: Omit<IngestDeps, "pins"> & { metrics: Metrics
         return answer;
       },
       {
-      transform: [gzipRule, schemaRule],
+      transform: [gzipRule, schemaRule, validBody(Envelope)],
       body: Envelope,
       response: IngestAnswer,
       detail: { tags: ["stats"], summary: "Upload one envelope of recorded data (gzip when over 8 KiB)" },

@@ -4,9 +4,12 @@
 export const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 const DAY_MS = 86_400_000;
 
-/** True for a date that exists: 2026-02-29 does not. */
+/**
+ * True for a date that exists: 2026-02-29 does not, and neither does any day of year 0000 (the
+ * calendar goes from 1 BC to AD 1; Postgres refuses year 0, so such a day could never be stored).
+ */
 export function isCalendarDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day.startsWith("0000")) return false;
   const t = Date.parse(`${day}T00:00:00Z`);
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day;
 }

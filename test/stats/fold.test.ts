@@ -152,6 +152,8 @@ describe("the read routes", () => {
       [`/v1/stats/series?profile=${PROFILE}&key=mining.x&from=2026-02-30`, "/from"],
       [`/v1/stats/days?profile=${PROFILE}&from=2026-06-02&to=2026-06-01`, "/from"],
       [`/v1/stats/days?profile=${PROFILE}&from=2010-01-01&to=2026-06-01`, "/to"],
+      // Year 0000 is no calendar year (Postgres refuses it): this answered 500 before (issue 9's fuzz).
+      [`/v1/stats/days?profile=${PROFILE}&from=0000-01-01&to=0000-12-31`, "/from"],
       [`/v1/stats/days?profile=${PROFILE}&uuid=${u.uuid}`, "/uuid"],
     ];
     for (const [path, at] of cases) {

@@ -74,6 +74,10 @@ describe("values of the wrong type are refused with their path", () => {
     ["a day that is not YYYY-MM-DD", "/counters/0/day", (e: any) => (e.counters[0].day = "2026-6-1")],
     ["a day that does not exist", "/counters/0/day", (e: any) => (e.counters[0].day = "2026-02-30")],
     ["a session day that does not exist", "/sessions/0/day", (e: any) => (e.sessions[0].day = "2026-13-01")],
+    // Year 0000 exists in no calendar and Postgres refuses it: these answered 500 before (issue 9's fuzz).
+    ["a backfill day in year 0000", "/counters/0/day", (e: any) => ((e.counters[0].scope = "backfill"), (e.counters[0].day = "0000-01-01"))],
+    ["a session day in year 0000", "/sessions/0/day", (e: any) => (e.sessions[0].day = "0000-06-01")],
+    ["a timeline day in year 0000", "/timeline/0/day", (e: any) => (e.timeline[0].day = "0000-12-31")],
     ["a mode other than live", "/mode", (e: any) => (e.mode = "replay")],
     ["a scope other than day and backfill", "/counters/0/scope", (e: any) => (e.counters[0].scope = "account")],
     ["a negative sentAt", "/sentAt", (e: any) => (e.sentAt = -1)],

@@ -1,0 +1,105 @@
+// Issue 9, in process: a few thousand mutated uploads (mutate.ts) against the ingest route, on the
+// embedded database or on Postgres. Every answer is below 500 with the error shape and a stable
+// code; afterwards the stored state is exactly what the accepted uploads alone give: the batch
+// table holds exactly their batchIds, every stored row carries the marker of an accepted upload,
+// and a second, fresh database fed only the accepted uploads (same bytes, same clock, same order)
+// gives the same answers and the same stored bytes.
+// FUZZ_SEED=<n> replays a run, FUZZ_COUNT=<n> changes its length, FUZZ_ONLY=<n> sends one request.
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { asc, eq } from "drizzle-orm";
+import { testApp, type TestApp } from "../support/app.ts";
+import { uploader, type Uploader } from "../support/uploads.ts";
+import { storedState } from "../support/stored.ts";
+import { fixtureCatalogue } from "../support/fixtures.ts";
+import { counterKeys, counterRollups, ingestBatches } from "../../src/stats/counters.table.ts";
+import { accounts } from "../../src/accounts/accounts.table.ts";
+import { answerFault, Tally } from "./check.ts";
+import { batchIdOf, fuzzRequest, MARKER, type FuzzContext, type FuzzRequest } from "./mutate.ts";
+
+setDefaultTimeout(240_000);
+
+const seed = Number(Bun.env.FUZZ_SEED ?? 9);
+const count = Number(Bun.env.FUZZ_COUNT ?? 4000);
+const only = Bun.env.FUZZ_ONLY === undefined ? undefined : Number(Bun.env.FUZZ_ONLY);
+const START = Date.parse("2026-06-01T06:00:00Z");
+/** The player turned the service category off: its rows are dropped, never stored. */
+const CONSENT = ["combat", "gathering"];
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close();
+});
+
+async function app(): Promise<TestApp> {
+  const t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: START });
+  apps.push(t);
+  return t;
+}
+
+const contextOf = (t: TestApp): FuzzContext => ({
+  catalogueVersion: t.catalogue.version,
+  categoryOf: t.catalogue.categoryOf,
+  categories: t.catalogue.categories,
+  // One second per request: every received_at, first_seen_at and last upload names its request.
+  nowAt: (n) => START + 60_000 + n * 1000,
+});
+
+async function send(t: TestApp, u: Uploader, req: FuzzRequest) {
+  t.clock.set(contextOf(t).nowAt(req.n));
+  const res = await t.request("/v1/stats/ingest", { method: "POST", body: req.body, headers: { ...req.headers, ...(req.auth ? u.auth : {}) } });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Everything ingest keeps for the account, and the tables every account shares, without the uuid. */
+async function dump(t: TestApp, uuid: string): Promise<string> {
+  const state = {
+    ...(await storedState(t.db, uuid)),
+    rollups: await t.db.select().from(counterRollups).where(eq(counterRollups.uuid, uuid)).orderBy(asc(counterRollups.profileId), asc(counterRollups.key)),
+    keys: await t.db.select().from(counterKeys).orderBy(asc(counterKeys.key)),
+    batches: await t.db.select().from(ingestBatches).where(eq(ingestBatches.uuid, uuid)).orderBy(asc(ingestBatches.batchId)),
+    lastUploadAt: (await t.db.select({ at: accounts.lastUploadAt }).from(accounts).where(eq(accounts.uuid, uuid)))[0]?.at,
+  };
+  return JSON.stringify(state, (k, v) => (k === "uuid" ? undefined : typeof v === "bigint" ? String(v) : v), 1);
+}
+
+test(`${only === undefined ? count : 1} mutated uploads (seed ${seed}): no 5xx, stable codes, nothing stored by a refused upload`, async () => {
+  const t = await app();
+  const u = await uploader(t, { consent: CONSENT });
+  const ctx = contextOf(t);
+  const tally = new Tally();
+  const faults: string[] = [];
+  const accepted: { req: FuzzRequest; text: string }[] = [];
+  const t0 = performance.now();
+  for (let n = only ?? 0; n < (only === undefined ? count : only + 1); n++) {
+    const req = fuzzRequest(seed, n, ctx);
+    const { status, text } = await send(t, u, req);
+    tally.add(req.kind, status, text);
+    const fault = answerFault(status, text);
+    if (fault && faults.length < 20) faults.push(`FUZZ_SEED=${seed} FUZZ_ONLY=${n} (${req.kind}): ${fault}`);
+    if (status === 200) accepted.push({ req, text });
+  }
+  const ms = Math.round(performance.now() - t0);
+  console.log(`${tally.table()}\n\n${ms} ms for ${tally.requests} requests\n${JSON.stringify(tally.json({ seed, ms }))}`);
+  expect(faults).toEqual([]);
+
+  // The batch table holds exactly the batchIds of the accepted uploads.
+  const stored = (await t.db.select({ id: ingestBatches.batchId }).from(ingestBatches).where(eq(ingestBatches.uuid, u.uuid))).map((r) => r.id).sort();
+  expect(stored).toEqual([...new Set(accepted.map((a) => batchIdOf(a.req)!))].sort());
+
+  // Every stored row carries the marker of an accepted upload.
+  const once = await dump(t, u.uuid);
+  const acceptedN = new Set(accepted.map((a) => a.req.n));
+  const strangers = [...new Set([...once.matchAll(MARKER)].map((m) => Number(m[1])))].filter((n) => !acceptedN.has(n));
+  expect(strangers.map((n) => `FUZZ_SEED=${seed} FUZZ_ONLY=${n} stored rows but was refused`)).toEqual([]);
+
+  // The accepted uploads alone, into a fresh database, give the same answers and the same bytes.
+  const fresh = await app();
+  const v = await uploader(fresh, { uuid: u.uuid, consent: CONSENT });
+  for (const a of accepted) {
+    const again = await send(fresh, v, a.req);
+    expect({ n: a.req.n, status: again.status, text: again.text }).toEqual({ n: a.req.n, status: 200, text: a.text });
+  }
+  expect(await dump(fresh, u.uuid)).toBe(once);
+  // Enough of the run got through to the database for the comparison to mean something.
+  if (only === undefined) expect(tally.accepted).toBeGreaterThan(count / 20);
+});
