@@ -20,6 +20,7 @@ import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backo
 import { BadImage, decodePng, encodePng, etagOf } from "./png.ts";
 import { defaultHead, renderHead } from "./head.ts";
 import { cachedAsset, storeAsset, type CachedAsset } from "./assets.query.ts";
+import { countCache, type CacheOutcome, type Metrics } from "../metrics/metrics.ts";
 
 export type AssetDeps = {
   db: Db;
@@ -27,6 +28,7 @@ export type AssetDeps = {
   log: Log;
   fetch: typeof fetch;
   config: Pick<Config, "identityUrl" | "texturesUrl" | "itemImagesUrl" | "upstreamTimeoutMs" | "assetCacheHours" | "imageMaxBytes" | "itemImageMaxSide">;
+  metrics?: Metrics;
 };
 
 export type Image = { png: Uint8Array; etag: string; cacheControl: string };
@@ -54,42 +56,44 @@ export function imageProxy(deps: AssetDeps) {
   const fallback: Image = { png: fallbackHead, etag: etagOf(fallbackHead), cacheControl: FALLBACK_CACHE };
   const timeoutMs = deps.config.upstreamTimeoutMs;
   const maxBytes = deps.config.imageMaxBytes;
+  const count = (outcome: CacheOutcome) => countCache(deps.metrics, "images", outcome);
 
   /** The decoded skin, from the cache or the texture server; null when the server has none. */
-  async function skinPng(hash: string): Promise<Uint8Array | null> {
+  async function skinPng(hash: string): Promise<{ png: Uint8Array; hit: boolean } | null> {
     const cached = await cachedAsset(deps.db, "skin", hash);
-    if (cached) return cached.png;
+    if (cached) return { png: cached.png, hit: true };
     const bytes = await textureBytes({ fetch: deps.fetch, texturesUrl: deps.config.texturesUrl, timeoutMs, maxBytes }, hash);
     if (!bytes) return null;
     const png = encodePng(decodePng(bytes, isSkinSize));
     await storeAsset(deps.db, "skin", hash, { png, etag: etagOf(png), fetchedAt: deps.clock.now() });
-    return png;
+    return { png, hit: false };
   }
 
   return {
     async skin(hash: string): Promise<Image> {
-      let png;
+      let skin;
       try {
-        png = await skinPng(hash);
+        skin = await skinPng(hash);
       } catch (e) {
         if (!(e instanceof UpstreamError || e instanceof BadImage)) throw e;
         deps.log.warn("skin unavailable", { reason: e.message });
         throw upstreamFailure(e, "texture");
       }
-      if (!png) throw new ApiError("not_found", "no skin has this texture hash");
-      return { png, etag: etagOf(png), cacheControl: IMMUTABLE };
+      if (!skin) throw new ApiError("not_found", "no skin has this texture hash");
+      count(skin.hit ? "hit" : "miss");
+      return { png: skin.png, etag: etagOf(skin.png), cacheControl: IMMUTABLE };
     },
 
     async head(uuid: string): Promise<Image> {
       const cached = await cachedAsset(deps.db, "head", uuid);
-      if (cached && fresh(cached)) return { ...cached, cacheControl: HEAD_CACHE };
-      const stale = cached ? { ...cached, cacheControl: FALLBACK_CACHE } : fallback;
-      if ((await backoffRemaining(deps, IDENTITY)) > 0) return stale;
+      if (cached && fresh(cached)) return count("hit"), { ...cached, cacheControl: HEAD_CACHE };
+      const stale = () => (count("stale"), cached ? { ...cached, cacheControl: FALLBACK_CACHE } : fallback);
+      if ((await backoffRemaining(deps, IDENTITY)) > 0) return stale();
       let png: Uint8Array;
       try {
         const profile = await profileSkinHash({ fetch: deps.fetch, identityUrl: deps.config.identityUrl, timeoutMs }, uuid);
         const skin = profile?.skinHash ? await skinPng(profile.skinHash) : null;
-        png = skin ? renderHead(decodePng(skin, isSkinSize)) : fallbackHead;
+        png = skin ? renderHead(decodePng(skin.png, isSkinSize)) : fallbackHead;
       } catch (e) {
         if (e instanceof BadImage) {
           // The skin itself is unusable, and will stay so: the default head is this player's head.
@@ -98,18 +102,19 @@ export function imageProxy(deps: AssetDeps) {
         } else if (e instanceof UpstreamError) {
           if (e.upstream === "identity provider" && e.status === 429) await backOff(deps, IDENTITY, DEFAULT_BACKOFF_MS);
           deps.log.warn("head unavailable; serving the last one or the default head", { reason: e.message });
-          return stale;
+          return stale();
         } else throw e;
       }
       const etag = etagOf(png);
       await storeAsset(deps.db, "head", uuid, { png, etag, fetchedAt: deps.clock.now() });
+      count("miss");
       return { png, etag, cacheControl: HEAD_CACHE };
     },
 
     async item(id: string): Promise<Image> {
       if (!deps.config.itemImagesUrl) throw new ApiError("not_found", "item images are not served here (ITEM_IMAGES_URL is not set)");
       const cached = await cachedAsset(deps.db, "item", id);
-      if (cached && fresh(cached)) return { ...cached, cacheControl: ITEM_CACHE };
+      if (cached && fresh(cached)) return count("hit"), { ...cached, cacheControl: ITEM_CACHE };
       let png: Uint8Array | null;
       try {
         const bytes = await itemImageBytes({ fetch: deps.fetch, itemImagesUrl: deps.config.itemImagesUrl, timeoutMs, maxBytes }, id);
@@ -118,12 +123,13 @@ export function imageProxy(deps: AssetDeps) {
       } catch (e) {
         if (!(e instanceof UpstreamError || e instanceof BadImage)) throw e;
         deps.log.warn("item image unavailable", { reason: e.message });
-        if (cached) return { ...cached, cacheControl: FALLBACK_CACHE };
+        if (cached) return count("stale"), { ...cached, cacheControl: FALLBACK_CACHE };
         throw upstreamFailure(e, "item image");
       }
       if (!png) throw new ApiError("not_found", "no image for this item");
       const etag = etagOf(png);
       await storeAsset(deps.db, "item", id, { png, etag, fetchedAt: deps.clock.now() });
+      count("miss");
       return { png, etag, cacheControl: ITEM_CACHE };
     },
   };

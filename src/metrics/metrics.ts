@@ -21,11 +21,24 @@ export function createMetrics() {
     ingestUploads: new Counter({ name: "tally_ingest_uploads_total", help: "Uploads answered 200, by whether they were a duplicate batch.", labelNames: ["duplicate"], registers }),
     jobRuns: new Counter({ name: "tally_job_runs_total", help: "Scheduler job runs, by job and outcome.", labelNames: ["job", "status"], registers }),
     jobDuration: new Histogram({ name: "tally_job_duration_seconds", help: "Duration of job runs that ran, by job.", labelNames: ["job"], buckets: [0.01, 0.1, 1, 10, 60, 600], registers }),
+    cacheLookups: new Counter({
+      name: "tally_cache_lookups_total",
+      help: "Look-ups in the shared caches (profiles, names, images), by cache and outcome: hit (fresh), miss (fetched upstream), stale (the last good copy, the upstream failing).",
+      labelNames: ["cache", "outcome"],
+      registers,
+    }),
     upstreamCalls: new Counter({ name: "tally_upstream_calls_total", help: "Calls to upstreams, by upstream and outcome (2xx, 3xx, 4xx, 5xx, error).", labelNames: ["upstream", "outcome"], registers }),
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+export type CacheOutcome = "hit" | "miss" | "stale";
+
+/** Counts one look-up in a shared cache; modules built without metrics (tests of one module) skip it. */
+export function countCache(metrics: Metrics | undefined, cache: "profiles" | "names" | "images", outcome: CacheOutcome) {
+  metrics?.cacheLookups.inc({ cache, outcome });
+}
 
 /**
  * The injected fetch, counting every upstream call by the setting its address belongs to, so no

@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { countCache, type Metrics } from "../metrics/metrics.ts";
 import { uuidForName } from "../upstream/names.ts";
 import { UpstreamError } from "../upstream/upstream-error.ts";
 import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
@@ -18,6 +19,7 @@ export type PlayerDeps = {
   log: Log;
   fetch: typeof fetch;
   config: Pick<Config, "namesUrl" | "upstreamTimeoutMs" | "nameCacheHours" | "baseUrl">;
+  metrics?: Metrics;
 };
 
 const HOUR = 3_600_000;
@@ -28,10 +30,14 @@ export type Player = { uuid: string; name: string; head: string };
 export async function findPlayer(deps: PlayerDeps, name: string): Promise<Player> {
   const cached = await cachedName(deps.db, name);
   const player = (p: { uuid: string; name: string }): Player => ({ uuid: p.uuid, name: p.name, head: `${deps.config.baseUrl}/v1/assets/head/${p.uuid}.png` });
-  if (cached && deps.clock.now() - cached.fetchedAt < deps.config.nameCacheHours * HOUR) return player(cached);
+  if (cached && deps.clock.now() - cached.fetchedAt < deps.config.nameCacheHours * HOUR) {
+    countCache(deps.metrics, "names", "hit");
+    return player(cached);
+  }
+  const stale = (p: { uuid: string; name: string }) => (countCache(deps.metrics, "names", "stale"), player(p));
   const wait = await backoffRemaining(deps, UPSTREAM);
   if (wait > 0) {
-    if (cached) return player(cached);
+    if (cached) return stale(cached);
     throw new ApiError("upstream_rate_limited", "the name service asked us to slow down; try again shortly", undefined, { "retry-after": String(Math.ceil(wait / 1000)) });
   }
   let found;
@@ -41,7 +47,7 @@ export async function findPlayer(deps: PlayerDeps, name: string): Promise<Player
     if (!(e instanceof UpstreamError)) throw e;
     if (e.status === 429) await backOff(deps, UPSTREAM, DEFAULT_BACKOFF_MS);
     deps.log.warn("name lookup failed", { reason: e.reason, status: e.status });
-    if (cached) return player(cached); // the name held this uuid a while ago: better than nothing
+    if (cached) return stale(cached); // the name held this uuid a while ago: better than nothing
     if (e.status === 429) throw new ApiError("upstream_rate_limited", "the name service asked us to slow down; try again shortly", undefined, { "retry-after": "60" });
     if (e.reason === "timeout") throw new ApiError("upstream_timeout", "the name service did not answer in time; try again shortly", undefined, { "retry-after": "30" });
     throw new ApiError("upstream_unavailable", "the name service is not answering properly; try again shortly", undefined, { "retry-after": "30" });
@@ -51,6 +57,7 @@ export async function findPlayer(deps: PlayerDeps, name: string): Promise<Player
     throw new ApiError("unknown_player", `no player is named ${name}`);
   }
   await storeName(deps.db, { ...found, fetchedAt: deps.clock.now() });
+  countCache(deps.metrics, "names", "miss");
   return player(found);
 }
 

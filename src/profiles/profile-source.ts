@@ -12,6 +12,7 @@ import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { countCache, type Metrics } from "../metrics/metrics.ts";
 import { GameApiError, skyblockProfiles } from "../upstream/game-api.ts";
 import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
 import { allowlistProfiles, type ProfileEntry } from "./allowlist.ts";
@@ -23,6 +24,7 @@ export type ProfileDeps = {
   log: Log;
   fetch: typeof fetch;
   config: Pick<Config, "gameApiUrl" | "gameApiKey" | "upstreamTimeoutMs" | "profileCacheHours" | "profileStaleHours" | "gameApiReserve">;
+  metrics?: Metrics;
 };
 
 export type ProfileLookup = { uuid: string; fetchedAt: number; stale: boolean; profiles: ProfileEntry[] };
@@ -89,14 +91,21 @@ export function profileSource(deps: ProfileDeps) {
         throw new ApiError("no_upstream_key", "profile lookups are not available: this service has no game API key configured yet");
       }
       const cached = await cachedProfiles(deps.db, uuid);
-      if (fresh(cached)) return { uuid, fetchedAt: cached.fetchedAt, stale: false, profiles: cached.profiles };
+      if (fresh(cached)) {
+        countCache(deps.metrics, "profiles", "hit");
+        return { uuid, fetchedAt: cached.fetchedAt, stale: false, profiles: cached.profiles };
+      }
       const result = await refreshOnce(uuid);
-      if ("ok" in result) return { uuid, fetchedAt: result.ok.fetchedAt, stale: false, profiles: result.ok.profiles };
+      if ("ok" in result) {
+        countCache(deps.metrics, "profiles", "miss");
+        return { uuid, fetchedAt: result.ok.fetchedAt, stale: false, profiles: result.ok.profiles };
+      }
       const fault = result.failed.fault;
       if (fault === "malformed_uuid") throw new ApiError("upstream_refused_uuid", "the game API does not accept this uuid");
       // Anything else is the upstream's trouble, not the player's: the last good document will do.
       const last = cached ?? (await cachedProfiles(deps.db, uuid));
       if (last && deps.clock.now() - last.fetchedAt <= deps.config.profileStaleHours * HOUR) {
+        countCache(deps.metrics, "profiles", "stale");
         return { uuid, fetchedAt: last.fetchedAt, stale: true, profiles: last.profiles };
       }
       throw upstreamFailure(fault, result.retryAfterMs);

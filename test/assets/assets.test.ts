@@ -266,3 +266,19 @@ describe("the asset rate limit", () => {
     expect((await t.request(`/v1/assets/head/${bob}.png`)).status).toBe(429);
   });
 });
+
+describe("cache metrics", () => {
+  test("head and skin look-ups are counted as hits, misses and stale answers", async () => {
+    const { t, session, hash } = await setup({ metricsEnabled: true, assetCacheHours: 1 });
+    await t.request(`/v1/assets/head/${alice}.png`); // miss (the skin inside it is fetched too, not counted)
+    await t.request(`/v1/assets/head/${alice}.png`); // hit
+    await t.request(`/v1/assets/skin/${hash}.png`); // hit: stored when the head was drawn
+    t.clock.advance(2 * 3_600_000);
+    session.state.failure = "error500";
+    await t.request(`/v1/assets/head/${alice}.png`); // stale: the last head, the provider failing
+    const text = await (await t.request("/metrics")).text();
+    expect(text).toContain('tally_cache_lookups_total{cache="images",outcome="miss"} 1');
+    expect(text).toContain('tally_cache_lookups_total{cache="images",outcome="hit"} 2');
+    expect(text).toContain('tally_cache_lookups_total{cache="images",outcome="stale"} 1');
+  });
+});

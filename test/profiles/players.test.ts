@@ -121,3 +121,20 @@ describe("/summary and /profiles", () => {
     expect((await t.request("/v1/players/Alice_01/summary")).status).toBe(429);
   });
 });
+
+describe("cache metrics", () => {
+  test("each look-up in the profile and name caches is counted as a hit, a miss or stale", async () => {
+    const { t, game } = await setup({ metricsEnabled: true, profileCacheHours: 1, profileStaleHours: 48 });
+    await t.request("/v1/players/Alice_01/profiles"); // name: miss, profiles: miss
+    await t.request("/v1/players/Alice_01/profiles"); // name: hit, profiles: hit
+    t.clock.advance(2 * HOUR);
+    game.state.failure = "cloudflare502";
+    await t.request("/v1/players/Alice_01/profiles"); // name: hit, profiles: stale
+    const text = await (await t.request("/metrics")).text();
+    expect(text).toContain('tally_cache_lookups_total{cache="names",outcome="miss"} 1');
+    expect(text).toContain('tally_cache_lookups_total{cache="names",outcome="hit"} 2');
+    expect(text).toContain('tally_cache_lookups_total{cache="profiles",outcome="miss"} 1');
+    expect(text).toContain('tally_cache_lookups_total{cache="profiles",outcome="hit"} 1');
+    expect(text).toContain('tally_cache_lookups_total{cache="profiles",outcome="stale"} 1');
+  });
+});
