@@ -8,7 +8,7 @@
 //   DATABASE_URL=postgres://... bun bench/ingest.ts [dist/tally] [--clients 1,16,64] [--rows 600] [--uploads 40]
 import postgres from "postgres";
 import { resolve } from "node:path";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
@@ -35,6 +35,29 @@ const hex = (n: number, width = 32) => n.toString(16).padStart(width, "0");
 const dayOf = (n: number) => new Date(Date.parse("2026-11-01T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
+
+/** CPU seconds (user + system) of a process, from /proc. */
+function cpuOf(pid: number | string): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // it ended meanwhile
+  }
+}
+
+/** CPU seconds of the Postgres backends serving one database (local server only; 0 elsewhere). */
+function postgresCpu(database: string): number {
+  let sum = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("postgres: ") && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) sum += cpuOf(pid);
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
 
 /** Upload u of client c: `daysPerUpload` days of 100 keys (rotating over 20 days: inserts, then replaces). */
 function envelope(c: number, u: number, batchId: string): Envelope {
@@ -69,6 +92,9 @@ type Level = {
   steadyP99Ms: number;
   peakRssMiB: number;
   serviceCpuMsPerUpload: number;
+  /** Postgres CPU per upload in the saturated phase, and per raw upsert of the same rows. */
+  postgresCpuMsPerUpload: number;
+  rawPostgresCpuMsPerUpload: number;
 };
 
 async function measure(clients: number): Promise<Level> {
@@ -84,10 +110,8 @@ async function measure(clients: number): Promise<Level> {
   });
   try {
     while (!(await fetch(`${url}/v1/health`).then((r) => r.ok, () => false))) await Bun.sleep(20);
-    const cpuSeconds = () => {
-      const fields = readFileSync(`/proc/${proc.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    };
+    const cpuSeconds = () => cpuOf(proc.pid);
+    const database = new URL(db.url).pathname.slice(1);
     const peakMiB = () => round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024);
 
     const signIn = async (c: number) => {
@@ -122,9 +146,12 @@ async function measure(clients: number): Promise<Level> {
     };
     const rawEnvelopes = uploaders.map((_, c) => Array.from({ length: uploadsPerClient }, (_, u) => envelope(c, u, hex(1))));
     for (let c = 0; c < clients; c++) await rawOne(hex(0xaa00 + c), rawEnvelopes[c]![0]!);
+    const pgRaw0 = postgresCpu(database);
     const r0 = performance.now();
     await Promise.all(rawEnvelopes.map(async (list, c) => { for (const env of list) await rawOne(hex(0xaa00 + c), env); }));
     const rawSeconds = (performance.now() - r0) / 1000;
+    const uploads = clients * uploadsPerClient;
+    const rawPostgresCpuMsPerUpload = round(((postgresCpu(database) - pgRaw0) * 1000) / uploads);
     await sql.end();
 
     // 2. The endpoint at saturation: each client sends its next upload as soon as the last is answered.
@@ -132,10 +159,12 @@ async function measure(clients: number): Promise<Level> {
     const saturatedBodies = prepared(1);
     const saturated: number[] = [];
     const cpu0 = cpuSeconds();
+    const pg0 = postgresCpu(database);
     const t0 = performance.now();
     await Promise.all(uploaders.map((_, c) => sendAll(c, saturatedBodies[c]!, () => undefined, saturated)));
     const endpointSeconds = (performance.now() - t0) / 1000;
-    const serviceCpuMsPerUpload = round(((cpuSeconds() - cpu0) * 1000) / (clients * uploadsPerClient));
+    const serviceCpuMsPerUpload = round(((cpuSeconds() - cpu0) * 1000) / uploads);
+    const postgresCpuMsPerUpload = round(((postgresCpu(database) - pg0) * 1000) / uploads);
 
     // 3. A steady load of half the raw limit: each client sends on a fixed schedule; latency counts
     //    from the scheduled moment, so waiting in a queue is counted too.
@@ -160,6 +189,8 @@ async function measure(clients: number): Promise<Level> {
       steadyP99Ms: round(pct(steady, 99)),
       peakRssMiB: peakMiB(),
       serviceCpuMsPerUpload,
+      postgresCpuMsPerUpload,
+      rawPostgresCpuMsPerUpload,
     };
   } finally {
     proc.kill("SIGTERM");
@@ -174,10 +205,10 @@ for (const clients of clientCounts) levels.push(await measure(clients));
 
 const pad = (x: unknown, n: number) => String(x).padStart(n);
 console.log(`ingest on Postgres: uploads of ${rowsPerUpload} rows (gzip), ${uploadsPerClient} per client, through bench/uploader.ts\n`);
-console.log("clients   raw rows/s   ingest rows/s  share   p50 ms   p99 ms  | steady rows/s   p50 ms   p99 ms | peak RSS MiB  CPU ms/upload");
+console.log("clients   raw rows/s   ingest rows/s  share   p50 ms   p99 ms  | steady rows/s   p50 ms   p99 ms | peak RSS MiB | CPU ms/upload: service  Postgres  (raw)");
 for (const l of levels) {
   console.log(
-    `${pad(l.clients, 7)} ${pad(l.rawRowsPerSec, 12)} ${pad(l.endpointRowsPerSec, 15)} ${pad(Math.round(l.endpointShareOfRaw * 100) + "%", 6)} ${pad(l.saturatedP50Ms, 8)} ${pad(l.saturatedP99Ms, 8)}  | ${pad(l.steadyRowsPerSec, 13)} ${pad(l.steadyP50Ms, 8)} ${pad(l.steadyP99Ms, 8)} | ${pad(l.peakRssMiB, 12)} ${pad(l.serviceCpuMsPerUpload, 14)}`,
+    `${pad(l.clients, 7)} ${pad(l.rawRowsPerSec, 12)} ${pad(l.endpointRowsPerSec, 15)} ${pad(Math.round(l.endpointShareOfRaw * 100) + "%", 6)} ${pad(l.saturatedP50Ms, 8)} ${pad(l.saturatedP99Ms, 8)}  | ${pad(l.steadyRowsPerSec, 13)} ${pad(l.steadyP50Ms, 8)} ${pad(l.steadyP99Ms, 8)} | ${pad(l.peakRssMiB, 12)} | ${pad(l.serviceCpuMsPerUpload, 22)} ${pad(l.postgresCpuMsPerUpload, 9)} ${pad(`(${l.rawPostgresCpuMsPerUpload})`, 6)}`,
   );
 }
 console.log("\n" + JSON.stringify({ bench: "ingest", rowsPerUpload, uploadsPerClient, levels }));

@@ -79,16 +79,15 @@ export type DayRow = { profileId: string; key: string; day: string; value: numbe
 export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
   if (list.length === 0) return;
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
+  const keysOfKind = (kind: string) => [...new Set(list.filter((r) => r.kind === kind).map((r) => r.key))];
   const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
-  await tx.execute(sql`with incoming as (
-      select t.profile_id, t.key, t.day::date as day, t.value, t.bound, t.kind
-      from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
-                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[], ${p(list.map((r) => r.kind))}::text[])
-        as t(profile_id, key, day, value, bound, kind)
-    ),
-    written as (
+  // The latest reading of a key among the rows written: the greatest (day, sentAt), as one max()
+  // over arrays instead of an ordered aggregate (no sort per key).
+  await tx.execute(sql`with written as (
       insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
-      select ${uuid}, profile_id, key, day, ${installId}, value, bound, bound, ${sentAt}, null from incoming
+      select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
+      from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
+                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
       on conflict (uuid, profile_id, key, day, install_id) do update set
         replaced_value = counter_days.value,
         value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
@@ -98,17 +97,19 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
       returning profile_id, key, day, value, sent_at, replaced_value
     ),
     deltas as (
-      select w.profile_id, w.key,
-        sum(w.value - coalesce(w.replaced_value, 0)) as sum, max(w.value) as max, min(w.value) as min,
-        min(w.day) as first_day, max(w.day) as last_day,
-        (array_agg(w.value order by w.day desc, w.sent_at desc))[1] as last_value,
-        (array_agg(w.sent_at order by w.day desc, w.sent_at desc))[1] as last_sent_at,
-        coalesce(bool_or((i.kind = 'max' and w.value < w.replaced_value) or (i.kind = 'min' and w.value > w.replaced_value)), false) as stale
-      from written w join incoming i on i.profile_id = w.profile_id and i.key = w.key and i.day = w.day
-      group by w.profile_id, w.key
+      select profile_id, key,
+        sum(value - coalesce(replaced_value, 0)) as sum, max(value) as max, min(value) as min,
+        min(day) as first_day, max(day) as last_day,
+        max(array[(day - date '1970-01-01')::bigint, sent_at, value]) as latest,
+        coalesce(bool_or(value < replaced_value), false) as went_down,
+        coalesce(bool_or(value > replaced_value), false) as went_up
+      from written
+      group by profile_id, key
     )
     insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select ${uuid}, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, ${installId}, stale from deltas
+    select ${uuid}, profile_id, key, sum, max, min, first_day, last_day, latest[3], latest[2], ${installId},
+      (went_down and key = any(${p(keysOfKind("max"))}::text[])) or (went_up and key = any(${p(keysOfKind("min"))}::text[]))
+    from deltas
     on conflict (uuid, profile_id, key) do update set
       sum = counter_rollups.sum + excluded.sum,
       max = greatest(counter_rollups.max, excluded.max),
