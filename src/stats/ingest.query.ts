@@ -4,8 +4,11 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import type { Amount } from "./activity.table.ts";
+import { SAFE_LIMIT } from "./counters.table.ts";
 
 const p = sql.param;
+const LIMIT = sql.raw(String(SAFE_LIMIT));
+const NEG_LIMIT = sql.raw(String(-SAFE_LIMIT));
 
 /**
  * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
@@ -75,12 +78,17 @@ export type DayRow = { profileId: string; key: string; day: string; value: numbe
  * what changed: the sum by new minus old (each written row returns the value it replaced), max
  * and min, first and last day, the gauge's latest reading; a max key going down or a min key going
  * up marks its rollup stale. `kind` is each key's pinned kind.
+ *
+ * A count's positive and negative parts must stay within the safe integer range (the rollup's
+ * check). A (profile, key) whose parts would leave it is not moved, and is answered: the caller
+ * refuses the upload, and its transaction takes back the day rows this statement wrote. Answers
+ * nothing when every rollup moved, so the usual upload pays no extra statement.
  */
-export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
-  if (list.length === 0) return;
+export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<{ profileId: string; key: string }[]> {
+  if (list.length === 0) return [];
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
-  await tx.execute(sql`with incoming as (
+  const over = await rows<{ profile_id: string; key: string }>(tx, sql`with incoming as (
       select t.profile_id, t.key, t.day::date as day, t.value, t.bound, t.kind
       from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
                   ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[], ${p(list.map((r) => r.kind))}::text[])
@@ -99,26 +107,40 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
     ),
     deltas as (
       select w.profile_id, w.key,
-        sum(w.value - coalesce(w.replaced_value, 0)) as sum, max(w.value) as max, min(w.value) as min,
+        coalesce(sum(w.value - coalesce(w.replaced_value, 0)) filter (where i.kind = 'count'), 0) as sum,
+        coalesce(sum(greatest(w.value, 0) - greatest(coalesce(w.replaced_value, 0), 0)) filter (where i.kind = 'count'), 0) as pos,
+        coalesce(sum(least(w.value, 0) - least(coalesce(w.replaced_value, 0), 0)) filter (where i.kind = 'count'), 0) as neg,
+        max(w.value) as max, min(w.value) as min,
         min(w.day) as first_day, max(w.day) as last_day,
         (array_agg(w.value order by w.day desc, w.sent_at desc))[1] as last_value,
         (array_agg(w.sent_at order by w.day desc, w.sent_at desc))[1] as last_sent_at,
         coalesce(bool_or((i.kind = 'max' and w.value < w.replaced_value) or (i.kind = 'min' and w.value > w.replaced_value)), false) as stale
       from written w join incoming i on i.profile_id = w.profile_id and i.key = w.key and i.day = w.day
       group by w.profile_id, w.key
+    ),
+    moved as (
+      insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+      select ${uuid}, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, ${installId}, stale from deltas
+      where pos <= ${LIMIT} and neg >= ${NEG_LIMIT}
+      on conflict (uuid, profile_id, key) do update set
+        sum = counter_rollups.sum + excluded.sum,
+        pos = counter_rollups.pos + excluded.pos,
+        neg = counter_rollups.neg + excluded.neg,
+        max = greatest(counter_rollups.max, excluded.max),
+        min = least(counter_rollups.min, excluded.min),
+        first_day = least(counter_rollups.first_day, excluded.first_day),
+        last_day = greatest(counter_rollups.last_day, excluded.last_day),
+        last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
+        last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
+        last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
+        stale = counter_rollups.stale or excluded.stale
+      where counter_rollups.pos + excluded.pos <= ${LIMIT} and counter_rollups.neg + excluded.neg >= ${NEG_LIMIT}
+      returning profile_id, key
     )
-    insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select ${uuid}, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, ${installId}, stale from deltas
-    on conflict (uuid, profile_id, key) do update set
-      sum = counter_rollups.sum + excluded.sum,
-      max = greatest(counter_rollups.max, excluded.max),
-      min = least(counter_rollups.min, excluded.min),
-      first_day = least(counter_rollups.first_day, excluded.first_day),
-      last_day = greatest(counter_rollups.last_day, excluded.last_day),
-      last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
-      last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
-      last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
-      stale = counter_rollups.stale or excluded.stale`);
+    select d.profile_id, d.key from deltas d
+    where not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key)
+    order by d.profile_id, d.key collate "C"`);
+  return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
 }
 
 export type BackfillRow = { profileId: string; key: string; day: string; value: number };
