@@ -27,6 +27,7 @@ export const errorStatus = {
   unknown_mirror_section: 422,
   duplicate_row: 422,
   too_many_rows: 422,
+  total_out_of_range: 422,
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
@@ -63,4 +64,15 @@ export type ErrorBody = { error: { code: string; message: string; path?: string;
 
 export function errorBody(code: string, message: string, path?: string, requestId?: string): ErrorBody {
   return { error: { code, message, ...(path === undefined ? {} : { path }), ...(requestId ? { requestId } : {}) } };
+}
+
+/** SQLSTATEs of a value past its column's or check's range (23514 check_violation, 22003 numeric_value_out_of_range). */
+const outOfRangeCodes = new Set(["23514", "22003"]);
+
+/** True when a database error (or one it wraps) says a value left its allowed range. */
+export function isOutOfRange(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && outOfRangeCodes.has(e.code)) return true;
+  }
+  return false;
 }

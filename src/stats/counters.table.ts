@@ -1,7 +1,12 @@
 // Recorded counters. Each (account, profile, key, day, install) is its own row holding the absolute
 // value (contract 2.3 rule 3); installs are folded when read. Hot tables lead with the account uuid
 // (the distribution column) and carry no foreign key: erasure deletes them explicitly.
-import { pgTable, text, bigint, boolean, date, primaryKey, index } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { pgTable, text, bigint, boolean, date, primaryKey, index, check } from "drizzle-orm/pg-core";
+
+/** Number.MAX_SAFE_INTEGER: the largest figure a JSON answer can carry exactly (design.md 3). */
+export const SAFE_LIMIT = 9_007_199_254_740_991;
+const safe = (column: string) => sql.raw(`"${column}" between -${SAFE_LIMIT} and ${SAFE_LIMIT}`);
 
 const epoch = (name: string) => bigint(name, { mode: "number" });
 
@@ -90,7 +95,8 @@ export const counterSeals = pgTable(
     day: date("day", { mode: "string" }).notNull(),
     value: bigint("value", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] })],
+  // A count's seal grows by every retention run; past the safe range it could not be served exactly.
+  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] }), check("counter_seals_value_safe", safe("value"))],
 );
 
 /**
@@ -99,6 +105,11 @@ export const counterSeals = pgTable(
  * `sum`, `max`, `min` cover every day row; the gauge's reading is the greatest (day, sentAt,
  * install). `stale`: a max key's value went down or a min key's went up, so max or min must be
  * recomputed from the day rows before it is read.
+ *
+ * `sum`, `pos` and `neg` are kept for count keys only (0 for the other kinds, which never add):
+ * `pos` is the sum of the positive day values, `neg` of the negative ones. Both stay within the
+ * safe integer range (checked here), so every sum of any of the key's stored day rows does too:
+ * the lifetime's days, a day's installs, a sealed day, a retention span (docs/decisions.md).
  */
 export const counterRollups = pgTable(
   "counter_rollups",
@@ -107,6 +118,8 @@ export const counterRollups = pgTable(
     profileId: text("profile_id").notNull(),
     key: text("key").notNull(),
     sum: bigint("sum", { mode: "number" }).notNull(),
+    pos: bigint("pos", { mode: "number" }).notNull().default(0),
+    neg: bigint("neg", { mode: "number" }).notNull().default(0),
     max: bigint("max", { mode: "number" }).notNull(),
     min: bigint("min", { mode: "number" }).notNull(),
     firstDay: date("first_day", { mode: "string" }).notNull(),
@@ -116,5 +129,10 @@ export const counterRollups = pgTable(
     lastInstall: text("last_install").notNull(),
     stale: boolean("stale").notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.uuid, t.profileId, t.key] }),
+    // Upper and lower bound only: an upsert's proposed row carries the deltas, which may go either way.
+    check("counter_rollups_pos_safe", sql.raw(`"pos" <= ${SAFE_LIMIT}`)),
+    check("counter_rollups_neg_safe", sql.raw(`"neg" >= -${SAFE_LIMIT}`)),
+  ],
 );

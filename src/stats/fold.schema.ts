@@ -29,6 +29,8 @@ const KeyTotal = T.Object(
         value: Int,
         baseline: T.Union([T.Object({ day: T.String(), value: Int, backfill: T.Union([Dated, T.Null()]), seal: T.Union([Dated, T.Null()]) }, strict), T.Null()]),
         days: T.Union([T.Object({ first: T.String(), last: T.String() }, strict), T.Null()]),
+        /** Only when the true figure passed ±(2^53 - 1): value (and baseline value) answer that end instead. */
+        clamped: T.Optional(T.Literal(true)),
       },
       strict,
     ),

@@ -8,9 +8,11 @@ import { addDays, isCalendarDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
+import { SAFE_LIMIT } from "./counters.table.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
-type Dated = { day: string; value: number };
+/** Figures are folded as BigInt: a sum of baselines and days may pass 2^53 - 1, and must not round. */
+type Dated = { day: string; value: bigint };
 
 /** Folds figures of one key by its kind; a gauge keeps the latest-dated one. */
 function combine(kind: Kind, parts: (Dated | null)[]): Dated | null {
@@ -19,14 +21,25 @@ function combine(kind: Kind, parts: (Dated | null)[]): Dated | null {
   const day = present.reduce((d, p) => (p.day > d ? p.day : d), present[0]!.day);
   switch (kind) {
     case "count":
-      return { day, value: present.reduce((n, p) => n + p.value, 0) };
+      return { day, value: present.reduce((n, p) => n + p.value, 0n) };
     case "max":
-      return { day, value: Math.max(...present.map((p) => p.value)) };
+      return { day, value: present.reduce((m, p) => (p.value > m ? p.value : m), present[0]!.value) };
     case "min":
-      return { day, value: Math.min(...present.map((p) => p.value)) };
+      return { day, value: present.reduce((m, p) => (p.value < m ? p.value : m), present[0]!.value) };
     case "gauge":
       return present.reduce((a, b) => (b.day >= a.day ? b : a));
   }
+}
+
+const LIMIT = BigInt(SAFE_LIMIT);
+/**
+ * A folded figure as a JSON number: within the safe integer range exactly; past it (only a sum of
+ * baselines and days can get there, docs/decisions.md) the nearest end of the range, flagged.
+ */
+function answerable(value: bigint): { value: number; clamped: boolean } {
+  if (value > LIMIT) return { value: SAFE_LIMIT, clamped: true };
+  if (value < -LIMIT) return { value: -SAFE_LIMIT, clamped: true };
+  return { value: Number(value), clamped: false };
 }
 
 /** A label made from a key the catalogue does not know: "fishing.trophy.GOLDEN_FISH" -> "Trophy golden fish". */
@@ -55,17 +68,22 @@ export function describeKey(catalogue: Catalogue, key: string) {
 
 function lifetimeOf(row: LifetimeRow) {
   const kind = row.kind as Kind;
-  const backfill = row.backfill_day === null ? null : { day: row.backfill_day, value: Number(row.backfill_value) };
-  const seal = row.seal_day === null ? null : { day: row.seal_day, value: Number(row.seal_value) };
+  const dated = (day: string | null, value: unknown): Dated | null => (day === null ? null : { day, value: BigInt(value as string | number) });
+  const backfill = dated(row.backfill_day, row.backfill_value);
+  const seal = dated(row.seal_day, row.seal_value);
   const baseline = combine(kind, [backfill, seal]);
-  const days = row.last_day !== null ? { day: row.last_day, value: Number(row.days_value) } : null;
-  const total = combine(kind, [baseline, days])!;
+  const days = dated(row.last_day, row.days_value);
+  const total = answerable(combine(kind, [baseline, days])!.value);
+  const base = baseline && answerable(baseline.value);
+  const plain = (d: Dated | null) => d && { day: d.day, value: answerable(d.value).value };
   return {
     value: total.value,
     /** Everything up to and including `day` is in `value` through this baseline (null: none). */
-    baseline: baseline && { day: baseline.day, value: baseline.value, backfill, seal },
+    baseline: baseline && { day: baseline.day, value: base!.value, backfill: plain(backfill), seal: plain(seal) },
     /** The first and last recorded day folded on top of the baseline. */
     days: days && { first: row.first_day!, last: row.last_day! },
+    /** Present only when a figure here passed the safe integer range and answers its nearest end instead. */
+    ...(total.clamped || base?.clamped ? { clamped: true as const } : {}),
   };
 }
 

@@ -4,8 +4,11 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import type { Amount } from "./activity.table.ts";
+import { SAFE_LIMIT } from "./counters.table.ts";
 
 const p = sql.param;
+const LIMIT = sql.raw(String(SAFE_LIMIT));
+const NEG_LIMIT = sql.raw(String(-SAFE_LIMIT));
 
 /**
  * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
@@ -75,15 +78,20 @@ export type DayRow = { profileId: string; key: string; day: string; value: numbe
  * what changed: the sum by new minus old (each written row returns the value it replaced), max
  * and min, first and last day, the gauge's latest reading; a max key going down or a min key going
  * up marks its rollup stale. `kind` is each key's pinned kind.
+ *
+ * A count's positive and negative parts must stay within the safe integer range (the rollup's
+ * check). A (profile, key) whose parts would leave it is not moved, and is answered: the caller
+ * refuses the upload, and its transaction takes back the day rows this statement wrote. Answers
+ * nothing when every rollup moved, so the usual upload pays no extra statement.
  */
-export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]) {
-  if (list.length === 0) return;
+export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<{ profileId: string; key: string }[]> {
+  if (list.length === 0) return [];
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const keysOfKind = (kind: string) => [...new Set(list.filter((r) => r.kind === kind).map((r) => r.key))];
   const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
-  // The latest reading of a key among the rows written: the greatest (day, sentAt), as one max()
-  // over arrays instead of an ordered aggregate (no sort per key).
-  await tx.execute(sql`with written as (
+  // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
+  // (day, sentAt) among the rows written, one max() over arrays instead of an ordered aggregate.
+  const over = await rows<{ profile_id: string; key: string }>(tx, sql`with written as (
       insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
       select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
       from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
@@ -97,29 +105,42 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
       returning profile_id, key, day, value, sent_at, replaced_value
     ),
     deltas as (
-      select profile_id, key,
-        sum(value - coalesce(replaced_value, 0)) as sum, max(value) as max, min(value) as min,
-        min(day) as first_day, max(day) as last_day,
+      select profile_id, key, key = any(${p(keysOfKind("count"))}::text[]) as counted,
+        sum(value - coalesce(replaced_value, 0)) as sum,
+        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) as pos,
+        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) as neg,
+        max(value) as max, min(value) as min, min(day) as first_day, max(day) as last_day,
         max(array[(day - date '1970-01-01')::bigint, sent_at, value]) as latest,
-        coalesce(bool_or(value < replaced_value), false) as went_down,
-        coalesce(bool_or(value > replaced_value), false) as went_up
+        (key = any(${p(keysOfKind("max"))}::text[]) and coalesce(bool_or(value < replaced_value), false))
+          or (key = any(${p(keysOfKind("min"))}::text[]) and coalesce(bool_or(value > replaced_value), false)) as stale
       from written
       group by profile_id, key
+    ),
+    moved as (
+      insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+      select ${uuid}, profile_id, key, case when counted then sum else 0 end, case when counted then pos else 0 end, case when counted then neg else 0 end,
+        max, min, first_day, last_day, latest[3], latest[2], ${installId}, stale
+      from deltas
+      where not counted or (pos <= ${LIMIT} and neg >= ${NEG_LIMIT})
+      on conflict (uuid, profile_id, key) do update set
+        sum = counter_rollups.sum + excluded.sum,
+        pos = counter_rollups.pos + excluded.pos,
+        neg = counter_rollups.neg + excluded.neg,
+        max = greatest(counter_rollups.max, excluded.max),
+        min = least(counter_rollups.min, excluded.min),
+        first_day = least(counter_rollups.first_day, excluded.first_day),
+        last_day = greatest(counter_rollups.last_day, excluded.last_day),
+        last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
+        last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
+        last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
+        stale = counter_rollups.stale or excluded.stale
+      where counter_rollups.pos + excluded.pos <= ${LIMIT} and counter_rollups.neg + excluded.neg >= ${NEG_LIMIT}
+      returning profile_id, key
     )
-    insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select ${uuid}, profile_id, key, sum, max, min, first_day, last_day, latest[3], latest[2], ${installId},
-      (went_down and key = any(${p(keysOfKind("max"))}::text[])) or (went_up and key = any(${p(keysOfKind("min"))}::text[]))
-    from deltas
-    on conflict (uuid, profile_id, key) do update set
-      sum = counter_rollups.sum + excluded.sum,
-      max = greatest(counter_rollups.max, excluded.max),
-      min = least(counter_rollups.min, excluded.min),
-      first_day = least(counter_rollups.first_day, excluded.first_day),
-      last_day = greatest(counter_rollups.last_day, excluded.last_day),
-      last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
-      last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
-      last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
-      stale = counter_rollups.stale or excluded.stale`);
+    select d.profile_id, d.key from deltas d
+    where not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key)
+    order by d.profile_id, d.key collate "C"`);
+  return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
 }
 
 export type BackfillRow = { profileId: string; key: string; day: string; value: number };

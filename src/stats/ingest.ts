@@ -8,6 +8,8 @@ import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Config } from "../config.ts";
+import { ApiError, isOutOfRange } from "../http/errors.ts";
+import { SAFE_LIMIT } from "./counters.table.ts";
 import { requireAccount } from "../accounts/settings.ts";
 import { markUpload, type Account } from "../accounts/accounts.query.ts";
 import { ACCOUNT_PROFILE, type Envelope } from "../wire/envelope.ts";
@@ -75,6 +77,31 @@ function consentFilter(env: Envelope, off: Set<string>, catalogue: Catalogue) {
   return { blocks, sessions, events, sections, dropped };
 }
 
+/**
+ * The refusal of an upload that would push a count key's stored day values past the safe integer
+ * range: names the first such row of the envelope. Thrown inside the transaction, so nothing of the
+ * upload stays, the batchId included (a corrected upload may reuse it).
+ */
+function outOfRange(env: Envelope, sealedBeforeDay: string, over: { profileId: string; key: string }[]): ApiError {
+  const hit = new Set(over.map((o) => `${o.profileId}/${o.key}`));
+  const blocks = env.counters ?? [];
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    if (block.scope !== "day" || block.day < sealedBeforeDay) continue;
+    const r = block.rows.findIndex((row) => hit.has(`${block.profileId}/${row.k}`));
+    if (r >= 0) {
+      const key = block.rows[r]!.k;
+      return new ApiError(
+        "total_out_of_range",
+        `${key}: with this upload the stored day values of the key would add up past the safe integer range ±${SAFE_LIMIT}, which an answer cannot carry exactly; nothing of this upload was stored`,
+        `/counters/${b}/rows/${r}/v`,
+      );
+    }
+  }
+  const first = over[0]!;
+  return new ApiError("total_out_of_range", `${first.key}: a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`, "/counters");
+}
+
 export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Promise<Answer> {
   const now = deps.clock.now();
   const contained = checkEnvelope(env, deps.catalogue, now, deps.config.ingestMaxRows);
@@ -130,7 +157,13 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     }
     for (const r of dayRows) r.kind = pinned.get(r.key)!.kind;
 
-    await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows);
+    const over = await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows).catch((error: unknown) => {
+      // The statement answers the keys it could not move; a check or bigint fault it did not
+      // foresee (a total stored before the check existed) is the same refusal, not a 500.
+      if (isOutOfRange(error)) throw new ApiError("total_out_of_range", `a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`, "/counters");
+      throw error;
+    });
+    if (over.length > 0) throw outOfRange(env, sealedBeforeDay, over);
     await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
     const sessions = await q.upsertSessions(
       tx,

@@ -9,15 +9,22 @@ const p = sql.param;
 export async function recomputeRollups(tx: Db, uuid: string, keys: string[], profileId?: string) {
   if (keys.length === 0) return;
   const profile = profileId === undefined ? sql`` : sql` and profile_id = ${profileId}`;
+  const dayProfile = profileId === undefined ? sql`` : sql` and d.profile_id = ${profileId}`;
   await tx.execute(sql`delete from counter_rollups where uuid = ${uuid} and key = any(${p(keys)}::text[])${profile}`);
-  await tx.execute(sql`insert into counter_rollups (uuid, profile_id, key, sum, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select uuid, profile_id, key, sum(value), max(value), min(value), min(day), max(day),
-      (array_agg(value order by day desc, sent_at desc, install_id desc))[1],
-      (array_agg(sent_at order by day desc, sent_at desc, install_id desc))[1],
-      (array_agg(install_id order by day desc, sent_at desc, install_id desc))[1],
+  // Sums only for count keys (see counterRollups); a part past the safe range breaks its check.
+  await tx.execute(sql`insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+    select d.uuid, d.profile_id, d.key,
+      coalesce(sum(d.value) filter (where k.kind = 'count'), 0),
+      coalesce(sum(greatest(d.value, 0)) filter (where k.kind = 'count'), 0),
+      coalesce(sum(least(d.value, 0)) filter (where k.kind = 'count'), 0),
+      max(d.value), min(d.value), min(d.day), max(d.day),
+      (array_agg(d.value order by d.day desc, d.sent_at desc, d.install_id desc))[1],
+      (array_agg(d.sent_at order by d.day desc, d.sent_at desc, d.install_id desc))[1],
+      (array_agg(d.install_id order by d.day desc, d.sent_at desc, d.install_id desc))[1],
       false
-    from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[])${profile}
-    group by uuid, profile_id, key`);
+    from counter_days d join counter_keys k on k.key = d.key
+    where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[])${dayProfile}
+    group by d.uuid, d.profile_id, d.key`);
 }
 
 /** Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. */

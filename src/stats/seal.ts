@@ -11,6 +11,7 @@ import { SEAL_HORIZON_DAYS } from "../config.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { accountsForJobs, collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
 import { lockAccountStats } from "./ingest.query.ts";
+import { isOutOfRange } from "../http/errors.ts";
 
 export type LifecycleDeps = { db: Db; clock: Clock };
 export type PassOptions = {
@@ -21,7 +22,8 @@ export type PassOptions = {
   /** Aborted when the service stops: the pass ends after the batch in hand. */
   signal?: AbortSignal;
 };
-export type PassResult = { accounts: number; batches: number; rowsRemoved: number };
+/** `skipped`: keys left as they were because folding them would leave the safe integer range. */
+export type PassResult = { accounts: number; batches: number; rowsRemoved: number; skipped: number };
 
 async function pass(
   deps: LifecycleDeps,
@@ -31,7 +33,7 @@ async function pass(
   work: (tx: Db, uuid: string, keys: string[], before: string) => Promise<number>,
 ): Promise<PassResult> {
   const batchKeys = opts.batchKeys ?? 200;
-  const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0 };
+  const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 };
   for (const account of await accountsForJobs(deps.db)) {
     if (opts.signal?.aborted) break;
     const before = cutoff(account);
@@ -40,10 +42,27 @@ async function pass(
     result.accounts++;
     for (let i = 0; i < keys.length && !opts.signal?.aborted; i += batchKeys) {
       const batch = keys.slice(i, i + batchKeys);
-      result.rowsRemoved += await deps.db.transaction(async (tx) => {
-        await lockAccountStats(tx, account.uuid);
-        return work(tx, account.uuid, batch, before);
-      });
+      const run = (some: string[]) =>
+        deps.db.transaction(async (tx) => {
+          await lockAccountStats(tx, account.uuid);
+          return work(tx, account.uuid, some, before);
+        });
+      try {
+        result.rowsRemoved += await run(batch);
+      } catch (error) {
+        if (!isOutOfRange(error)) throw error;
+        // A key whose fold would leave the safe range (a seal baseline past it, or a total stored
+        // before the checks) rolled its whole batch back. Redo the batch key by key: the others are
+        // done, that key keeps its day rows as they are (nothing lost) and is counted as skipped.
+        for (const key of batch) {
+          try {
+            result.rowsRemoved += await run([key]);
+          } catch (keyError) {
+            if (!isOutOfRange(keyError)) throw keyError;
+            result.skipped++;
+          }
+        }
+      }
       result.batches++;
       await opts.afterBatch?.({ uuid: account.uuid, keys: batch.length });
     }

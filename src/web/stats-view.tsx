@@ -16,8 +16,12 @@ export type KeyFigure = {
   group: string;
   kind: string;
   unit: string;
-  lifetime: { value: number; baseline: { day: string } | null; days: { first: string; last: string } | null };
+  lifetime: { value: number; baseline: { day: string } | null; days: { first: string; last: string } | null; clamped?: true };
 };
+
+/** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
+const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
+  (f.lifetime.clamped ? (f.lifetime.value > 0 ? "more than " : "less than ") : "") + formatValue(catalogue, f.unit, f.lifetime.value);
 
 export type StatsView = {
   catalogue: Catalogue;
@@ -78,7 +82,7 @@ function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; 
                 return (
                   <li data-key={f.key}>
                     <span class="label">{esc(f.label)}</span>
-                    <span class="value">{esc(formatValue(view.catalogue, f.unit, f.lifetime.value))}</span>
+                    <span class="value">{esc(lifetimeText(view.catalogue, f))}</span>
                     <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
                     {points?.length ? (
                       <Chart
