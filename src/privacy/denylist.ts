@@ -36,26 +36,35 @@ export type DenylistHit = { path: string; rule: string };
 /**
  * Walks every string in a value (object values and array items, depth first, in order) and
  * answers the JSON path of the first one that matches. `skip(path)` exempts the fields that are
- * identifiers by contract (uuids, installIds, batchIds, profile ids).
+ * identifiers by contract (uuids, installIds, batchIds, profile ids). A path is spelled out only
+ * for a string that matches, so a clean upload of thousands of rows builds none.
  */
-export function findDenylisted(value: unknown, skip: (path: string) => boolean = () => false, path = ""): DenylistHit | undefined {
-  if (typeof value === "string") {
-    if (skip(path)) return undefined;
-    const rule = denylistMatch(value);
-    return rule ? { path: path || "/", rule } : undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findDenylisted(value[i], skip, `${path}/${i}`);
-      if (hit) return hit;
+export function findDenylisted(value: unknown, skip: (path: string) => boolean = () => false): DenylistHit | undefined {
+  const at: (string | number)[] = [];
+  const pathOf = () => (at.length ? at.map((p) => `/${typeof p === "number" ? p : p.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("") : "/");
+  const walk = (v: unknown): DenylistHit | undefined => {
+    if (typeof v === "string") {
+      const rule = denylistMatch(v);
+      if (!rule) return undefined;
+      const path = pathOf();
+      return skip(path) ? undefined : { path, rule };
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        const hit = walk(v[i]);
+        at.pop();
+        if (hit) return hit;
+      }
+    } else if (v && typeof v === "object") {
+      for (const k in v) {
+        at.push(k);
+        const hit = walk((v as Record<string, unknown>)[k]);
+        at.pop();
+        if (hit) return hit;
+      }
     }
     return undefined;
-  }
-  if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const hit = findDenylisted(v, skip, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-      if (hit) return hit;
-    }
-  }
-  return undefined;
+  };
+  return walk(value);
 }
