@@ -19,6 +19,9 @@ export type Catalogue = {
   list(name: string): readonly string[];
 };
 
+/** Most pattern look-ups remembered at once (each key is at most 128 bytes). */
+const MATCHED_KEPT = 50_000;
+
 type CompiledPattern = { segments: (string | null)[]; placeholders: number; info: KeyInfo };
 
 export function buildCatalogue(document: CatalogueDocument, bytes: Uint8Array<ArrayBuffer>): Catalogue {
@@ -38,6 +41,8 @@ export function buildCatalogue(document: CatalogueDocument, bytes: Uint8Array<Ar
   for (const list of buckets.values()) list.sort((a, b) => a.placeholders - b.placeholders);
 
   const lists = new Map(Object.entries(document.lists));
+  // Keys matched against the patterns before: an upload names the same keys again and again.
+  const matched = new Map<string, KeyInfo | undefined>();
   const etag = `"${new Bun.CryptoHasher("sha256").update(bytes).digest("base64url").slice(0, 32)}"`;
 
   return {
@@ -50,10 +55,14 @@ export function buildCatalogue(document: CatalogueDocument, bytes: Uint8Array<Ar
     lookup(key) {
       const hit = exact.get(key);
       if (hit) return hit;
+      if (matched.has(key)) return matched.get(key);
       const parsed = parseKey(key);
       if ("fault" in parsed) return undefined;
       const candidates = buckets.get(`${parsed.namespace}/${parsed.segments.length}`) ?? [];
-      return candidates.find((c) => c.segments.every((s, i) => s === null || s === parsed.segments[i]))?.info;
+      const info = candidates.find((c) => c.segments.every((s, i) => s === null || s === parsed.segments[i]))?.info;
+      if (matched.size >= MATCHED_KEPT) matched.clear();
+      matched.set(key, info);
+      return info;
     },
     list: (name) => lists.get(name) ?? [],
   };
