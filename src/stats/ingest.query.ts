@@ -16,19 +16,28 @@ const NEG_LIMIT = sql.raw(String(-SAFE_LIMIT));
  * concurrent uploads of one account would otherwise both read. Other accounts are not held up.
  */
 export async function lockAccountStats(tx: Db, uuid: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tally.stats.${uuid}`}, 0))`);
+  await tx.execute(sql`select ${statsLock(uuid)}`);
 }
 
-/** Claims a batchId for this account: true if new (or its last use is older than `windowStart`). */
-export async function claimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number): Promise<boolean> {
-  const claimed = await rows(
+const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextextended(${`tally.stats.${uuid}`}, 0))`;
+
+/**
+ * Takes the account's stats lock (lockAccountStats) and claims the batchId in one statement: true
+ * if the batchId is new (or its last use is older than `windowStart`). Either order of the two is
+ * safe: a concurrent copy of the batch waits on the claimed row or on the lock, never both ways.
+ */
+export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number): Promise<boolean> {
+  const [row] = await rows<{ claimed: number }>(
     tx,
-    sql`insert into ingest_batches (uuid, batch_id, received_at) values (${uuid}, ${batchId}, ${now})
+    sql`with claim as (
+        insert into ingest_batches (uuid, batch_id, received_at) values (${uuid}, ${batchId}, ${now})
         on conflict (uuid, batch_id) do update set received_at = excluded.received_at, answer = null
         where ingest_batches.received_at < ${windowStart}
-        returning batch_id`,
+        returning batch_id
+      )
+      select (select count(*) from claim)::int as claimed, ${statsLock(uuid)}::text as locked`,
   );
-  return claimed.length === 1;
+  return row!.claimed === 1;
 }
 
 export async function storedAnswer(tx: Db, uuid: string, batchId: string): Promise<string | null> {
@@ -36,25 +45,29 @@ export async function storedAnswer(tx: Db, uuid: string, batchId: string): Promi
   return row?.answer ?? null;
 }
 
-export async function storeAnswer(tx: Db, uuid: string, batchId: string, answer: string) {
-  await tx.execute(sql`update ingest_batches set answer = ${answer} where uuid = ${uuid} and batch_id = ${batchId}`);
-}
-
 export async function purgeBatches(db: Db, before: number): Promise<number> {
   return (await rows(db, sql`delete from ingest_batches where received_at < ${before} returning 1`)).length;
 }
 
 /**
- * Notes the profile and its display name as of the upload's sentAt (display only: a profile is
- * never found by its name). The name of the latest-sent upload wins, whatever the arrival order.
+ * Ends an applied upload in one statement: stores its answer for duplicates of its batchId and,
+ * when `profile` is given, notes the profile and its display name as of the upload's sentAt
+ * (display only: a profile is never found by its name). The name of the latest-sent upload wins,
+ * whatever the arrival order.
  */
-export async function touchProfile(tx: Db, uuid: string, profileId: string, cuteName: string, sentAt: number) {
-  await tx.execute(sql`insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at)
-    values (${uuid}, ${profileId}, ${cuteName}, ${sentAt}, ${sentAt})
-    on conflict (uuid, profile_id) do update set
-      cute_name = case when excluded.last_seen_at >= stat_profiles.last_seen_at then excluded.cute_name else stat_profiles.cute_name end,
-      first_seen_at = least(stat_profiles.first_seen_at, excluded.first_seen_at),
-      last_seen_at = greatest(stat_profiles.last_seen_at, excluded.last_seen_at)`);
+export async function finishUpload(tx: Db, uuid: string, batchId: string, answer: string, profile?: { profileId: string; cuteName: string; sentAt: number }) {
+  const store = sql`update ingest_batches set answer = ${answer} where uuid = ${uuid} and batch_id = ${batchId}`;
+  if (!profile) return tx.execute(store);
+  const { profileId, cuteName, sentAt } = profile;
+  await tx.execute(sql`with touched as (
+      insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at)
+      values (${uuid}, ${profileId}, ${cuteName}, ${sentAt}, ${sentAt})
+      on conflict (uuid, profile_id) do update set
+        cute_name = case when excluded.last_seen_at >= stat_profiles.last_seen_at then excluded.cute_name else stat_profiles.cute_name end,
+        first_seen_at = least(stat_profiles.first_seen_at, excluded.first_seen_at),
+        last_seen_at = greatest(stat_profiles.last_seen_at, excluded.last_seen_at)
+    )
+    ${store}`);
 }
 
 export type KeyPin = { key: string; kind: string; unit: string; category: string };

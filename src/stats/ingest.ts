@@ -111,9 +111,8 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
 
   let learned: q.KeyPin[] = [];
   const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
-    await q.lockAccountStats(tx, uuid);
     const account = await requireAccount(tx, uuid);
-    if (!(await q.claimBatch(tx, uuid, env.batchId, now, now - BATCH_WINDOW_MS))) {
+    if (!(await q.lockAndClaimBatch(tx, uuid, env.batchId, now, now - BATCH_WINDOW_MS))) {
       const stored = await q.storedAnswer(tx, uuid, env.batchId);
       return { ...(JSON.parse(stored!) as Answer), duplicate: true };
     }
@@ -180,10 +179,6 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     const sections = env.mirror
       ? await q.upsertMirror(tx, uuid, env.profile.id, env.client.install, env.mirror.observedAt, kept.sections.map((s) => ({ section: s.name, values: s.values })))
       : 0;
-    // Statistics off stores nothing (1.1 rule 1): the profile is noted only when something was kept.
-    if (dayRows.length + backfills.length + kept.sessions.length + kept.events.length + kept.sections.length > 0) {
-      await q.touchProfile(tx, uuid, env.profile.id, env.profile.cuteName, env.sentAt);
-    }
     await markUpload(tx, uuid, now);
 
     const answer: Answer = {
@@ -195,7 +190,9 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
       refused: [...refusedByDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, rows]) => ({ day, code: "day_sealed" as const, rows })),
       applied: { rows: dayRows.length + backfills.length, sessions, events, sections },
     };
-    await q.storeAnswer(tx, uuid, env.batchId, JSON.stringify(answer));
+    // Statistics off stores nothing (1.1 rule 1): the profile is noted only when something was kept.
+    const keptAny = dayRows.length + backfills.length + kept.sessions.length + kept.events.length + kept.sections.length > 0;
+    await q.finishUpload(tx, uuid, env.batchId, JSON.stringify(answer), keptAny ? { profileId: env.profile.id, cuteName: env.profile.cuteName, sentAt: env.sentAt } : undefined);
     return answer;
   });
   for (const pin of learned) deps.pins.set(pin.key, pin);
