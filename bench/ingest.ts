@@ -51,7 +51,8 @@ function postgresCpu(database: string): number {
   let sum = 0;
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("postgres: ") && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) sum += cpuOf(pid);
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.startsWith("postgres: ") && cmdline.includes(` ${database} `)) sum += cpuOf(pid);
     } catch {
       // gone
     }
