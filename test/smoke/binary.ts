@@ -214,6 +214,26 @@ async function twoInstances(a: string, b: string) {
   check("two instances on one Postgres store the same totals as one", statuses.every((s) => s === 200) && viaTwo === viaOne && viaTwo.includes("mining.smoke.k49"), `${viaTwo.length} bytes`);
 }
 
+const SHARED_LIMIT = 4;
+
+/**
+ * Rate limits are counted in Postgres, so a client spreading its requests over two instances gets
+ * one allowance, not two. (A name of the wrong shape is counted, then answered 404 with no upstream.)
+ * The count is per minute: should the minute turn during the run, it runs once more.
+ */
+async function sharedRateLimit(a: string, b: string) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const minute = Math.floor(Date.now() / 60_000);
+    const statuses: number[] = [];
+    for (let i = 0; i <= SHARED_LIMIT; i++) statuses.push((await fetch(`${i % 2 ? b : a}/v1/players/${"!".repeat(3)}`)).status);
+    if (Math.floor(Date.now() / 60_000) !== minute) continue;
+    const allowed = statuses.slice(0, SHARED_LIMIT).every((s) => s === 404);
+    check(`two instances share one rate limit: ${SHARED_LIMIT} requests spread over both, the next is 429`, allowed && statuses[SHARED_LIMIT] === 429, statuses.join(" "));
+    return;
+  }
+  check("two instances share one rate limit", false, "the minute turned during both attempts");
+}
+
 const empty = mkdtempSync(join(tmpdir(), "tally-smoke-"));
 try {
   const version = await run(["--version"], empty);
@@ -283,10 +303,11 @@ try {
       await signInFlow(pg.url);
       check("on Postgres nothing is written to the working folder", !existsSync(join(pgDir, "data")));
       check("SIGTERM on Postgres", (await stop(pg)) === 0);
-      const pg2 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0" });
+      const pg2 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT) });
       check("second start on Postgres", true, `${pg2.msToHealthy} ms to first 200`);
-      const pg3 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0" });
+      const pg3 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT) });
       await twoInstances(pg2.url, pg3.url);
+      await sharedRateLimit(pg2.url, pg3.url);
       await stop(pg3);
       await stop(pg2);
       rmSync(pgDir, { recursive: true, force: true });
