@@ -6,6 +6,7 @@
 // Every key, session id and event id a request carries holds its marker FZ<n>Z, so a stored row
 // names the request that wrote it.
 import { gzipSync } from "node:zlib";
+import { rng, type Rng } from "../support/random.ts";
 
 export const FUZZ_PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
 export const FUZZ_ACCOUNT_PROFILE = "0".repeat(32);
@@ -36,18 +37,6 @@ export const MARKER = /FZ(\d+)Z/g;
 // ---------------------------------------------------------------------------------------------
 // A small seeded generator (mulberry32).
 
-export type Rng = { next(): number; int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean };
-
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)]!, chance: (p) => next() < p };
-}
 
 const requestSeed = (seed: number, n: number) => (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(n + 1, 0xc2b2ae35)) >>> 0;
 

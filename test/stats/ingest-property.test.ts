@@ -9,6 +9,7 @@ import type { Envelope, CounterBlock } from "../../src/wire/envelope.ts";
 import { and, asc, eq } from "drizzle-orm";
 import { counterRollups } from "../../src/stats/counters.table.ts";
 import { recomputeRollups, refreshStaleRollups } from "../../src/stats/rollup.query.ts";
+import { rng } from "../support/random.ts";
 
 const rollupsOf = (uuid: string) =>
   t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, uuid), eq(counterRollups.profileId, PROFILE))).orderBy(asc(counterRollups.key));
@@ -24,16 +25,6 @@ let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: "2026-06-01T12:00:00Z" })));
 afterAll(() => t.close());
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
 
 const keys = [
   { k: "mining.blocks.stone", m: "count" },
@@ -46,7 +37,7 @@ const days = ["2026-05-29", "2026-05-30", "2026-05-31", "2026-06-01"];
 const installs = [INSTALL_A, INSTALL_B, "c".repeat(32)];
 
 function randomUploads(seed: number, count: number): Envelope[] {
-  const r = prng(seed);
+  const r = rng(seed);
   const base = t.clock.now() - 10 * 86_400_000;
   // Each event is recorded by one install, and only that install resends it.
   const events = Array.from({ length: 6 }, (_, i) => ({
@@ -95,7 +86,7 @@ test.each([1, 2, 3, 4, 5])("seed %d: shuffled and repeated uploads store what in
   for (const env of uploads) expect((await reference.send(env)).status).toBe(200);
 
   const chaotic = await uploader(t, { zone: "Europe/Berlin" });
-  const r = prng(seed + 100);
+  const r = rng(seed + 100);
   const deliveries = uploads.flatMap((env) => Array.from({ length: 1 + r.int(3) }, () => env));
   for (let i = deliveries.length - 1; i > 0; i--) {
     const j = r.int(i + 1);
