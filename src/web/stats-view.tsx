@@ -61,7 +61,7 @@ function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "group";
 
-function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]> }): JSX.Element {
+function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]>; dayText: (day: string) => string }): JSX.Element {
   const { view } = props;
   if (props.figures.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
   return (
@@ -89,6 +89,7 @@ function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; 
                         points={points}
                         fromZero={f.kind === "count"}
                         format={(v) => formatValue(view.catalogue, f.unit, v)}
+                        dayText={props.dayText}
                       />
                     ) : (
                       <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
@@ -191,6 +192,9 @@ function query(view: StatsView, change: { profile?: string; range?: number }) {
 }
 
 export function StatsPage(view: StatsView): JSX.Element {
+  // Every chart of the page names the same days in its tooltips: each day's words are made once.
+  const words = new Map<string, string>();
+  const dayText = (day: string) => words.get(day) ?? (words.set(day, formatDay(day)), words.get(day)!);
   return (
     <Layout title={view.title} noindex={view.noindex}>
       <h1>{esc(view.heading)}</h1>
@@ -226,11 +230,11 @@ export function StatsPage(view: StatsView): JSX.Element {
       </nav>
       <section aria-labelledby="profile-h">
         <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
-        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} /> : <p class="muted">No profile recorded yet.</p>}
+        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} dayText={dayText} /> : <p class="muted">No profile recorded yet.</p>}
       </section>
       <section aria-labelledby="account-h">
         <h2 id="account-h">Whole account</h2>
-        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} />
+        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} dayText={dayText} />
       </section>
       {view.selected ? (
         <>
