@@ -239,6 +239,11 @@ async function seeStats(page: Page) {
   expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
   expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
   expect(await figure("Trophy golden fish").locator(".value").innerText()).toBe("4");
+  // Groups of one key share a row of cards, each card headed by its group (the seed has five).
+  expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
+  const top = async (label: string) => (await figure(label).boundingBox())!.y;
+  expect(await top("Blocks mined")).toBe(await top("Purse"));
+  expect(await top("Biggest hit")).toBe(await top("Purse"));
   // The chart: nine observed days in three stretches, so two gaps; the lone day is a dot.
   const svg = figure("Blocks mined").locator("figure.chart svg");
   expect(await svg.getAttribute("data-points")).toBe("9");
