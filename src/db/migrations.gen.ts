@@ -9,6 +9,7 @@ import m6 from "../../drizzle/0006_reports.sql" with { type: "text" };
 import m7 from "../../drizzle/0007_counter_rollups.sql" with { type: "text" };
 import m8 from "../../drizzle/0008_counter_days_replaced_value.sql" with { type: "text" };
 import m9 from "../../drizzle/0009_counter_days_fillfactor.sql" with { type: "text" };
+import m10 from "../../drizzle/0010_accounts_name_lower_idx.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -21,4 +22,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0007_counter_rollups", sql: m7 },
   { tag: "0008_counter_days_replaced_value", sql: m8 },
   { tag: "0009_counter_days_fillfactor", sql: m9 },
+  { tag: "0010_accounts_name_lower_idx", sql: m10 },
 ];
