@@ -66,6 +66,28 @@ if (backend === "postgres") await db.execute(sql`analyze`);
 const [{ n: dayRows }] = (await rows<{ n: number }>(db, sql`select count(*)::int as n from counter_days`)) as [{ n: number }];
 const loadSeconds = (performance.now() - t0) / 1000;
 
+/**
+ * Counts the statements the app sends: the driver's one entry point (postgres.js `unsafe`, PGlite
+ * `query`) behind drizzle's session. A transaction's own client is not counted; a page read opens
+ * one only to rebuild stale rollups, and the bench has none.
+ */
+let statements = 0;
+const session = (db as unknown as { session: { client: Record<string, unknown> } }).session;
+session.client = new Proxy(session.client, {
+  get(target, prop, receiver) {
+    const value = Reflect.get(target, prop, receiver);
+    if ((prop === "unsafe" || prop === "query") && typeof value === "function") {
+      return (...args: unknown[]) => (statements++, (value as (...a: unknown[]) => unknown).apply(target, args));
+    }
+    return value;
+  },
+});
+async function statementsOf(path: string) {
+  const before = statements;
+  if ((await t.request(path)).status !== 200) throw new Error(path);
+  return statements - before;
+}
+
 async function p50(path: string) {
   return p50Of(async () => {
     const res = await t.request(path);
@@ -102,8 +124,8 @@ const page = `/u/${name}`;
 const pages = [
   { what: "/u/<name>, 90-day charts (default)", path: page },
   { what: "/u/<name>, 365-day charts", path: `${page}?range=365` },
-].map((r) => ({ ...r, p50Ms: 0, ...{ plain: 0, transferred: 0, requests: 0, charts: 0 } }));
-for (const r of pages) Object.assign(r, { p50Ms: await p50(r.path) }, await weight(r.path));
+].map((r) => ({ ...r, p50Ms: 0, statements: 0, ...{ plain: 0, transferred: 0, requests: 0, charts: 0 } }));
+for (const r of pages) Object.assign(r, { p50Ms: await p50(r.path), statements: await statementsOf(r.path) }, await weight(r.path));
 // Where the time goes: the page's reads (fold totals, per-day values, sessions, timeline) and
 // turning the read data into HTML.
 const owner = (await accountByName(db, name))!;
@@ -114,7 +136,7 @@ const renderMs = await p50Of(() => StatsPage(view));
 await t.close();
 
 console.log(`pages on the ${backend} database: ${keys.length} keys + playtime, 365 days, 2 installs = ${dayRows} day rows (loaded in ${loadSeconds.toFixed(1)} s), ${runs} runs\n`);
-console.log(`${"page".padEnd(38)} ${"render p50".padStart(11)} ${"bytes".padStart(9)} ${"gzip".padStart(8)} requests charts`);
-for (const r of pages) console.log(`${r.what.padEnd(38)} ${(r.p50Ms + " ms").padStart(11)} ${String(r.plain).padStart(9)} ${String(r.transferred).padStart(8)} ${String(r.requests).padStart(8)} ${String(r.charts).padStart(6)}`);
+console.log(`${"page".padEnd(38)} ${"render p50".padStart(11)} statements ${"bytes".padStart(9)} ${"gzip".padStart(8)} requests charts`);
+for (const r of pages) console.log(`${r.what.padEnd(38)} ${(r.p50Ms + " ms").padStart(11)} ${String(r.statements).padStart(10)} ${String(r.plain).padStart(9)} ${String(r.transferred).padStart(8)} ${String(r.requests).padStart(8)} ${String(r.charts).padStart(6)}`);
 console.log(`\nof the default page: reads (fold totals, per-day values, sessions, timeline) p50 ${readsMs} ms, HTML from the read data p50 ${renderMs} ms`);
 console.log("\n" + JSON.stringify({ bench: "pages", backend, dayRows, runs, readsP50Ms: readsMs, htmlP50Ms: renderMs, pages: pages.map(({ what: _, ...r }) => r) }));

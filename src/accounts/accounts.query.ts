@@ -77,11 +77,16 @@ export async function markUpload(db: Db, uuid: string, at: number) {
  * that uploaded most recently wins, then the newer account, so the answer is always the same.
  */
 export async function accountByName(db: Db, name: string): Promise<Account | undefined> {
-  const [row] = await db
+  const [row] = await accountByNameQuery(db, name);
+  return row;
+}
+
+/** accountByName's statement; `lower(name)` is what accounts_name_lower_idx indexes. */
+export function accountByNameQuery(db: Db, name: string) {
+  return db
     .select()
     .from(accounts)
     .where(sql`lower(${accounts.name}) = lower(${name})`)
     .orderBy(sql`${accounts.lastUploadAt} desc nulls last`, sql`${accounts.createdAt} desc`, accounts.uuid)
     .limit(1);
-  return row;
 }

@@ -3,22 +3,28 @@
 import { pgTable, text, bigint, integer, boolean, index } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 
-export const accounts = pgTable("accounts", {
-  uuid: text("uuid").primaryKey(),
-  name: text("name").notNull(),
-  zone: text("zone").notNull(),
-  /** When the player last changed the zone (null: only the one set at first sign-in). */
-  zoneChangedAt: bigint("zone_changed_at", { mode: "number" }),
-  createdAt: bigint("created_at", { mode: "number" }).notNull(),
-  settingsVersion: integer("settings_version").notNull().default(1),
-  /** Consent categories turned on; every other category is off (contract 1.1.1). */
-  consented: text("consented").array().notNull().default(sql`'{}'::text[]`),
-  retentionDays: integer("retention_days").notNull(),
-  findable: boolean("findable").notNull().default(false),
-  shareKey: text("share_key").unique(),
-  shareKeyCreatedAt: bigint("share_key_created_at", { mode: "number" }),
-  lastUploadAt: bigint("last_upload_at", { mode: "number" }),
-});
+export const accounts = pgTable(
+  "accounts",
+  {
+    uuid: text("uuid").primaryKey(),
+    name: text("name").notNull(),
+    zone: text("zone").notNull(),
+    /** When the player last changed the zone (null: only the one set at first sign-in). */
+    zoneChangedAt: bigint("zone_changed_at", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    settingsVersion: integer("settings_version").notNull().default(1),
+    /** Consent categories turned on; every other category is off (contract 1.1.1). */
+    consented: text("consented").array().notNull().default(sql`'{}'::text[]`),
+    retentionDays: integer("retention_days").notNull(),
+    findable: boolean("findable").notNull().default(false),
+    shareKey: text("share_key").unique(),
+    shareKeyCreatedAt: bigint("share_key_created_at", { mode: "number" }),
+    lastUploadAt: bigint("last_upload_at", { mode: "number" }),
+  },
+  // accountByName (the /u/<name> page) looks a name up case-insensitively: lower(name) = lower($1).
+  // The expression must stay the query's, or Postgres reads every account instead.
+  (t) => [index("accounts_name_lower_idx").on(sql`lower(${t.name})`)],
+);
 
 /** Short-lived links that open a player's own page (only the SHA-256 of the token is kept). */
 export const pageTokens = pgTable(

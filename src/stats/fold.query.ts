@@ -127,6 +127,47 @@ export function dayRows(db: Db, uuid: string, profileId: string, from: string, t
   );
 }
 
+export type ChartRow = { profile_id: string; key: string; days: string[]; day_values: number[] };
+
+/**
+ * What the page's charts draw: per (profile, key) with a day in [from, to], its observed days and
+ * each day's folded value, in day order (gaps absent, never zero), by profile then key.
+ *
+ * The keys come from their rollups (which know each key's first and last day, so a key without a
+ * day in the range is never read), and each key's days are one range of the primary key's index.
+ * Rows arrive in day order, so counts, bests and smallests fold per day without a sort, and a
+ * gauge's latest reading per day is a `distinct on` over the same range rather than an ordered
+ * aggregate per day (the `k.kind` conditions are constant per key: the other branch never runs).
+ * The same folds as `dayFold`, without the gauge's low and high, which no chart draws. The values
+ * travel as JSON: a count's day is a numeric sum, and PGlite does not parse a numeric[].
+ */
+export function chartRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
+  const range = sql`d.uuid = r.uuid and d.profile_id = r.profile_id and d.key = r.key and d.day between ${from}::date and ${to}::date`;
+  return rows<ChartRow>(
+    db,
+    sql`select r.profile_id, r.key, s.days, s.day_values
+    from counter_rollups r
+      join counter_keys k on k.key = r.key
+      cross join lateral (
+        select array_agg(v.day::text order by v.day) as days, array_to_json(array_agg(v.value order by v.day)) as day_values
+        from (
+          select d.day, case k.kind when 'count' then sum(d.value) when 'max' then max(d.value) else min(d.value) end as value
+          from counter_days d
+          where k.kind in ('count', 'max', 'min') and ${range}
+          group by d.day
+          union all
+          (select distinct on (d.day) d.day, d.value
+          from counter_days d
+          where k.kind not in ('count', 'max', 'min') and ${range}
+          order by d.day, d.sent_at desc, d.install_id desc)
+        ) v
+      ) s
+    where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date
+      and s.days is not null
+    order by r.profile_id collate "C", r.key collate "C"`,
+  );
+}
+
 export type ProfileRow = { profile_id: string; cute_name: string; first_seen_at: number; last_seen_at: number };
 
 export function profilesOf(db: Db, uuid: string) {

@@ -1,6 +1,8 @@
 // A key's daily chart as server-rendered SVG: one x position per calendar day of the range, a line
 // through each stretch of consecutive observed days, a dot for a day standing alone. A day without
-// an observation is a gap in the line, never a zero (contract 2.3 rule 5).
+// an observation is a gap in the line, never a zero (contract 2.3 rule 5). Each observed day has a
+// column the height of the plot with its own <title> (the day and its value in its unit), so
+// hovering a day shows it without a script; a day without an observation has no column.
 import Html from "@kitajs/html";
 import { esc } from "./layout.tsx";
 import { formatDay } from "./format.ts";
@@ -38,24 +40,54 @@ export type ChartProps = {
   /** count keys start at zero; a best or a gauge is scaled to its own range */
   fromZero: boolean;
   format: (value: number) => string;
+  /** the day's words, when the caller keeps them for every chart (formatDay otherwise) */
+  dayText?: (day: string) => string;
 };
 
 export function Chart(p: ChartProps): JSX.Element {
   const start = epochDay(p.from);
   const span = Math.max(1, epochDay(p.to) - start);
-  const values = p.points.map((q) => q.value);
-  const hi = Math.max(...values);
-  const lo = p.fromZero ? Math.min(0, ...values) : Math.min(...values);
+  const n = p.points.length;
+  // One pass for each point's day index and the extremes (a year of 40 keys is 12 000 points).
+  const at = new Array<number>(n);
+  let hi = -Infinity;
+  let lo = Infinity;
+  let best = p.points[0]!;
+  for (let i = 0; i < n; i++) {
+    const q = p.points[i]!;
+    at[i] = epochDay(q.day) - start;
+    if (q.value > hi) hi = q.value;
+    if (q.value < lo) lo = q.value;
+    if (q.value > best.value) best = q;
+  }
+  if (p.fromZero) lo = Math.min(0, lo);
   const range = hi - lo || 1;
-  const x = (day: string) => r1(((epochDay(day) - start) / span) * W);
+  const x = (i: number) => r1((at[i]! / span) * W);
   const y = (v: number) => r1(BOTTOM - ((v - lo) / range) * (BOTTOM - TOP));
-  const runs = runsOf(p.points);
-  const best = p.points.reduce((a, b) => (b.value > a.value ? b : a));
+  // A line through each stretch of consecutive days, a dot for a day alone.
+  let line = "";
+  let dots = "";
+  let runs = 0;
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && at[j] === at[j - 1]! + 1) j++;
+    runs++;
+    if (j - i === 1) dots += `<circle class="dot" cx="${x(i)}" cy="${y(p.points[i]!.value)}" r="2"></circle>`;
+    else for (let k = i; k < j; k++) line += `${k === i ? "M" : "L"}${x(k)} ${y(p.points[k]!.value)}`;
+    i = j;
+  }
   const summary =
-    `${p.label} per day from ${formatDay(p.from)} to ${formatDay(p.to)}: ${p.points.length} day${p.points.length === 1 ? "" : "s"} recorded` +
-    `${runs.length > 1 ? ` in ${runs.length} stretches` : ""}; highest ${p.format(best.value)} on ${formatDay(best.day)}.`;
-  const paths = runs.filter((r) => r.length > 1).map((r) => "M" + r.map((q) => `${x(q.day)} ${y(q.value)}`).join("L"));
-  const dots = runs.filter((r) => r.length === 1).map((r) => r[0]!);
+    `${p.label} per day from ${formatDay(p.from)} to ${formatDay(p.to)}: ${n} day${n === 1 ? "" : "s"} recorded` +
+    `${runs > 1 ? ` in ${runs} stretches` : ""}; highest ${p.format(best.value)} on ${formatDay(best.day)}.`;
+  // The hover columns: a vertical stroke one day wide through the plot per observed day, with the
+  // day's words and value as its <title>. In the group's own units a day is 1 wide and the plot 1
+  // high, so each column is only "M<day index> 0v1" (a few bytes: a year has 365 of them per key).
+  const dayText = p.dayText ?? formatDay;
+  let columns = "";
+  for (let i = 0; i < n; i++) {
+    const q = p.points[i]!;
+    columns += `<path d="M${at[i]} 0v1"><title>${dayText(q.day)}: ${esc(p.format(q.value))}</title></path>`;
+  }
   return (
     <figure class="chart">
       <figcaption>{esc(p.label)}, per day</figcaption>
@@ -63,8 +95,8 @@ export function Chart(p: ChartProps): JSX.Element {
         viewBox={`-2 0 ${W + 4} ${H}`}
         role="img"
         aria-labelledby={`${p.id}-t`}
-        data-points={String(p.points.length)}
-        data-gaps={String(runs.length - 1)}
+        data-points={String(n)}
+        data-gaps={String(runs - 1)}
         data-days={String(span + 1)}
       >
         <title id={`${p.id}-t`}>{esc(summary)}</title>
@@ -78,10 +110,11 @@ export function Chart(p: ChartProps): JSX.Element {
         <text x={String(W)} y={String(H - 2)} text-anchor="end">
           {esc(formatDay(p.to))}
         </text>
-        {paths.length ? <path class="line" d={paths.join("")} /> : ""}
-        {dots.map((q) => (
-          <circle class="dot" cx={String(x(q.day))} cy={String(y(q.value))} r="2" />
-        ))}
+        {line ? <path class="line" d={line} /> : ""}
+        {dots}
+        <g class="days" transform={`scale(${Math.round((W / span) * 1e4) / 1e4} ${BOTTOM})`}>
+          {columns}
+        </g>
       </svg>
     </figure>
   );

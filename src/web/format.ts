@@ -60,8 +60,16 @@ export function formatValue(catalogue: Catalogue, unitId: string, value: number)
 
 /** A moment in the account's zone: "31 May 2026, 14:05". */
 export function formatTime(at: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: zone, year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
-  return parts;
+  return timeFormat(zone).format(at);
+}
+
+// Making a DateTimeFormat costs about as much as formatting a hundred moments, and a page formats
+// fifty in one zone. One per zone (IANA zones are a closed list, so this stays small).
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function timeFormat(zone: string) {
+  let f = timeFormats.get(zone);
+  if (!f) timeFormats.set(zone, (f = new Intl.DateTimeFormat("en-GB", { timeZone: zone, year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
+  return f;
 }
 
 /** How long ago, roughly: "3 hours", "2 days". */

@@ -65,47 +65,73 @@ function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "group";
 
-function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]> }): JSX.Element {
+/** One key's card: its lifetime figure, where that starts, and its chart of the range. */
+function Figure(props: { view: StatsView; f: KeyFigure; id: string; points: ChartPoint[] | undefined; dayText: (day: string) => string; group?: JSX.Element }): JSX.Element {
+  const { view, f, points } = props;
+  return (
+    <li data-key={f.key}>
+      {props.group ?? ""}
+      <span class="label">{esc(f.label)}</span>
+      <span class="value">{esc(lifetimeText(view.catalogue, f))}</span>
+      <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
+      {points?.length ? (
+        <Chart
+          id={props.id}
+          label={f.label}
+          from={view.range.from}
+          to={view.range.to}
+          points={points}
+          fromZero={f.kind === "count"}
+          format={(v) => formatValue(view.catalogue, f.unit, v)}
+          dayText={props.dayText}
+        />
+      ) : (
+        <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The figures of one scope, group by group. A group of several keys is a section with its heading
+ * over a grid of its cards. Groups of one key in a row share one grid, each card headed by its
+ * group's name, so a page of many small groups is not a column of lone cards.
+ */
+function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]>; dayText: (day: string) => string }): JSX.Element {
   const { view } = props;
   if (props.figures.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
-  return (
-    <>
-      {groupOrder(view.catalogue, props.figures).map((group) => {
-        const figures = props.figures.filter((f) => f.group === group).sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
-        const id = `${props.scope}-${slug(group)}`;
-        return (
-          <section aria-labelledby={id}>
-            <h3 id={id}>{esc(group)}</h3>
-            <ul class="figures">
-              {figures.map((f, i) => {
-                const points = props.days.get(f.key);
-                return (
-                  <li data-key={f.key}>
-                    <span class="label">{esc(f.label)}</span>
-                    <span class="value">{esc(lifetimeText(view.catalogue, f))}</span>
-                    <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
-                    {points?.length ? (
-                      <Chart
-                        id={`${id}-c${i}`}
-                        label={f.label}
-                        from={view.range.from}
-                        to={view.range.to}
-                        points={points}
-                        fromZero={f.kind === "count"}
-                        format={(v) => formatValue(view.catalogue, f.unit, v)}
-                      />
-                    ) : (
-                      <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        );
-      })}
-    </>
-  );
+  const groups = groupOrder(view.catalogue, props.figures).map((group) => ({
+    group,
+    id: `${props.scope}-${slug(group)}`,
+    figures: props.figures.filter((f) => f.group === group).sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key)),
+  }));
+  const out: JSX.Element[] = [];
+  for (let i = 0; i < groups.length; ) {
+    if (groups[i]!.figures.length > 1) {
+      const { group, id, figures } = groups[i++]!;
+      out.push(
+        <section aria-labelledby={id}>
+          <h3 id={id}>{esc(group)}</h3>
+          <ul class="figures">
+            {figures.map((f, k) => (
+              <Figure view={view} f={f} id={`${id}-c${k}`} points={props.days.get(f.key)} dayText={props.dayText} />
+            ))}
+          </ul>
+        </section>,
+      );
+      continue;
+    }
+    const alone: typeof groups = [];
+    while (i < groups.length && groups[i]!.figures.length === 1) alone.push(groups[i++]!);
+    out.push(
+      <ul class="figures alone">
+        {alone.map(({ group, id, figures: [f] }) => (
+          <Figure view={view} f={f!} id={`${id}-c0`} points={props.days.get(f!.key)} dayText={props.dayText} group={<h3 id={id} class="group">{esc(group)}</h3>} />
+        ))}
+      </ul>,
+    );
+  }
+  return <>{out}</>;
 }
 
 /** Timeline kinds the page names; any other kind is shown by its own words (kinds are open: contract 2.5). */
@@ -195,6 +221,9 @@ function query(view: StatsView, change: { profile?: string; range?: number }) {
 }
 
 export function StatsPage(view: StatsView): JSX.Element {
+  // Every chart of the page names the same days in its tooltips: each day's words are made once.
+  const words = new Map<string, string>();
+  const dayText = (day: string) => words.get(day) ?? (words.set(day, formatDay(day)), words.get(day)!);
   return (
     <Layout title={view.title} noindex={view.noindex}>
       <h1>{esc(view.heading)}</h1>
@@ -230,11 +259,11 @@ export function StatsPage(view: StatsView): JSX.Element {
       </nav>
       <section aria-labelledby="profile-h">
         <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
-        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} /> : <p class="muted">No profile recorded yet.</p>}
+        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} dayText={dayText} /> : <p class="muted">No profile recorded yet.</p>}
       </section>
       <section aria-labelledby="account-h">
         <h2 id="account-h">Whole account</h2>
-        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} />
+        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} dayText={dayText} />
       </section>
       {view.selected ? (
         <>

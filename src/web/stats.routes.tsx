@@ -8,7 +8,7 @@ import type { Config } from "../config.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { accountByName, accountByPageToken, accountByShareKey, insertPageToken, type Account } from "../accounts/accounts.query.ts";
 import { hashToken, newToken } from "../auth/tokens.ts";
-import { keysWithLifetime, listProfiles, perDay } from "../stats/fold.ts";
+import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
@@ -16,7 +16,6 @@ import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
-import type { ChartPoint } from "./chart.tsx";
 
 export type StatsPageDeps = { db: Db; clock: Clock; catalogue: Catalogue; config: Pick<Config, "baseUrl" | "pageCookieTtlMs"> };
 
@@ -38,18 +37,6 @@ function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-function byDay(days: { day: string; values: { key: string; value: number }[] }[]): Map<string, ChartPoint[]> {
-  const out = new Map<string, ChartPoint[]>();
-  for (const d of days) {
-    for (const v of d.values) {
-      let list = out.get(v.key);
-      if (!list) out.set(v.key, (list = []));
-      list.push({ day: d.day, value: v.value });
-    }
-  }
-  return out;
-}
-
 /** Everything the page shows for one account. */
 export async function statsView(deps: StatsPageDeps, account: Account, url: URL, page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">): Promise<StatsView> {
   const profiles = await listProfiles(deps.db, account.uuid);
@@ -63,11 +50,11 @@ export async function statsView(deps: StatsPageDeps, account: Account, url: URL,
   const from = addDays(to, -(days - 1));
   const fold = { db: deps.db, catalogue: deps.catalogue };
   // The same figures as totals(), each read on its own connection at once.
-  const [profileKeys, accountKeys, profileDays, accountDays, sessions, events] = await Promise.all([
+  // The charts of both scopes are one read.
+  const [profileKeys, accountKeys, charts, sessions, events] = await Promise.all([
     selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
     keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-    selected ? perDay(fold, account.uuid, selected.id, from, to) : null,
-    perDay(fold, account.uuid, ACCOUNT_PROFILE, from, to),
+    chartSeries(fold, account.uuid, selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE], from, to),
     selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
     selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
   ]);
@@ -80,8 +67,8 @@ export async function statsView(deps: StatsPageDeps, account: Account, url: URL,
     range: { days, from, to, options: RANGE_OPTIONS },
     profileKeys,
     accountKeys,
-    profileDays: byDay(profileDays?.days ?? []),
-    accountDays: byDay(accountDays.days),
+    profileDays: (selected && charts.get(selected.id)) || new Map(),
+    accountDays: charts.get(ACCOUNT_PROFILE)!,
     sessions,
     events,
   };

@@ -4,7 +4,8 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../support/app.ts";
-import { fixtureAccount, fixtureCatalogue, fixturesDir, fixtureUploads, sendFixtures, totalsReads } from "../support/fixtures.ts";
+import { FIXTURE_PROFILE, fixtureAccount, fixtureCatalogue, fixturesDir, fixtureUploads, sendFixtures, totalsReads } from "../support/fixtures.ts";
+import { chartSeries } from "../../src/stats/fold.ts";
 import type { Uploader } from "../support/uploads.ts";
 
 const opened: TestApp[] = [];
@@ -47,4 +48,23 @@ test.each([7, 42, 1234])("shuffled (seed %d), the uploads before the consent cha
   };
   const { uploader } = await sendFixtures(t, reorder);
   expect(await read(t, uploader)).toEqual(expected);
+});
+
+test("the statistics page's charts draw the same per-day values as the expected days", async () => {
+  const t = await open();
+  const { uploader } = await sendFixtures(t);
+  const account = "0".repeat(32);
+  const charts = await chartSeries({ db: t.db, catalogue: t.catalogue }, uploader.uuid, [FIXTURE_PROFILE, account], "2026-05-01", "2026-06-30");
+  // days.json lists values by day; the charts hold them by key.
+  const byKey = (file: string) => {
+    const out = new Map<string, { day: string; value: number }[]>();
+    const doc = JSON.parse(expected[file]!) as { days: { day: string; values: { key: string; value: number }[] }[] };
+    for (const d of doc.days) for (const v of d.values) out.set(v.key, [...(out.get(v.key) ?? []), { day: d.day, value: v.value }]);
+    return out;
+  };
+  for (const [profile, file] of [[FIXTURE_PROFILE, "days.json"], [account, "account-days.json"]] as const) {
+    const want = byKey(file);
+    expect(want.size).toBeGreaterThan(0);
+    expect(Object.fromEntries(charts.get(profile)!)).toEqual(Object.fromEntries(want));
+  }
 });

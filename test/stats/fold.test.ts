@@ -6,6 +6,7 @@ import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, ACCOUNT, type Uploader } from "../support/uploads.ts";
 import { counterSeals } from "../../src/stats/counters.table.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
+import { chartSeries } from "../../src/stats/fold.ts";
 
 let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: "2026-06-10T12:00:00Z" })));
@@ -28,6 +29,10 @@ const lifetimeOf = async (u: Uploader, key: string) => (await totalsOf(u)).profi
 const seriesOf = async (u: Uploader, key: string, range = "&from=2026-06-01&to=2026-06-10") =>
   ((await (await t.request(`/v1/stats/series?profile=${PROFILE}&key=${key}${range}`, { headers: u.auth })).json()) as { days: { day: string; value: number; low?: number; high?: number }[] }).days;
 
+/** What the statistics page's chart of a key draws (the page reads every chart at once). */
+const chartOf = async (u: Uploader, key: string, from = "2026-06-01", to = "2026-06-10") =>
+  (await chartSeries({ db: t.db, catalogue: t.catalogue }, u.uuid, [PROFILE, ACCOUNT], from, to)).get(PROFILE)!.get(key) ?? [];
+
 describe("two installs on one day, and across days, by kind", () => {
   test.each([
     ["count", "sum", [10 + 5, 7], 22],
@@ -39,6 +44,7 @@ describe("two installs on one day, and across days, by kind", () => {
     await send(u, INSTALL_A, [block("2026-06-01", [{ k, v: 10, m: kind }]), block("2026-06-02", [{ k, v: 7, m: kind }])]);
     await send(u, INSTALL_B, [block("2026-06-01", [{ k, v: 5, m: kind }])]);
     expect((await seriesOf(u, k)).map((d) => d.value)).toEqual([...perDay]);
+    expect((await chartOf(u, k)).map((d) => d.value)).toEqual([...perDay]);
     expect((await lifetimeOf(u, k)).value).toBe(lifetime);
   });
 
@@ -52,6 +58,10 @@ describe("two installs on one day, and across days, by kind", () => {
       { day: "2026-06-01", value: 100, low: 100, high: 300 },
       { day: "2026-06-03", value: 250, low: 250, high: 250 },
     ]);
+    expect(await chartOf(u, k)).toEqual([
+      { day: "2026-06-01", value: 100 },
+      { day: "2026-06-03", value: 250 },
+    ]);
     expect((await lifetimeOf(u, k)).value).toBe(250);
   });
 
@@ -64,12 +74,16 @@ describe("two installs on one day, and across days, by kind", () => {
       expect(res.status).toBe(200);
     }
     expect((await seriesOf(u, k))[0]!.value).toBe(2); // INSTALL_B's id sorts after INSTALL_A's
+    expect(await chartOf(u, k)).toEqual([{ day: "2026-06-01", value: 2 }]);
   });
 
   test("a day without observation is a gap, not a zero", async () => {
     const u = await uploader(t);
     await send(u, INSTALL_A, [block("2026-06-01", [{ k: "mining.gap.x", v: 1 }]), block("2026-06-05", [{ k: "mining.gap.x", v: 0 }])]);
     expect((await seriesOf(u, "mining.gap.x")).map((d) => d.day)).toEqual(["2026-06-01", "2026-06-05"]);
+    expect(await chartOf(u, "mining.gap.x")).toEqual([{ day: "2026-06-01", value: 1 }, { day: "2026-06-05", value: 0 }]);
+    // A range without any of its days draws nothing.
+    expect(await chartOf(u, "mining.gap.x", "2026-06-02", "2026-06-04")).toEqual([]);
   });
 });
 

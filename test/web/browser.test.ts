@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 setDefaultTimeout(60_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv, alice, empty, stale } from "./env.ts";
-import { seedPlayer, pageLink, MINING_DAYS, type Seeded } from "./seed.ts";
+import { seedPlayer, pageLink, MINING_DAYS, TODAY, type Seeded } from "./seed.ts";
+import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
@@ -206,6 +207,29 @@ describe("a service without a game API key", () => {
   });
 });
 
+/**
+ * Moves the pointer over a day's place in a chart (the default 90-day range ending TODAY), half way
+ * up the plot, and answers the text of the <title> of the element under it (null: none). With
+ * `shot`, a screenshot of the chart while hovered (the day's column is highlighted).
+ */
+async function hoveredTitle(page: Page, svg: Locator, day: string, shot?: string): Promise<string | null> {
+  await svg.scrollIntoViewIfNeeded();
+  const box = (await svg.boundingBox())!;
+  const from = addDays(TODAY, -89);
+  const index = (Date.parse(day) - Date.parse(from)) / 86_400_000;
+  // The viewBox is 304 wide from -2, the plot 300 wide from 0, 80 of 96 high.
+  const scale = box.width / 304;
+  await page.mouse.move(box.x + (2 + (index / 89) * 300) * scale, box.y + 40 * scale);
+  if (shot) await svg.screenshot({ path: join(artifacts, `${shot}-${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}.png`) });
+  const title = await page.evaluate(() => {
+    const all = document.querySelectorAll(":hover");
+    const hovered = all[all.length - 1];
+    return hovered?.closest("g.days path")?.querySelector("title")?.textContent ?? null;
+  });
+  await page.mouse.move(0, 0);
+  return title;
+}
+
 /** The checks of a statistics page with the seeded data. */
 async function seeStats(page: Page) {
   const figure = (label: string) => page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
@@ -215,6 +239,11 @@ async function seeStats(page: Page) {
   expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
   expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
   expect(await figure("Trophy golden fish").locator(".value").innerText()).toBe("4");
+  // Groups of one key share a row of cards, each card headed by its group (the seed has five).
+  expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
+  const top = async (label: string) => (await figure(label).boundingBox())!.y;
+  expect(await top("Blocks mined")).toBe(await top("Purse"));
+  expect(await top("Biggest hit")).toBe(await top("Purse"));
   // The chart: nine observed days in three stretches, so two gaps; the lone day is a dot.
   const svg = figure("Blocks mined").locator("figure.chart svg");
   expect(await svg.getAttribute("data-points")).toBe("9");
@@ -224,6 +253,14 @@ async function seeStats(page: Page) {
   const drawn = d.split(/[ML]/).filter(Boolean).length + (await svg.locator("circle.dot").count());
   expect(drawn).toBe(9);
   expect(await svg.boundingBox()).not.toBeNull();
+  // Every observed day has a tooltip (its <title>) with the day and its value in the key's unit;
+  // the pointer over a day's place in the chart is over that day's column.
+  expect(await svg.locator("g.days path title").allTextContents()).toEqual(MINING_DAYS.map((day, i) => `${formatDay(day)}: ${(1000 + i * 250).toLocaleString("en-GB")}`));
+  const purse = figure("Purse").locator("figure.chart svg");
+  expect(await purse.locator("g.days path title").first().textContent()).toBe(`${formatDay(MINING_DAYS[0]!)}: 1,250,000 coins`);
+  expect(await hoveredTitle(page, svg, MINING_DAYS[3]!, "chart-hover")).toBe(`${formatDay(MINING_DAYS[3]!)}: 1,750`);
+  // A day without an observation has no tooltip.
+  expect(await hoveredTitle(page, svg, addDays(MINING_DAYS[2]!, 1))).toBeNull();
   // Timeline: known kinds by name, an unknown kind by its own words.
   expect(await page.locator("ol.timeline .kind").allInnerTexts()).toEqual(["Found a secret room", "Personal best", "Rare drop"]);
   expect(await page.locator("ol.timeline .kind.unknown").count()).toBe(1);
