@@ -5,7 +5,7 @@
 // service may open); the endpoint at saturation (rows/s); the endpoint under a steady load of half
 // the raw limit (latency counted from each upload's scheduled moment); the service's peak memory
 // and its CPU per upload. Reports a table and JSON; asserts nothing.
-//   DATABASE_URL=postgres://... bun bench/ingest.ts [dist/tally] [--clients 1,16,64] [--rows 600] [--uploads 40]
+//   DATABASE_URL=postgres://... bun bench/ingest.ts [dist/tally] [--clients 1,16,64] [--rows 600] [--uploads 40] [--keys 100]
 import postgres from "postgres";
 import { resolve } from "node:path";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -29,7 +29,8 @@ if (!loadConfig().databaseUrl) {
 }
 
 const PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
-const KEYS_PER_DAY = 100;
+/** Keys per day block: 100 spreads an upload over 6 days (a catch-up); 600 is one day's live upload. */
+const KEYS_PER_DAY = Number(flag("--keys", "100"));
 const daysPerUpload = Math.ceil(rowsPerUpload / KEYS_PER_DAY);
 const hex = (n: number, width = 32) => n.toString(16).padStart(width, "0");
 const dayOf = (n: number) => new Date(Date.parse("2026-11-01T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
@@ -60,7 +61,7 @@ function postgresCpu(database: string): number {
   return sum;
 }
 
-/** Upload u of client c: `daysPerUpload` days of 100 keys (rotating over 20 days: inserts, then replaces). */
+/** Upload u of client c: `daysPerUpload` days of KEYS_PER_DAY keys (rotating over 20 days: inserts, then replaces). */
 function envelope(c: number, u: number, batchId: string): Envelope {
   return {
     schema: 1,
@@ -205,11 +206,11 @@ const levels: Level[] = [];
 for (const clients of clientCounts) levels.push(await measure(clients));
 
 const pad = (x: unknown, n: number) => String(x).padStart(n);
-console.log(`ingest on Postgres: uploads of ${rowsPerUpload} rows (gzip), ${uploadsPerClient} per client, through bench/uploader.ts\n`);
+console.log(`ingest on Postgres: uploads of ${rowsPerUpload} rows (${daysPerUpload} day(s) x ${KEYS_PER_DAY} keys, gzip), ${uploadsPerClient} per client, through bench/uploader.ts\n`);
 console.log("clients   raw rows/s   ingest rows/s  share   p50 ms   p99 ms  | steady rows/s   p50 ms   p99 ms | peak RSS MiB | CPU ms/upload: service  Postgres  (raw)");
 for (const l of levels) {
   console.log(
     `${pad(l.clients, 7)} ${pad(l.rawRowsPerSec, 12)} ${pad(l.endpointRowsPerSec, 15)} ${pad(Math.round(l.endpointShareOfRaw * 100) + "%", 6)} ${pad(l.saturatedP50Ms, 8)} ${pad(l.saturatedP99Ms, 8)}  | ${pad(l.steadyRowsPerSec, 13)} ${pad(l.steadyP50Ms, 8)} ${pad(l.steadyP99Ms, 8)} | ${pad(l.peakRssMiB, 12)} | ${pad(l.serviceCpuMsPerUpload, 22)} ${pad(l.postgresCpuMsPerUpload, 9)} ${pad(`(${l.rawPostgresCpuMsPerUpload})`, 6)}`,
   );
 }
-console.log("\n" + JSON.stringify({ bench: "ingest", rowsPerUpload, uploadsPerClient, levels }));
+console.log("\n" + JSON.stringify({ bench: "ingest", rowsPerUpload, keysPerDay: KEYS_PER_DAY, uploadsPerClient, levels }));
