@@ -110,9 +110,10 @@ export const closedThrough = (uuid: string) => sql`coalesce((select m.closed_thr
  * lock is held, so a mark the rollups job moved meanwhile is seen.
  *
  * A count's positive and negative parts over all its stored days (rollup plus open days) must stay
- * within the safe integer range. A (profile, key) whose parts would leave it is not moved, and is
- * answered: the caller refuses the upload, and its transaction takes back the day rows this
- * statement wrote. Only a count key whose parts grow reads its rollup and open days for this.
+ * within the safe integer range. A (profile, key) whose parts would leave it is answered: the caller
+ * refuses the upload, and its transaction takes back the day rows and rollups this statement wrote.
+ * Only a count key whose parts grow reads its open days (and, without a closed row written, its
+ * rollup) for this.
  * Answers nothing when every rollup moved, so the usual upload pays no extra statement.
  */
 export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<{ profileId: string; key: string }[]> {
@@ -143,8 +144,8 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         sum(value - coalesce(replaced_value, 0)) ${closed} as sum,
         sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) ${closed} as pos,
         sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) ${closed} as neg,
-        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) as all_pos,
-        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) as all_neg,
+        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) filter (where not closed) as open_pos,
+        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) filter (where not closed) as open_neg,
         max(value) ${closed} as max, min(value) ${closed} as min, min(day) ${closed} as first_day, max(day) ${closed} as last_day,
         max(array[(day - date '1970-01-01')::bigint, sent_at, value]) ${closed} as latest,
         (key = any(${p(keysOfKind("max"))}::text[]) and coalesce(bool_or(value < replaced_value) ${closed}, false))
@@ -152,27 +153,12 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
       from written
       group by profile_id, key
     ),
-    -- Count keys whose parts grow: their parts over every stored day after this upload.
-    parts as (
-      select g.profile_id, g.key,
-        coalesce(r.pos, 0) + coalesce(o.pos, 0) + g.all_pos as pos, coalesce(r.neg, 0) + coalesce(o.neg, 0) + g.all_neg as neg
-      from deltas g
-        left join counter_rollups r on r.uuid = ${uuid} and r.profile_id = g.profile_id and r.key = g.key
-        left join lateral (
-          select sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
-          from counter_days d
-          where d.uuid = ${uuid} and d.profile_id = g.profile_id and d.key = g.key and d.day > (select through from mark)
-        ) o on true
-      where g.counted and (g.all_pos > 0 or g.all_neg < 0 or g.pos > 0 or g.neg < 0)
-    ),
-    over as (select profile_id, key from parts where pos > ${LIMIT} or neg < ${NEG_LIMIT}),
     moved as (
       insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
       select ${uuid}, profile_id, key, case when counted then sum else 0 end, case when counted then pos else 0 end, case when counted then neg else 0 end,
         max, min, first_day, last_day, latest[3], latest[2], ${installId}, stale
       from deltas
       where any_closed and (not counted or (pos <= ${LIMIT} and neg >= ${NEG_LIMIT}))
-        and not exists (select 1 from over o where o.profile_id = deltas.profile_id and o.key = deltas.key)
       on conflict (uuid, profile_id, key) do update set
         sum = counter_rollups.sum + excluded.sum,
         pos = counter_rollups.pos + excluded.pos,
@@ -186,10 +172,27 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
         stale = counter_rollups.stale or excluded.stale
       where counter_rollups.pos + excluded.pos <= ${LIMIT} and counter_rollups.neg + excluded.neg >= ${NEG_LIMIT}
-      returning profile_id, key
+      returning profile_id, key, pos, neg
+    ),
+    -- Count keys whose parts grow: their parts over every stored day after this upload. The rollup
+    -- as moved above (else as it was: no closed row written), plus the open days as they were
+    -- before this statement, plus what this upload changed on open days.
+    parts as (
+      select g.profile_id, g.key,
+        coalesce(m.pos, r.pos, 0) + coalesce(o.pos, 0) + coalesce(g.open_pos, 0) as pos,
+        coalesce(m.neg, r.neg, 0) + coalesce(o.neg, 0) + coalesce(g.open_neg, 0) as neg
+      from deltas g
+        left join moved m on m.profile_id = g.profile_id and m.key = g.key
+        left join counter_rollups r on not g.any_closed and r.uuid = ${uuid} and r.profile_id = g.profile_id and r.key = g.key
+        left join lateral (
+          select sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
+          from counter_days d
+          where d.uuid = ${uuid} and d.profile_id = g.profile_id and d.key = g.key and d.day > (select through from mark)
+        ) o on true
+      where g.counted and (g.open_pos > 0 or g.open_neg < 0 or g.pos > 0 or g.neg < 0)
     )
     select d.profile_id, d.key from deltas d
-    where exists (select 1 from over o where o.profile_id = d.profile_id and o.key = d.key)
+    where exists (select 1 from parts o where o.profile_id = d.profile_id and o.key = d.key and (o.pos > ${LIMIT} or o.neg < ${NEG_LIMIT}))
       or (d.any_closed and not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key))
     order by d.profile_id, d.key collate "C"`);
   return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
