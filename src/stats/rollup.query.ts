@@ -4,7 +4,7 @@
 // mark). Every statement touches one account.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough } from "./ingest.query.ts";
+import { closedThrough, lockAccountStats } from "./ingest.query.ts";
 
 const p = sql.param;
 
@@ -81,9 +81,16 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
   return moved.length;
 }
 
-/** Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. */
+/**
+ * Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. The
+ * rebuild holds the account's stats lock, so an upload or the rollups job moving the same rollups
+ * waits for it (rebuilding a key that stopped being stale meanwhile changes nothing).
+ */
 export async function refreshStaleRollups(db: Db, uuid: string, profileId: string) {
   const stale = await rows<{ key: string }>(db, sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId} and stale`);
   if (stale.length === 0) return;
-  await db.transaction((tx) => recomputeRollups(tx, uuid, stale.map((r) => r.key), profileId));
+  await db.transaction(async (tx) => {
+    await lockAccountStats(tx, uuid);
+    await recomputeRollups(tx, uuid, stale.map((r) => r.key), profileId);
+  });
 }
