@@ -34,6 +34,8 @@ const KEYS_PER_DAY = Number(flag("--keys", "100"));
 const daysPerUpload = Math.ceil(rowsPerUpload / KEYS_PER_DAY);
 const hex = (n: number, width = 32) => n.toString(16).padStart(width, "0");
 const dayOf = (n: number) => new Date(Date.parse("2026-11-01T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
+/** The service's today (UTC): a live upload of one day block writes today's values, again and again. */
+const TODAY = new Date().toISOString().slice(0, 10);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
@@ -61,7 +63,10 @@ function postgresCpu(database: string): number {
   return sum;
 }
 
-/** Upload u of client c: `daysPerUpload` days of KEYS_PER_DAY keys (rotating over 20 days: inserts, then replaces). */
+/**
+ * Upload u of client c: `daysPerUpload` days of KEYS_PER_DAY keys (rotating over 20 days from
+ * 2026-11-01: inserts, then replaces); one day block (the live upload) is always today's.
+ */
 function envelope(c: number, u: number, batchId: string): Envelope {
   return {
     schema: 1,
@@ -76,7 +81,7 @@ function envelope(c: number, u: number, batchId: string): Envelope {
     counters: Array.from({ length: daysPerUpload }, (_, d) => ({
       profileId: PROFILE,
       scope: "day" as const,
-      day: dayOf((u * daysPerUpload + d) % 20),
+      day: daysPerUpload === 1 ? TODAY : dayOf((u * daysPerUpload + d) % 20),
       rows: Array.from({ length: Math.min(KEYS_PER_DAY, rowsPerUpload - d * KEYS_PER_DAY) }, (_, k) => ({ k: `mining.blocks.B${k}`, v: u * 1000 + k })),
     })),
   };

@@ -330,6 +330,18 @@ export const settings = {
     default: "3600000",
     doc: "How often the job runs: the retention seal (folding days older than each account's retention into its baseline, then deleting them).",
   }),
+  jobStatsRollupsEnabled: setting({
+    env: "JOB_STATS_ROLLUPS_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off closing days into the rollups (each account's days up to its today minus 2; later days are folded when read).",
+  }),
+  jobStatsRollupsIntervalMs: setting({
+    env: "JOB_STATS_ROLLUPS_INTERVAL_MS",
+    schema: Millis(1_000, 7 * 86_400_000),
+    default: "600000",
+    doc: "How often the job runs: closing days into the rollups (each account's days up to its today minus 2; later days are folded when read).",
+  }),
   jobStatsBatchesEnabled: setting({
     env: "JOB_STATS_BATCHES_ENABLED",
     schema: Bool,

@@ -11,6 +11,7 @@ import m8 from "../../drizzle/0008_counter_days_replaced_value.sql" with { type:
 import m9 from "../../drizzle/0009_counter_days_fillfactor.sql" with { type: "text" };
 import m10 from "../../drizzle/0010_rollups_safe_range.sql" with { type: "text" };
 import m11 from "../../drizzle/0011_accounts_name_lower_idx.sql" with { type: "text" };
+import m12 from "../../drizzle/0012_open_days.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -25,4 +26,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0009_counter_days_fillfactor", sql: m9 },
   { tag: "0010_rollups_safe_range", sql: m10 },
   { tag: "0011_accounts_name_lower_idx", sql: m11 },
+  { tag: "0012_open_days", sql: m12 },
 ];

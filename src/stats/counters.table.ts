@@ -30,7 +30,11 @@ export const counterDays = pgTable(
      */
     replacedValue: bigint("replaced_value", { mode: "number" }),
   },
-  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.key, t.day, t.installId] })],
+  (t) => [
+    primaryKey({ columns: [t.uuid, t.profileId, t.key, t.day, t.installId] }),
+    // The account's open days (after its counter_marks row), read by lifetime, charts and the rollups job.
+    index("counter_days_uuid_day_idx").on(t.uuid, t.day),
+  ],
 );
 
 /** An install's backfill baseline: its lifetime total of a key up to and including `day` (2.6). */
@@ -136,3 +140,14 @@ export const counterRollups = pgTable(
     check("counter_rollups_neg_safe", sql.raw(`"neg" >= -${SAFE_LIMIT}`)),
   ],
 );
+
+/**
+ * Each account's closed days: counter_rollups holds exactly the fold of the account's day rows up
+ * to and including `closed_through`; later days are open, written without moving any rollup and
+ * folded when read. The stats.rollups job moves the mark forward (never back) to the account's
+ * today minus 2, folding the days it closes into the rollups. No row: nothing is closed.
+ */
+export const counterMarks = pgTable("counter_marks", {
+  uuid: text("uuid").primaryKey(),
+  closedThrough: date("closed_through", { mode: "string" }).notNull(),
+});

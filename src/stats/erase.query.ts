@@ -23,6 +23,9 @@ export async function deleteStats(tx: Db, uuid: string): Promise<Removed> {
     const [row] = await rows<{ n: number }>(tx, sql`with gone as (delete from ${sql.identifier(table)} where uuid = ${uuid} returning 1) select count(*)::int as n from gone`);
     removed[name] = row!.n;
   }
+  // The account's mark (counter_marks) is bookkeeping of the rollups, not recorded data: gone with
+  // them, not counted. A later upload starts a new one.
+  await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
   return removed;
 }
 

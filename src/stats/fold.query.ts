@@ -5,6 +5,7 @@
 // the order does not depend on the database's locale either.
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
+import { closedThrough } from "./ingest.query.ts";
 
 /** The installs of each (profile, key, day) folded into one value, for the rows `where` admits. */
 export const dayFold = (where: SQL) => sql`
@@ -59,6 +60,8 @@ export type LifetimeRow = {
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
 export function lifetimeRows(db: Db, uuid: string, profileId: string) {
+  // A count's open days add up as a numeric sum (no bigint overflow), like the exact fold.
+  const openFold = sql`sum(d.value) filter (where k.kind = 'count')`;
   return rows<LifetimeRow>(
     db,
     sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.profile_id = ${profileId}`)}),
@@ -67,11 +70,29 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
       select coalesce(b.key, s.key) as key, b.day as backfill_day, b.value as backfill_value, s.day as seal_day, s.value as seal_value
       from backfill b full join seal s on s.key = b.key
     ),
-    -- Each key's days, folded once into its rollup (sum, max, min, the gauge's latest reading).
-    r as (
-      select r.key, k.kind, r.sum, r.max, r.min, r.first_day, r.last_day, r.last_value
-      from counter_rollups r join counter_keys k on k.key = r.key
+    -- Each key's closed days, folded once into its rollup (sum, max, min, the gauge's latest
+    -- reading), combined with the fold of its open days (after the account's mark, read here):
+    -- every open day is later than every closed one, so the latest reading is the open days' if any.
+    rolled as (
+      select r.key, r.sum, r.max, r.min, r.first_day, r.last_day, r.last_value
+      from counter_rollups r
       where r.uuid = ${uuid} and r.profile_id = ${profileId}
+    ),
+    opened as (
+      select d.key, ${openFold} as sum, max(d.value) as max, min(d.value) as min, min(d.day) as first_day, max(d.day) as last_day,
+        (array_agg(d.value order by d.day desc, d.sent_at desc, d.install_id desc) filter (where k.kind = 'gauge'))[1] as last_value
+      from counter_days d join counter_keys k on k.key = d.key
+      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}
+      group by d.key
+    ),
+    r as (
+      select coalesce(c.key, o.key) as key, k.kind,
+        case when o.key is null then c.sum when c.key is null then o.sum else c.sum + o.sum end as sum,
+        greatest(c.max, o.max) as max, least(c.min, o.min) as min,
+        least(c.first_day, o.first_day) as first_day, greatest(c.last_day, o.last_day) as last_day,
+        case when o.key is null then c.last_value else o.last_value end as last_value
+      from rolled c full join opened o on o.key = c.key
+        join counter_keys k on k.key = coalesce(c.key, o.key)
     ),
     -- Keys whose rollup reaches into their baseline (a later backfill): their later days are
     -- folded exactly from the day rows instead.
@@ -133,8 +154,9 @@ export type ChartRow = { profile_id: string; key: string; days: string[]; day_va
  * What the page's charts draw: per (profile, key) with a day in [from, to], its observed days and
  * each day's folded value, in day order (gaps absent, never zero), by profile then key.
  *
- * The keys come from their rollups (which know each key's first and last day, so a key without a
- * day in the range is never read), and each key's days are one range of the primary key's index.
+ * The keys come from their rollups (which know each key's first and last day of the closed days,
+ * so a key without a day in the range is never read) and from the account's open days in the
+ * range (after its mark: see counter_marks), and each key's days are one range of the primary key's index.
  * Rows arrive in day order, so counts, bests and smallests fold per day without a sort, and a
  * gauge's latest reading per day is a `distinct on` over the same range rather than an ordered
  * aggregate per day (the `k.kind` conditions are constant per key: the other branch never runs).
@@ -145,8 +167,16 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
   const range = sql`d.uuid = r.uuid and d.profile_id = r.profile_id and d.key = r.key and d.day between ${from}::date and ${to}::date`;
   return rows<ChartRow>(
     db,
-    sql`select r.profile_id, r.key, s.days, s.day_values
-    from counter_rollups r
+    sql`with r as (
+      select r.uuid, r.profile_id, r.key from counter_rollups r
+      where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date
+      union
+      select distinct d.uuid, d.profile_id, d.key from counter_days d
+      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.day between ${from}::date and ${to}::date
+        and d.profile_id = any(${sql.param(profileIds)}::text[])
+    )
+    select r.profile_id, r.key, s.days, s.day_values
+    from r
       join counter_keys k on k.key = r.key
       cross join lateral (
         select array_agg(v.day::text order by v.day) as days, array_to_json(array_agg(v.value order by v.day)) as day_values
@@ -162,8 +192,7 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
           order by d.day, d.sent_at desc, d.install_id desc)
         ) v
       ) s
-    where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date
-      and s.days is not null
+    where s.days is not null
     order by r.profile_id collate "C", r.key collate "C"`,
   );
 }

@@ -25,8 +25,14 @@ const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextextended($
  * Takes the account's stats lock (lockAccountStats) and claims the batchId in one statement: true
  * if the batchId is new (or its last use is older than `windowStart`). Either order of the two is
  * safe: a concurrent copy of the batch waits on the claimed row or on the lock, never both ways.
+ *
+ * An account without a counter_marks row (its first upload) gets one closing through `firstMark`
+ * (its today minus 2), so its early history goes through the rollups; an existing mark is left
+ * alone. The mark's row is written only once the lock is held (it reads the lock's CTE), so the
+ * rollups job, which writes marks under the same lock, never waits on it the other way round.
+ * The mark is not read here: this statement's snapshot is older than the lock it waited for.
  */
-export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number): Promise<boolean> {
+export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number, firstMark: string): Promise<boolean> {
   const [row] = await rows<{ claimed: number }>(
     tx,
     sql`with claim as (
@@ -34,8 +40,13 @@ export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, n
         on conflict (uuid, batch_id) do update set received_at = excluded.received_at, answer = null
         where ingest_batches.received_at < ${windowStart}
         returning batch_id
+      ),
+      locked as (select ${statsLock(uuid)}::text as locked),
+      marked as (
+        insert into counter_marks (uuid, closed_through) select ${uuid}, ${firstMark}::date from locked
+        on conflict (uuid) do nothing
       )
-      select (select count(*) from claim)::int as claimed, ${statsLock(uuid)}::text as locked`,
+      select (select count(*) from claim)::int as claimed, (select locked from locked) as locked`,
   );
   return row!.claimed === 1;
 }
@@ -86,25 +97,36 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
 
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
 
+/** The account's mark as SQL: its closed_through, or -infinity when nothing is closed yet. */
+export const closedThrough = (uuid: string) => sql`coalesce((select m.closed_through from counter_marks m where m.uuid = ${uuid}), '-infinity'::date)`;
+
 /**
- * Writes an upload's day rows and, in the same statement, moves each (profile, key)'s rollup by
- * what changed: the sum by new minus old (each written row returns the value it replaced), max
- * and min, first and last day, the gauge's latest reading; a max key going down or a min key going
- * up marks its rollup stale. `kind` is each key's pinned kind.
+ * Writes an upload's day rows and, in the same statement, moves the rollups by what changed on the
+ * account's closed days (those up to its counter_marks mark; open days are folded when read, so a
+ * row written to one moves nothing): each (profile, key)'s sum by new minus old (each written row
+ * returns the value it replaced), max and min, first and last day, the gauge's latest reading; a
+ * max key going down or a min key going up on a closed day marks its rollup stale. `kind` is each
+ * key's pinned kind. The mark is read here, by a statement that starts after the account's stats
+ * lock is held, so a mark the rollups job moved meanwhile is seen.
  *
- * A count's positive and negative parts must stay within the safe integer range (the rollup's
- * check). A (profile, key) whose parts would leave it is not moved, and is answered: the caller
- * refuses the upload, and its transaction takes back the day rows this statement wrote. Answers
- * nothing when every rollup moved, so the usual upload pays no extra statement.
+ * A count's positive and negative parts over all its stored days (rollup plus open days) must stay
+ * within the safe integer range. A (profile, key) whose parts would leave it is answered: the caller
+ * refuses the upload, and its transaction takes back the day rows and rollups this statement wrote.
+ * Only a count key whose parts grow reads its open days (and, without a closed row written, its
+ * rollup) for this.
+ * Answers nothing when every rollup moved, so the usual upload pays no extra statement.
  */
 export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<{ profileId: string; key: string }[]> {
   if (list.length === 0) return [];
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const keysOfKind = (kind: string) => [...new Set(list.filter((r) => r.kind === kind).map((r) => r.key))];
   const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
+  const closed = sql`filter (where closed)`;
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
-  // (day, sentAt) among the rows written, one max() over arrays instead of an ordered aggregate.
-  const over = await rows<{ profile_id: string; key: string }>(tx, sql`with written as (
+  // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
+  // Reads in this statement see the rows as they were before it (its snapshot): open days' old parts.
+  const over = await rows<{ profile_id: string; key: string }>(tx, sql`with mark as (select ${closedThrough(uuid)} as through),
+    written as (
       insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
       select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
       from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
@@ -115,17 +137,19 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         sent_at = greatest(counter_days.sent_at, excluded.sent_at),
         low = least(counter_days.low, excluded.low),
         high = greatest(counter_days.high, excluded.high)
-      returning profile_id, key, day, value, sent_at, replaced_value
+      returning profile_id, key, day, value, sent_at, replaced_value, day <= (select through from mark) as closed
     ),
     deltas as (
-      select profile_id, key, key = any(${p(keysOfKind("count"))}::text[]) as counted,
-        sum(value - coalesce(replaced_value, 0)) as sum,
-        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) as pos,
-        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) as neg,
-        max(value) as max, min(value) as min, min(day) as first_day, max(day) as last_day,
-        max(array[(day - date '1970-01-01')::bigint, sent_at, value]) as latest,
-        (key = any(${p(keysOfKind("max"))}::text[]) and coalesce(bool_or(value < replaced_value), false))
-          or (key = any(${p(keysOfKind("min"))}::text[]) and coalesce(bool_or(value > replaced_value), false)) as stale
+      select profile_id, key, key = any(${p(keysOfKind("count"))}::text[]) as counted, bool_or(closed) as any_closed,
+        sum(value - coalesce(replaced_value, 0)) ${closed} as sum,
+        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) ${closed} as pos,
+        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) ${closed} as neg,
+        sum(greatest(value, 0) - greatest(coalesce(replaced_value, 0), 0)) filter (where not closed) as open_pos,
+        sum(least(value, 0) - least(coalesce(replaced_value, 0), 0)) filter (where not closed) as open_neg,
+        max(value) ${closed} as max, min(value) ${closed} as min, min(day) ${closed} as first_day, max(day) ${closed} as last_day,
+        max(array[(day - date '1970-01-01')::bigint, sent_at, value]) ${closed} as latest,
+        (key = any(${p(keysOfKind("max"))}::text[]) and coalesce(bool_or(value < replaced_value) ${closed}, false))
+          or (key = any(${p(keysOfKind("min"))}::text[]) and coalesce(bool_or(value > replaced_value) ${closed}, false)) as stale
       from written
       group by profile_id, key
     ),
@@ -134,7 +158,7 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
       select ${uuid}, profile_id, key, case when counted then sum else 0 end, case when counted then pos else 0 end, case when counted then neg else 0 end,
         max, min, first_day, last_day, latest[3], latest[2], ${installId}, stale
       from deltas
-      where not counted or (pos <= ${LIMIT} and neg >= ${NEG_LIMIT})
+      where any_closed and (not counted or (pos <= ${LIMIT} and neg >= ${NEG_LIMIT}))
       on conflict (uuid, profile_id, key) do update set
         sum = counter_rollups.sum + excluded.sum,
         pos = counter_rollups.pos + excluded.pos,
@@ -148,10 +172,28 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
         stale = counter_rollups.stale or excluded.stale
       where counter_rollups.pos + excluded.pos <= ${LIMIT} and counter_rollups.neg + excluded.neg >= ${NEG_LIMIT}
-      returning profile_id, key
+      returning profile_id, key, pos, neg
+    ),
+    -- Count keys whose parts grow: their parts over every stored day after this upload. The rollup
+    -- as moved above (else as it was: no closed row written), plus the open days as they were
+    -- before this statement, plus what this upload changed on open days.
+    parts as (
+      select g.profile_id, g.key,
+        coalesce(m.pos, r.pos, 0) + coalesce(o.pos, 0) + coalesce(g.open_pos, 0) as pos,
+        coalesce(m.neg, r.neg, 0) + coalesce(o.neg, 0) + coalesce(g.open_neg, 0) as neg
+      from deltas g
+        left join moved m on m.profile_id = g.profile_id and m.key = g.key
+        left join counter_rollups r on not g.any_closed and r.uuid = ${uuid} and r.profile_id = g.profile_id and r.key = g.key
+        left join lateral (
+          select sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
+          from counter_days d
+          where d.uuid = ${uuid} and d.profile_id = g.profile_id and d.key = g.key and d.day > (select through from mark)
+        ) o on true
+      where g.counted and (g.open_pos > 0 or g.open_neg < 0 or g.pos > 0 or g.neg < 0)
     )
     select d.profile_id, d.key from deltas d
-    where not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key)
+    where exists (select 1 from parts o where o.profile_id = d.profile_id and o.key = d.key and (o.pos > ${LIMIT} or o.neg < ${NEG_LIMIT}))
+      or (d.any_closed and not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key))
     order by d.profile_id, d.key collate "C"`);
   return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
 }

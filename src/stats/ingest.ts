@@ -17,6 +17,7 @@ import { checkEnvelope, namespaceOf } from "./ingest-checks.ts";
 import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
 import { sealedBefore } from "./seal.ts";
+import { markFor } from "./rollups.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -112,7 +113,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
   let learned: q.KeyPin[] = [];
   const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
     const account = await requireAccount(tx, uuid);
-    if (!(await q.lockAndClaimBatch(tx, uuid, env.batchId, now, now - BATCH_WINDOW_MS))) {
+    if (!(await q.lockAndClaimBatch(tx, uuid, env.batchId, now, now - BATCH_WINDOW_MS, markFor(account.zone, now)))) {
       const stored = await q.storedAnswer(tx, uuid, env.batchId);
       return { ...(JSON.parse(stored!) as Answer), duplicate: true };
     }

@@ -1,11 +1,14 @@
 // Rebuilding counter_rollups: after the seal and retention, and for keys marked stale (ingest moves
-// them by deltas in its own statement, see upsertDays). Every statement touches one account.
+// them by deltas in its own statement, see upsertDays); closing days into them (the rollups job).
+// A rollup holds exactly the fold of its key's closed days (up to the account's counter_marks
+// mark). Every statement touches one account.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
+import { closedThrough, lockAccountStats } from "./ingest.query.ts";
 
 const p = sql.param;
 
-/** Rebuilds the rollups of these keys (every profile of the account) from their day rows. */
+/** Rebuilds the rollups of these keys (every profile of the account) from their closed day rows. */
 export async function recomputeRollups(tx: Db, uuid: string, keys: string[], profileId?: string) {
   if (keys.length === 0) return;
   const profile = profileId === undefined ? sql`` : sql` and profile_id = ${profileId}`;
@@ -23,13 +26,71 @@ export async function recomputeRollups(tx: Db, uuid: string, keys: string[], pro
       (array_agg(d.install_id order by d.day desc, d.sent_at desc, d.install_id desc))[1],
       false
     from counter_days d join counter_keys k on k.key = d.key
-    where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[])${dayProfile}
+    where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[])${dayProfile} and d.day <= ${closedThrough(uuid)}
     group by d.uuid, d.profile_id, d.key`);
 }
 
-/** Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. */
+/** The account's mark (null: nothing closed), read after the caller took its stats lock. */
+export async function markOf(tx: Db, uuid: string): Promise<string | null> {
+  const [row] = await rows<{ closed_through: string }>(tx, sql`select closed_through::text as closed_through from counter_marks where uuid = ${uuid}`);
+  return row?.closed_through ?? null;
+}
+
+/** Every account with its zone and its mark (null: none), in a stable order, for the rollups job. */
+export function accountMarks(db: Db) {
+  return rows<{ uuid: string; zone: string; closed_through: string | null }>(
+    db,
+    sql`select a.uuid, a.zone, m.closed_through::text as closed_through from accounts a left join counter_marks m on m.uuid = a.uuid order by a.uuid`,
+  );
+}
+
+/**
+ * Closes the account's days in (`from`, `through`] (`from` null: every day up to `through`): adds
+ * their fold to the rollups (these days were never in them) and moves the mark to `through`.
+ * Answers the (profile, key) rollups moved. The caller holds the account's stats lock.
+ */
+export async function closeDays(tx: Db, uuid: string, from: string | null, through: string): Promise<number> {
+  const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
+  const latest = (column: string) => sql.raw(`(array_agg(d.${column} order by d.day desc, d.sent_at desc, d.install_id desc))[1]`);
+  const moved = await rows(
+    tx,
+    sql`insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+    select d.uuid, d.profile_id, d.key,
+      coalesce(sum(d.value) filter (where k.kind = 'count'), 0),
+      coalesce(sum(greatest(d.value, 0)) filter (where k.kind = 'count'), 0),
+      coalesce(sum(least(d.value, 0)) filter (where k.kind = 'count'), 0),
+      max(d.value), min(d.value), min(d.day), max(d.day), ${latest("value")}, ${latest("sent_at")}, ${latest("install_id")}, false
+    from counter_days d join counter_keys k on k.key = d.key
+    where d.uuid = ${uuid} and d.day <= ${through}::date ${from === null ? sql`` : sql`and d.day > ${from}::date`}
+    group by d.uuid, d.profile_id, d.key
+    on conflict (uuid, profile_id, key) do update set
+      sum = counter_rollups.sum + excluded.sum,
+      pos = counter_rollups.pos + excluded.pos,
+      neg = counter_rollups.neg + excluded.neg,
+      max = greatest(counter_rollups.max, excluded.max),
+      min = least(counter_rollups.min, excluded.min),
+      first_day = least(counter_rollups.first_day, excluded.first_day),
+      last_day = greatest(counter_rollups.last_day, excluded.last_day),
+      last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
+      last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
+      last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end
+    returning 1`,
+  );
+  await tx.execute(sql`insert into counter_marks (uuid, closed_through) values (${uuid}, ${through}::date)
+    on conflict (uuid) do update set closed_through = excluded.closed_through`);
+  return moved.length;
+}
+
+/**
+ * Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. The
+ * rebuild holds the account's stats lock, so an upload or the rollups job moving the same rollups
+ * waits for it (rebuilding a key that stopped being stale meanwhile changes nothing).
+ */
 export async function refreshStaleRollups(db: Db, uuid: string, profileId: string) {
   const stale = await rows<{ key: string }>(db, sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId} and stale`);
   if (stale.length === 0) return;
-  await db.transaction((tx) => recomputeRollups(tx, uuid, stale.map((r) => r.key), profileId));
+  await db.transaction(async (tx) => {
+    await lockAccountStats(tx, uuid);
+    await recomputeRollups(tx, uuid, stale.map((r) => r.key), profileId);
+  });
 }

@@ -1,14 +1,17 @@
-// The statistics jobs: the seal, the retention seal, and forgetting ingest answers older than the
-// 7-day duplicate window. Each calls the module function tests call directly.
+// The statistics jobs: the seal, the retention seal, closing days into the rollups, and forgetting
+// ingest answers older than the 7-day duplicate window. Each calls the module function tests call directly.
 import type { Job } from "../jobs/scheduler.ts";
 import type { Config } from "../config.ts";
 import { retentionPass, sealPass, type LifecycleDeps } from "./seal.ts";
+import { closeDaysPass } from "./rollups.ts";
 import { purgeBatches } from "./ingest.query.ts";
 import { BATCH_WINDOW_MS } from "./ingest.ts";
 
 type JobConfig = Pick<
   Config,
   "jobStatsSealEnabled" | "jobStatsSealIntervalMs" | "jobStatsRetentionEnabled" | "jobStatsRetentionIntervalMs" | "jobStatsBatchesEnabled" | "jobStatsBatchesIntervalMs"
+  | "jobStatsRollupsEnabled"
+  | "jobStatsRollupsIntervalMs"
 >;
 
 export function statsJobs(deps: LifecycleDeps & { config: JobConfig }): Job[] {
@@ -25,6 +28,12 @@ export function statsJobs(deps: LifecycleDeps & { config: JobConfig }): Job[] {
       enabled: config.jobStatsRetentionEnabled,
       intervalMs: config.jobStatsRetentionIntervalMs,
       run: (signal) => retentionPass(deps, { signal }),
+    },
+    {
+      name: "stats.rollups",
+      enabled: config.jobStatsRollupsEnabled,
+      intervalMs: config.jobStatsRollupsIntervalMs,
+      run: (signal) => closeDaysPass(deps, { signal }),
     },
     {
       name: "stats.batches",

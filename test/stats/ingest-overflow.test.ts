@@ -10,6 +10,7 @@ import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, type Uploader } from
 import { storedState } from "../support/stored.ts";
 import { counterDays, counterRollups, counterSeals } from "../../src/stats/counters.table.ts";
 import { retentionPass } from "../../src/stats/seal.ts";
+import { closeDaysPass } from "../../src/stats/rollups.ts";
 import { addDays } from "../../src/wire/day.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
 
@@ -33,8 +34,17 @@ const ok = async (res: Response) => {
   expect(res.status).toBe(200);
   return (await res.json()) as { duplicate: boolean; applied: { rows: number } };
 };
-const rollupOf = async (u: Uploader, key: string) =>
-  (await t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, u.uuid), eq(counterRollups.key, key))))[0];
+/**
+ * The key's rollup once every day through TODAY is closed (as the stats.rollups job closes them two
+ * days later; the clock is put back, so later uploads of the test write to closed days).
+ */
+const rollupOf = async (u: Uploader, key: string) => {
+  const now = t.clock.now();
+  t.clock.set(`${addDays(TODAY, 2)}T12:00:00Z`);
+  await closeDaysPass({ db: t.db, clock: t.clock });
+  t.clock.set(now);
+  return (await t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, u.uuid), eq(counterRollups.key, key))))[0];
+};
 type Lifetime = { value: number; baseline: { value: number } | null; clamped?: true };
 const lifetimeOf = async (u: Uploader, key: string) => {
   const res = await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: u.auth });

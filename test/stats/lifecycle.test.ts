@@ -6,6 +6,7 @@ import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, ACCOUNT, PROFILE, type Uploader } from "../support/uploads.ts";
 import { storedState, isEmpty } from "../support/stored.ts";
 import { exportStream } from "../../src/stats/export.ts";
+import { closeDaysPass } from "../../src/stats/rollups.ts";
 
 // The large-account export writes and streams 100 000 rows.
 setDefaultTimeout(60_000);
@@ -27,6 +28,14 @@ async function fill(u: Uploader) {
     }),
   );
   expect(res.status).toBe(200);
+}
+
+/** Closes the filled days into the rollups, as the stats.rollups job does two days later (the clock is put back). */
+async function closeFilled() {
+  const now = t.clock.now();
+  t.clock.set("2026-06-12T12:00:00Z");
+  await closeDaysPass({ db: t.db, clock: t.clock });
+  t.clock.set(now);
 }
 
 describe("GET /v1/stats/export", () => {
@@ -88,6 +97,7 @@ describe("DELETE /v1/stats/data", () => {
     const u = await uploader(t);
     const other = await uploader(t);
     await fill(u);
+    await closeFilled();
     await fill(other);
     const first = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(await first.json()).toEqual({
@@ -108,6 +118,7 @@ describe("DELETE /v1/stats/account", () => {
   test("removes the account, its sessions and all its data, counted; its tokens stop working at once", async () => {
     const u = await uploader(t);
     await fill(u);
+    await closeFilled();
     const res = await t.request("/v1/stats/account", { method: "DELETE", headers: u.auth });
     expect(await res.json()).toEqual({
       removed: { dayRows: 3, backfills: 1, seals: 0, rollups: 3, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1, account: 1, deviceSessions: 1, pageTokens: 0 },

@@ -1,0 +1,56 @@
+// Open days (docs/decisions.md): an account's days after its mark are open, written without moving
+// any rollup and folded when read; the stats.rollups job closes them once they are older than
+// yesterday, adding their fold to the rollups. Today and yesterday, the days a live upload keeps
+// rewriting, stay open.
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { isOutOfRange } from "../http/errors.ts";
+import { lockAccountStats } from "./ingest.query.ts";
+import { accountMarks, closeDays, markOf } from "./rollup.query.ts";
+
+/** Days kept open, counted back from the account's today: today and yesterday. */
+export const OPEN_DAYS = 2;
+
+/** The mark an account's days are closed through at `now`: its today minus OPEN_DAYS. */
+export const markFor = (zone: string, now: number) => addDays(dayIn(zone, now), -OPEN_DAYS);
+
+export type RollupsDeps = { db: Db; clock: Clock };
+/**
+ * `accounts`: accounts whose mark moved; `rollups`: (profile, key) rollups moved; `skipped`:
+ * accounts left as they were because a closed total would leave the safe integer range.
+ */
+export type RollupsResult = { accounts: number; rollups: number; skipped: number };
+
+/**
+ * Moves every account's mark forward to markFor (never back), each account one transaction under
+ * its stats lock: a crash leaves every finished account whole and the rest for the next run, and
+ * a second run with the same clock does nothing.
+ */
+export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSignal } = {}): Promise<RollupsResult> {
+  const now = deps.clock.now();
+  const result: RollupsResult = { accounts: 0, rollups: 0, skipped: 0 };
+  for (const account of await accountMarks(deps.db)) {
+    if (opts.signal?.aborted) break;
+    const through = markFor(account.zone, now);
+    if (account.closed_through !== null && account.closed_through >= through) continue;
+    try {
+      const moved = await deps.db.transaction(async (tx) => {
+        await lockAccountStats(tx, account.uuid);
+        // Read again under the lock: an upload or another run may have written it meanwhile.
+        const from = await markOf(tx, account.uuid);
+        if (from !== null && from >= through) return null;
+        return closeDays(tx, account.uuid, from, through);
+      });
+      if (moved === null) continue;
+      result.accounts++;
+      result.rollups += moved;
+    } catch (error) {
+      // A total stored before the safe-range checks: the account keeps its mark (its reads stay
+      // exact, its days open) and is tried again next run.
+      if (!isOutOfRange(error)) throw error;
+      result.skipped++;
+    }
+  }
+  return result;
+}
