@@ -36,9 +36,9 @@ export const settings = {
   }),
   databasePoolMax: setting({
     env: "DATABASE_POOL_MAX",
-    schema: T.Integer({ minimum: 1, maximum: 1000 }),
+    schema: T.Integer({ minimum: 3, maximum: 1000 }),
     default: "10",
-    doc: "Most connections this instance opens to Postgres.",
+    doc: "Most connections this instance opens to Postgres (at least 3: a running job holds one for its lock while it works through another, and requests need one).",
   }),
   databasePrepare: setting({
     env: "DATABASE_PREPARE",

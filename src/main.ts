@@ -11,7 +11,7 @@ import { takeBackup, restoreBackup, BackupError } from "./db/backup.ts";
 import { listen, type Listening } from "./http/serve.ts";
 import { VERSION } from "./version.ts";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
-import { jobLockFor } from "./jobs/job-lock.ts";
+import { jobLockFor, jobLocksHeld } from "./jobs/job-lock.ts";
 import { serviceJobs } from "./jobs/jobs.ts";
 import { problemsTable } from "./reports/problems-list.ts";
 
@@ -92,7 +92,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
     const deps = { db: database.db, config, clock: systemClock, fetch: countedFetch(globalThis.fetch, metrics, upstreams), log, catalogue, metrics, backup: database.backup };
     const app = createApp(deps);
     listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
-    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps), metrics });
+    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db, jobLocksHeld(config.databasePoolMax)), jobs: serviceJobs(deps), metrics });
     mark("listen", t);
     log.info("listening", {
       url: listening.url,

@@ -2,7 +2,8 @@
 // job at once, a clean stop that waits for a running job; on Postgres, one instance at a time.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createScheduler, type Job } from "../../src/jobs/scheduler.ts";
-import { advisoryJobLock, jobLockKey, singleProcessJobLock } from "../../src/jobs/job-lock.ts";
+import { advisoryJobLock, jobLockKey, jobLocksHeld, singleProcessJobLock } from "../../src/jobs/job-lock.ts";
+import { sql } from "drizzle-orm";
 import { memoryLog } from "../../src/log.ts";
 import { testDatabase, postgresUrl } from "../support/db.ts";
 
@@ -109,5 +110,26 @@ describe("the scheduler", () => {
     expect((await running).status).toBe("ran");
     b.gate.release.resolve();
     expect((await second.run("test.shared")).status).toBe("ran"); // released with the first run
+  });
+
+  test.if(!!postgresUrl)("on Postgres, more jobs due at once than pooled connections all run: each lock waits for a slot", async () => {
+    // The test database's pool has 5 connections; each running job holds one for its lock and its
+    // work needs another. Six jobs due at once once held all five and waited for ever.
+    const jobs: Job[] = Array.from({ length: 6 }, (_, i) => ({
+      name: `test.pool.${i}`,
+      enabled: true,
+      intervalMs: 3_600_000,
+      async run() {
+        await database.db.execute(sql`select pg_sleep(0.05)`);
+        return { done: 1 };
+      },
+    }));
+    const scheduler = createScheduler({ log: memoryLog(), lock: advisoryJobLock(database.db, jobLocksHeld(5)), jobs });
+    const outcomes = await Promise.race([
+      Promise.all(jobs.map((j) => scheduler.run(j.name))),
+      Bun.sleep(10_000).then(() => "stuck" as const),
+    ]);
+    expect(outcomes).not.toBe("stuck");
+    expect((outcomes as { status: string }[]).map((o) => o.status)).toEqual(Array(6).fill("ran"));
   });
 });
