@@ -45,6 +45,7 @@ for (let d = 0; d < 365; d++) {
       counters: [{ profileId: profile, scope: "day", day, rows: Array.from({ length: 500 }, (_, k) => ({ k: `mining.bench.k${k}`, v: d * 10 + k, m: kinds[k % 10]! })) }],
     });
   }
+  await closeDaysPass({ db, clock }); // as the stats.rollups job does, every 10 minutes
 }
 clock.set("2026-06-30T12:00:00Z");
 // The stats.rollups job (every 10 min in service) has closed every day but today and yesterday.

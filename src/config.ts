@@ -334,7 +334,7 @@ export const settings = {
     env: "JOB_STATS_ROLLUPS_ENABLED",
     schema: Bool,
     default: "true",
-    doc: "false turns off closing days into the rollups (each account's days up to its today minus 2; later days are folded when read).",
+    doc: "false turns off closing days into the rollups (each account's days up to its today minus 2; later days are folded when read). Leave it on: with it off, open days pile up and every upload and statistics read slows down with them.",
   }),
   jobStatsRollupsIntervalMs: setting({
     env: "JOB_STATS_ROLLUPS_INTERVAL_MS",
