@@ -95,6 +95,26 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
   return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
 }
 
+const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
+
+/**
+ * How a rollup row takes in the fold of more day rows (`excluded`): sums and parts add, max and
+ * min widen, the span of days widens, the reading with the later (day, sentAt, install) wins, and
+ * stale stays stale. The one merge for ingest's deltas and for closing days.
+ */
+export const rollupMerge = sql`
+        sum = counter_rollups.sum + excluded.sum,
+        pos = counter_rollups.pos + excluded.pos,
+        neg = counter_rollups.neg + excluded.neg,
+        max = greatest(counter_rollups.max, excluded.max),
+        min = least(counter_rollups.min, excluded.min),
+        first_day = least(counter_rollups.first_day, excluded.first_day),
+        last_day = greatest(counter_rollups.last_day, excluded.last_day),
+        last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
+        last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
+        last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
+        stale = counter_rollups.stale or excluded.stale`;
+
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
 
 /** The account's mark as SQL: its closed_through, or -infinity when nothing is closed yet. */
@@ -120,7 +140,6 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
   if (list.length === 0) return [];
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const keysOfKind = (kind: string) => [...new Set(list.filter((r) => r.kind === kind).map((r) => r.key))];
-  const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
   const closed = sql`filter (where closed)`;
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
   // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
@@ -159,18 +178,7 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
         max, min, first_day, last_day, latest[3], latest[2], ${installId}, stale
       from deltas
       where any_closed and (not counted or (pos <= ${LIMIT} and neg >= ${NEG_LIMIT}))
-      on conflict (uuid, profile_id, key) do update set
-        sum = counter_rollups.sum + excluded.sum,
-        pos = counter_rollups.pos + excluded.pos,
-        neg = counter_rollups.neg + excluded.neg,
-        max = greatest(counter_rollups.max, excluded.max),
-        min = least(counter_rollups.min, excluded.min),
-        first_day = least(counter_rollups.first_day, excluded.first_day),
-        last_day = greatest(counter_rollups.last_day, excluded.last_day),
-        last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
-        last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
-        last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
-        stale = counter_rollups.stale or excluded.stale
+      on conflict (uuid, profile_id, key) do update set ${rollupMerge}
       where counter_rollups.pos + excluded.pos <= ${LIMIT} and counter_rollups.neg + excluded.neg >= ${NEG_LIMIT}
       returning profile_id, key, pos, neg
     ),

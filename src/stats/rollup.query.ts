@@ -4,7 +4,7 @@
 // mark). Every statement touches one account.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough, lockAccountStats } from "./ingest.query.ts";
+import { closedThrough, lockAccountStats, rollupMerge } from "./ingest.query.ts";
 
 const p = sql.param;
 
@@ -50,7 +50,6 @@ export function accountMarks(db: Db) {
  * Answers the (profile, key) rollups moved. The caller holds the account's stats lock.
  */
 export async function closeDays(tx: Db, uuid: string, from: string | null, through: string): Promise<number> {
-  const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
   const latest = (column: string) => sql.raw(`(array_agg(d.${column} order by d.day desc, d.sent_at desc, d.install_id desc))[1]`);
   const moved = await rows(
     tx,
@@ -63,17 +62,7 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
     from counter_days d join counter_keys k on k.key = d.key
     where d.uuid = ${uuid} and d.day <= ${through}::date ${from === null ? sql`` : sql`and d.day > ${from}::date`}
     group by d.uuid, d.profile_id, d.key
-    on conflict (uuid, profile_id, key) do update set
-      sum = counter_rollups.sum + excluded.sum,
-      pos = counter_rollups.pos + excluded.pos,
-      neg = counter_rollups.neg + excluded.neg,
-      max = greatest(counter_rollups.max, excluded.max),
-      min = least(counter_rollups.min, excluded.min),
-      first_day = least(counter_rollups.first_day, excluded.first_day),
-      last_day = greatest(counter_rollups.last_day, excluded.last_day),
-      last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
-      last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
-      last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end
+    on conflict (uuid, profile_id, key) do update set ${rollupMerge}
     returning 1`,
   );
   await tx.execute(sql`insert into counter_marks (uuid, closed_through) values (${uuid}, ${through}::date)
