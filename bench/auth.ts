@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import { createApp } from "../src/app.ts";
 import { createMetrics } from "../src/metrics/metrics.ts";
-import { authGuard } from "../src/http/auth-guard.ts";
+import { authGuard } from "../src/auth/auth-guard.ts";
 import { loadConfig, envFor } from "../src/config.ts";
 import { systemClock } from "../src/clock.ts";
 import { createLog } from "../src/log.ts";
@@ -19,11 +19,24 @@ const n = Number(args[args.indexOf("--requests") + 1]) || 5000;
 const database = await testDatabase();
 const config = loadConfig(envFor({ devSignin: true, authRateLimit: 0, logLevel: "error" }));
 const log = createLog({ level: "error" });
-const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue(""), metrics: createMetrics() };
+const deps = {
+  db: database.db,
+  config,
+  clock: systemClock,
+  fetch,
+  log,
+  catalogue: await loadCatalogue(""),
+  metrics: createMetrics(),
+};
 const app = createApp(deps)
   .use(new Elysia().get("/bench/open", () => "ok"))
   .use(new Elysia().use(authGuard(deps)).get("/bench/signed-in", ({ signedIn }) => (signedIn.uuid ? "ok" : "no")));
-const server = listen(app as unknown as ReturnType<typeof createApp>, { host: "127.0.0.1", port: 0, graceMs: 1000, log });
+const server = listen(app as unknown as ReturnType<typeof createApp>, {
+  host: "127.0.0.1",
+  port: 0,
+  graceMs: 1000,
+  log,
+});
 
 const signIn = await fetch(`${server.url}/v1/auth/dev`, {
   method: "POST",
@@ -52,7 +65,8 @@ for (let i = 0; i < n; i++) {
 await server.stop("bench done");
 await database.close();
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const r = (x: number) => Math.round(x * 1000) / 1000;
 const rows = [
   { route: "no-op, no token", p50Ms: r(pct(open, 50)), p99Ms: r(pct(open, 99)) },
@@ -61,6 +75,7 @@ const rows = [
 const addedP50 = r(pct(guarded, 50) - pct(open, 50));
 console.log(`token check on the ${backend} database, ${n} requests each, sequential over loopback HTTP\n`);
 console.log("route                   p50 ms   p99 ms");
-for (const row of rows) console.log(`${row.route.padEnd(22)} ${String(row.p50Ms).padStart(7)} ${String(row.p99Ms).padStart(8)}`);
+for (const row of rows)
+  console.log(`${row.route.padEnd(22)} ${String(row.p50Ms).padStart(7)} ${String(row.p99Ms).padStart(8)}`);
 console.log(`\nthe token check adds ${addedP50} ms at p50`);
 console.log("\n" + JSON.stringify({ bench: "auth", backend, requests: n, rows, addedP50Ms: addedP50 }));

@@ -26,7 +26,14 @@ const t0 = performance.now();
 await db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days, consented, settings_version)
   values (${uuid}, 'Bench', 'UTC', 0, 120, '{gathering}', 2)`);
 // Loaded through ingest itself (one upload per install and day), so the rollups are kept as in use.
-const ingestDeps = { db, clock, log: createLog({ level: "error" }), catalogue, config: { ingestMaxRows: 50_000, clockSkewWarnMs: 86_400_000_000 }, pins: new Map() };
+const ingestDeps = {
+  db,
+  clock,
+  log: createLog({ level: "error" }),
+  catalogue,
+  config: { ingestMaxRows: 50_000, clockSkewWarnMs: 86_400_000_000 },
+  pins: new Map(),
+};
 const kinds = ["gauge", "max", "count", "count", "count", "count", "count", "count", "count", "count"] as const;
 for (let d = 0; d < 365; d++) {
   const day = addDays("2025-07-01", d);
@@ -42,7 +49,14 @@ for (let d = 0; d < 365; d++) {
       settingsVersion: 2,
       profile: { id: profile, cuteName: "Kiwi" },
       categories: ["gathering"],
-      counters: [{ profileId: profile, scope: "day", day, rows: Array.from({ length: 500 }, (_, k) => ({ k: `mining.bench.k${k}`, v: d * 10 + k, m: kinds[k % 10]! })) }],
+      counters: [
+        {
+          profileId: profile,
+          scope: "day",
+          day,
+          rows: Array.from({ length: 500 }, (_, k) => ({ k: `mining.bench.k${k}`, v: d * 10 + k, m: kinds[k % 10]! })),
+        },
+      ],
     });
   }
   await closeDaysPass({ db, clock }); // as the stats.rollups job does, every 10 minutes
@@ -83,8 +97,25 @@ const rows = [
   { what: "all lifetime totals (500 keys)", p50Ms: lifetimeMs },
   { what: "one key's 365-day series", p50Ms: seriesMs },
 ];
-console.log(`fold on the ${backend} database: 365 days x 500 keys x 2 installs = ${rowsBefore} day rows (ingested in ${loadSeconds.toFixed(1)} s: ${Math.round(rowsBefore / loadSeconds)} rows/s)\n`);
+console.log(
+  `fold on the ${backend} database: 365 days x 500 keys x 2 installs = ${rowsBefore} day rows (ingested in ${loadSeconds.toFixed(1)} s: ${Math.round(rowsBefore / loadSeconds)} rows/s)\n`,
+);
 for (const r of rows) console.log(`${r.what.padEnd(34)} p50 ${r.p50Ms} ms`);
-console.log(`seal pass       ${sealed.rowsRemoved} rows collapsed in ${sealSeconds.toFixed(2)} s: ${Math.round(sealed.rowsRemoved / sealSeconds)} rows/s`);
-console.log(`retention pass  ${retained.rowsRemoved} rows folded and deleted in ${retentionSeconds.toFixed(2)} s: ${Math.round(retained.rowsRemoved / retentionSeconds)} rows/s`);
-console.log("\n" + JSON.stringify({ bench: "fold", backend, dayRows: rowsBefore, lifetimeP50Ms: lifetimeMs, seriesP50Ms: seriesMs, sealRowsPerSec: Math.round(sealed.rowsRemoved / sealSeconds), retentionRowsPerSec: Math.round(retained.rowsRemoved / retentionSeconds) }));
+console.log(
+  `seal pass       ${sealed.rowsRemoved} rows collapsed in ${sealSeconds.toFixed(2)} s: ${Math.round(sealed.rowsRemoved / sealSeconds)} rows/s`,
+);
+console.log(
+  `retention pass  ${retained.rowsRemoved} rows folded and deleted in ${retentionSeconds.toFixed(2)} s: ${Math.round(retained.rowsRemoved / retentionSeconds)} rows/s`,
+);
+console.log(
+  "\n" +
+    JSON.stringify({
+      bench: "fold",
+      backend,
+      dayRows: rowsBefore,
+      lifetimeP50Ms: lifetimeMs,
+      seriesP50Ms: seriesMs,
+      sealRowsPerSec: Math.round(sealed.rowsRemoved / sealSeconds),
+      retentionRowsPerSec: Math.round(retained.rowsRemoved / retentionSeconds),
+    }),
+);

@@ -18,7 +18,9 @@ import { Uploader, prepareUpload, type PreparedUpload } from "./uploader.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
-const binary = resolve(args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1]!.startsWith("--"))) ?? "dist/tally");
+const binary = resolve(
+  args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1]!.startsWith("--"))) ?? "dist/tally",
+);
 const clientCounts = flag("--clients", "1,16,64").split(",").map(Number);
 const rowsPerUpload = Number(flag("--rows", "600"));
 const uploadsPerClient = Number(flag("--uploads", "40"));
@@ -36,7 +38,8 @@ const hex = (n: number, width = 32) => n.toString(16).padStart(width, "0");
 const dayOf = (n: number) => new Date(Date.parse("2026-11-01T00:00:00Z") + n * 86_400_000).toISOString().slice(0, 10);
 /** The service's today (UTC): a live upload of one day block writes today's values, again and again. */
 const TODAY = new Date().toISOString().slice(0, 10);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /** CPU seconds (user + system) of a process, from /proc. */
@@ -82,7 +85,10 @@ function envelope(c: number, u: number, batchId: string): Envelope {
       profileId: PROFILE,
       scope: "day" as const,
       day: daysPerUpload === 1 ? TODAY : dayOf((u * daysPerUpload + d) % 20),
-      rows: Array.from({ length: Math.min(KEYS_PER_DAY, rowsPerUpload - d * KEYS_PER_DAY) }, (_, k) => ({ k: `mining.blocks.B${k}`, v: u * 1000 + k })),
+      rows: Array.from({ length: Math.min(KEYS_PER_DAY, rowsPerUpload - d * KEYS_PER_DAY) }, (_, k) => ({
+        k: `mining.blocks.B${k}`,
+        v: u * 1000 + k,
+      })),
     })),
   };
 }
@@ -111,32 +117,67 @@ async function measure(clients: number): Promise<Level> {
   const url = `http://127.0.0.1:${port}`;
   const proc = Bun.spawn([binary], {
     cwd: dir,
-    env: { PATH: "/usr/bin:/bin", DATABASE_URL: db.url, PORT: String(port), HOST: "127.0.0.1", DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn", DATABASE_POOL_MAX: String(POOL) },
+    env: {
+      PATH: "/usr/bin:/bin",
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DEV_SIGNIN: "true",
+      AUTH_RATE_LIMIT_PER_MINUTE: "0",
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_MAX: String(POOL),
+    },
     stdout: "ignore",
     stderr: "inherit",
   });
   try {
-    while (!(await fetch(`${url}/v1/health`).then((r) => r.ok, () => false))) await Bun.sleep(20);
+    while (
+      !(await fetch(`${url}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await Bun.sleep(20);
     const cpuSeconds = () => cpuOf(proc.pid);
     const database = new URL(db.url).pathname.slice(1);
-    const peakMiB = () => round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024);
+    const peakMiB = () =>
+      round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? NaN) / 1024);
 
     const signIn = async (c: number) => {
-      const res = await fetch(`${url}/v1/auth/dev`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid: hex(0xbe00 + c), name: `Bench${c}`, zone: "UTC" }) });
+      const res = await fetch(`${url}/v1/auth/dev`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uuid: hex(0xbe00 + c), name: `Bench${c}`, zone: "UTC" }),
+      });
       const { token } = (await res.json()) as { token: string };
-      await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+      await fetch(`${url}/v1/stats/settings`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }),
+      });
       return new Uploader({ baseUrl: url, token, maxAttempts: 1, timeoutMs: 60_000 });
     };
     const uploaders = await Promise.all(Array.from({ length: clients }, (_, c) => signIn(c)));
     const totalRows = clients * uploadsPerClient * rowsPerUpload;
-    const prepared = (phase: number) => uploaders.map((_, c) => Array.from({ length: uploadsPerClient }, (_, u) => prepareUpload(envelope(c, u, hex(phase * 1e9 + c * 1e6 + u + 1)))));
-    const sendAll = async (c: number, uploads: PreparedUpload[], due: (u: number) => number | undefined, latencies: number[]) => {
+    const prepared = (phase: number) =>
+      uploaders.map((_, c) =>
+        Array.from({ length: uploadsPerClient }, (_, u) =>
+          prepareUpload(envelope(c, u, hex(phase * 1e9 + c * 1e6 + u + 1))),
+        ),
+      );
+    const sendAll = async (
+      c: number,
+      uploads: PreparedUpload[],
+      due: (u: number) => number | undefined,
+      latencies: number[],
+    ) => {
       for (const [u, upload] of uploads.entries()) {
         const at = due(u);
         if (at !== undefined && at > performance.now()) await Bun.sleep(at - performance.now());
         const start = at ?? performance.now();
         const result = await uploaders[c]!.sendPrepared(upload);
-        if (!result.ok) throw new Error(`ingest answered ${result.status} ${result.refusal.code}: ${result.refusal.message}`);
+        if (!result.ok)
+          throw new Error(`ingest answered ${result.status} ${result.refusal.code}: ${result.refusal.message}`);
         latencies.push(performance.now() - start);
       }
     };
@@ -151,11 +192,17 @@ async function measure(clients: number): Promise<Level> {
         from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.day)}::text[], ${rows.map((r) => r.value)}::bigint[]) as t(key, day, value)
         on conflict (uuid, profile_id, key, day, install_id) do update set value = excluded.value, sent_at = excluded.sent_at`;
     };
-    const rawEnvelopes = uploaders.map((_, c) => Array.from({ length: uploadsPerClient }, (_, u) => envelope(c, u, hex(1))));
+    const rawEnvelopes = uploaders.map((_, c) =>
+      Array.from({ length: uploadsPerClient }, (_, u) => envelope(c, u, hex(1))),
+    );
     for (let c = 0; c < clients; c++) await rawOne(hex(0xaa00 + c), rawEnvelopes[c]![0]!);
     const pgRaw0 = postgresCpu(database);
     const r0 = performance.now();
-    await Promise.all(rawEnvelopes.map(async (list, c) => { for (const env of list) await rawOne(hex(0xaa00 + c), env); }));
+    await Promise.all(
+      rawEnvelopes.map(async (list, c) => {
+        for (const env of list) await rawOne(hex(0xaa00 + c), env);
+      }),
+    );
     const rawSeconds = (performance.now() - r0) / 1000;
     const uploads = clients * uploadsPerClient;
     const rawPostgresCpuMsPerUpload = round(((postgresCpu(database) - pgRaw0) * 1000) / uploads);
@@ -180,7 +227,11 @@ async function measure(clients: number): Promise<Level> {
     const steadyBodies = prepared(2);
     const steady: number[] = [];
     const s0 = performance.now() + 50;
-    await Promise.all(uploaders.map((_, c) => sendAll(c, steadyBodies[c]!, (u) => s0 + (c / clients) * intervalMs + u * intervalMs, steady)));
+    await Promise.all(
+      uploaders.map((_, c) =>
+        sendAll(c, steadyBodies[c]!, (u) => s0 + (c / clients) * intervalMs + u * intervalMs, steady),
+      ),
+    );
 
     const rawRowsPerSec = Math.round(totalRows / rawSeconds);
     const endpointRowsPerSec = Math.round(totalRows / endpointSeconds);
@@ -211,11 +262,17 @@ const levels: Level[] = [];
 for (const clients of clientCounts) levels.push(await measure(clients));
 
 const pad = (x: unknown, n: number) => String(x).padStart(n);
-console.log(`ingest on Postgres: uploads of ${rowsPerUpload} rows (${daysPerUpload} day(s) x ${KEYS_PER_DAY} keys, gzip), ${uploadsPerClient} per client, through bench/uploader.ts\n`);
-console.log("clients   raw rows/s   ingest rows/s  share   p50 ms   p99 ms  | steady rows/s   p50 ms   p99 ms | peak RSS MiB | CPU ms/upload: service  Postgres  (raw)");
+console.log(
+  `ingest on Postgres: uploads of ${rowsPerUpload} rows (${daysPerUpload} day(s) x ${KEYS_PER_DAY} keys, gzip), ${uploadsPerClient} per client, through bench/uploader.ts\n`,
+);
+console.log(
+  "clients   raw rows/s   ingest rows/s  share   p50 ms   p99 ms  | steady rows/s   p50 ms   p99 ms | peak RSS MiB | CPU ms/upload: service  Postgres  (raw)",
+);
 for (const l of levels) {
   console.log(
     `${pad(l.clients, 7)} ${pad(l.rawRowsPerSec, 12)} ${pad(l.endpointRowsPerSec, 15)} ${pad(Math.round(l.endpointShareOfRaw * 100) + "%", 6)} ${pad(l.saturatedP50Ms, 8)} ${pad(l.saturatedP99Ms, 8)}  | ${pad(l.steadyRowsPerSec, 13)} ${pad(l.steadyP50Ms, 8)} ${pad(l.steadyP99Ms, 8)} | ${pad(l.peakRssMiB, 12)} | ${pad(l.serviceCpuMsPerUpload, 22)} ${pad(l.postgresCpuMsPerUpload, 9)} ${pad(`(${l.rawPostgresCpuMsPerUpload})`, 6)}`,
   );
 }
-console.log("\n" + JSON.stringify({ bench: "ingest", rowsPerUpload, keysPerDay: KEYS_PER_DAY, uploadsPerClient, levels }));
+console.log(
+  "\n" + JSON.stringify({ bench: "ingest", rowsPerUpload, keysPerDay: KEYS_PER_DAY, uploadsPerClient, levels }),
+);

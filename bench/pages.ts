@@ -8,7 +8,7 @@ import { rows } from "../src/db/database.ts";
 import { testApp } from "../test/support/app.ts";
 import { backend } from "../test/support/db.ts";
 import { fixtureCatalogue } from "../test/support/fixtures.ts";
-import { accountByName } from "../src/accounts/accounts.query.ts";
+import { accountByName } from "../src/accounts/accounts.ts";
 import { statsView } from "../src/web/stats.routes.tsx";
 import { StatsPage } from "../src/web/stats-view.tsx";
 import { closeDaysPass } from "../src/stats/rollups.ts";
@@ -25,18 +25,49 @@ const db = t.db;
 
 // 40 profile keys of every kind and unit, plus the account's playtime: 365 days, 2 installs.
 const keys = [
-  ...Array.from({ length: 12 }, (_, i) => ({ key: `loot.item.BENCH_ITEM_${i}`, kind: "count", unit: "count", category: "combat" })),
-  ...Array.from({ length: 10 }, (_, i) => ({ key: `kills.island.island_${i}`, kind: "count", unit: "count", category: "combat" })),
-  ...Array.from({ length: 8 }, (_, i) => ({ key: `mining.bench.ore_${i}`, kind: "count", unit: "count", category: "gathering" })),
-  ...Array.from({ length: 5 }, (_, i) => ({ key: `dungeon.best_split.F${i + 1}.finish`, kind: "min", unit: "ms", category: "combat" })),
-  ...Array.from({ length: 4 }, (_, i) => ({ key: `farming.bench.purse_${i}`, kind: "gauge", unit: "coins", category: "gathering" })),
+  ...Array.from({ length: 12 }, (_, i) => ({
+    key: `loot.item.BENCH_ITEM_${i}`,
+    kind: "count",
+    unit: "count",
+    category: "combat",
+  })),
+  ...Array.from({ length: 10 }, (_, i) => ({
+    key: `kills.island.island_${i}`,
+    kind: "count",
+    unit: "count",
+    category: "combat",
+  })),
+  ...Array.from({ length: 8 }, (_, i) => ({
+    key: `mining.bench.ore_${i}`,
+    kind: "count",
+    unit: "count",
+    category: "gathering",
+  })),
+  ...Array.from({ length: 5 }, (_, i) => ({
+    key: `dungeon.best_split.F${i + 1}.finish`,
+    kind: "min",
+    unit: "ms",
+    category: "combat",
+  })),
+  ...Array.from({ length: 4 }, (_, i) => ({
+    key: `farming.bench.purse_${i}`,
+    kind: "gauge",
+    unit: "coins",
+    category: "gathering",
+  })),
   { key: "kills.best.hit", kind: "max", unit: "count", category: "combat" },
 ];
 const t0 = performance.now();
-await db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days, findable, consented) values (${uuid}, ${name}, 'UTC', 0, 730, true, '{combat,gathering,service}')`);
-await db.execute(sql`insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at) values (${uuid}, ${profile}, 'Pomegranate', 0, 1)`);
+await db.execute(
+  sql`insert into accounts (uuid, name, zone, created_at, retention_days, findable, consented) values (${uuid}, ${name}, 'UTC', 0, 730, true, '{combat,gathering,service}')`,
+);
+await db.execute(
+  sql`insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at) values (${uuid}, ${profile}, 'Pomegranate', 0, 1)`,
+);
 for (const k of [...keys, { key: "tally.playtime.total", kind: "count", unit: "ms", category: "service" }]) {
-  await db.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at) values (${k.key}, ${k.kind}, ${k.unit}, ${k.category}, 0) on conflict do nothing`);
+  await db.execute(
+    sql`insert into counter_keys (key, kind, unit, category, first_seen_at) values (${k.key}, ${k.kind}, ${k.unit}, ${k.category}, 0) on conflict do nothing`,
+  );
 }
 for (const install of ["a".repeat(32), "b".repeat(32)]) {
   // Every key on most days; every seventh day is a day off (a gap in every chart).
@@ -62,7 +93,9 @@ for (let i = 0; i < 30; i++) {
 // Rows were written directly, so close them into the rollups as the stats.rollups job does.
 await closeDaysPass({ db, clock: t.clock });
 if (backend === "postgres") await db.execute(sql`analyze`);
-const [{ n: dayRows }] = (await rows<{ n: number }>(db, sql`select count(*)::int as n from counter_days`)) as [{ n: number }];
+const [{ n: dayRows }] = (await rows<{ n: number }>(db, sql`select count(*)::int as n from counter_days`)) as [
+  { n: number },
+];
 const loadSeconds = (performance.now() - t0) / 1000;
 
 /**
@@ -111,7 +144,8 @@ async function weight(path: string) {
   const html = await (await t.request(path)).text();
   const assets = [...html.matchAll(/<(?:link|img|script)\b[^>]*\b(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]!);
   let plain = new TextEncoder().encode(html).length;
-  let transferred = (await (await t.request(path, { headers: { "accept-encoding": "gzip" } })).arrayBuffer()).byteLength;
+  let transferred = (await (await t.request(path, { headers: { "accept-encoding": "gzip" } })).arrayBuffer())
+    .byteLength;
   for (const a of assets) {
     plain += (await (await t.request(a)).arrayBuffer()).byteLength;
     transferred += (await (await t.request(a, { headers: { "accept-encoding": "gzip" } })).arrayBuffer()).byteLength;
@@ -124,18 +158,45 @@ const pages = [
   { what: "/u/<name>, 90-day charts (default)", path: page },
   { what: "/u/<name>, 365-day charts", path: `${page}?range=365` },
 ].map((r) => ({ ...r, p50Ms: 0, statements: 0, ...{ plain: 0, transferred: 0, requests: 0, charts: 0 } }));
-for (const r of pages) Object.assign(r, { p50Ms: await p50(r.path), statements: await statementsOf(r.path) }, await weight(r.path));
+for (const r of pages)
+  Object.assign(r, { p50Ms: await p50(r.path), statements: await statementsOf(r.path) }, await weight(r.path));
 // Where the time goes: the page's reads (fold totals, per-day values, sessions, timeline) and
 // turning the read data into HTML.
 const owner = (await accountByName(db, name))!;
-const readView = () => statsView({ db, clock: t.clock, catalogue: t.catalogue, config: t.config }, owner, new URL(`http://bench${page}`), { title: name, heading: name, path: page, noindex: false });
+const readView = () =>
+  statsView({ db, clock: t.clock, catalogue: t.catalogue, config: t.config }, owner, new URL(`http://bench${page}`), {
+    title: name,
+    heading: name,
+    path: page,
+    noindex: false,
+  });
 const readsMs = await p50Of(readView);
 const view = await readView();
 const renderMs = await p50Of(() => StatsPage(view));
 await t.close();
 
-console.log(`pages on the ${backend} database: ${keys.length} keys + playtime, 365 days, 2 installs = ${dayRows} day rows (loaded in ${loadSeconds.toFixed(1)} s), ${runs} runs\n`);
-console.log(`${"page".padEnd(38)} ${"render p50".padStart(11)} statements ${"bytes".padStart(9)} ${"gzip".padStart(8)} requests charts`);
-for (const r of pages) console.log(`${r.what.padEnd(38)} ${(r.p50Ms + " ms").padStart(11)} ${String(r.statements).padStart(10)} ${String(r.plain).padStart(9)} ${String(r.transferred).padStart(8)} ${String(r.requests).padStart(8)} ${String(r.charts).padStart(6)}`);
-console.log(`\nof the default page: reads (fold totals, per-day values, sessions, timeline) p50 ${readsMs} ms, HTML from the read data p50 ${renderMs} ms`);
-console.log("\n" + JSON.stringify({ bench: "pages", backend, dayRows, runs, readsP50Ms: readsMs, htmlP50Ms: renderMs, pages: pages.map(({ what: _, ...r }) => r) }));
+console.log(
+  `pages on the ${backend} database: ${keys.length} keys + playtime, 365 days, 2 installs = ${dayRows} day rows (loaded in ${loadSeconds.toFixed(1)} s), ${runs} runs\n`,
+);
+console.log(
+  `${"page".padEnd(38)} ${"render p50".padStart(11)} statements ${"bytes".padStart(9)} ${"gzip".padStart(8)} requests charts`,
+);
+for (const r of pages)
+  console.log(
+    `${r.what.padEnd(38)} ${(r.p50Ms + " ms").padStart(11)} ${String(r.statements).padStart(10)} ${String(r.plain).padStart(9)} ${String(r.transferred).padStart(8)} ${String(r.requests).padStart(8)} ${String(r.charts).padStart(6)}`,
+  );
+console.log(
+  `\nof the default page: reads (fold totals, per-day values, sessions, timeline) p50 ${readsMs} ms, HTML from the read data p50 ${renderMs} ms`,
+);
+console.log(
+  "\n" +
+    JSON.stringify({
+      bench: "pages",
+      backend,
+      dayRows,
+      runs,
+      readsP50Ms: readsMs,
+      htmlP50Ms: renderMs,
+      pages: pages.map(({ what: _, ...r }) => r),
+    }),
+);

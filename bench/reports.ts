@@ -31,7 +31,10 @@ type Scenario = { name: string; settings: Partial<Record<SettingName, string | n
 const scenarios: Scenario[] = [
   { name: "no webhook", settings: { chatWebhookUrl: "" } },
   { name: "webhook hangs", settings: { chatWebhookUrl: discord.webhookUrl, upstreamTimeoutMs: 5000 } },
-  { name: "webhook refuses", settings: { chatWebhookUrl: "http://127.0.0.1:9/api/webhooks/1/x", chatRetryBaseMs: 100, chatRetryMaxMs: 1000 } },
+  {
+    name: "webhook refuses",
+    settings: { chatWebhookUrl: "http://127.0.0.1:9/api/webhooks/1/x", chatRetryBaseMs: 100, chatRetryMaxMs: 1000 },
+  },
 ];
 
 function body(i: number) {
@@ -43,7 +46,9 @@ function body(i: number) {
     modVersion: c.modVersion,
     minecraft: "1.21.4",
     // Letters, not digits: numbers are parameterised away and would group these together.
-    title: unique ? `Unique problem ${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]!)} after Party > [MVP+] Steve: hi` : c.title,
+    title: unique
+      ? `Unique problem ${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]!)} after Party > [MVP+] Steve: hi`
+      : c.title,
     message: "Opened the dungeon menu, From Alex_99: again, then it crashed",
     ...(unique || !c.stackTrace ? {} : { stackTrace: c.stackTrace }),
   });
@@ -51,15 +56,29 @@ function body(i: number) {
 
 async function runScenario(s: Scenario) {
   const database = await testDatabase();
-  const config = loadConfig(envFor({ reportRateLimit: 0, logLevel: "error", jobReportsChatIntervalMs: 100, ...s.settings }));
+  const config = loadConfig(
+    envFor({ reportRateLimit: 0, logLevel: "error", jobReportsChatIntervalMs: 100, ...s.settings }),
+  );
   const log = createLog({ level: "error" });
-  const deps = { db: database.db, config, clock: systemClock, fetch, log, catalogue: await loadCatalogue(""), metrics: createMetrics() };
+  const deps = {
+    db: database.db,
+    config,
+    clock: systemClock,
+    fetch,
+    log,
+    catalogue: await loadCatalogue(""),
+    metrics: createMetrics(),
+  };
   const server = listen(createApp(deps), { host: "127.0.0.1", port: 0, graceMs: 1000, log });
   const scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db), jobs: serviceJobs(deps) });
   scheduler.start();
   const post = async (i: number) => {
     const t0 = performance.now();
-    const res = await fetch(`${server.url}/v1/reports/general`, { method: "POST", headers: { "content-type": "application/json" }, body: body(i) });
+    const res = await fetch(`${server.url}/v1/reports/general`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body(i),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`report ${i}: ${res.status}`);
     return performance.now() - t0;
@@ -80,15 +99,25 @@ async function runScenario(s: Scenario) {
   const stopMs = Math.round(performance.now() - stopT0);
   await database.close();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 100) / 100;
-  return { scenario: s.name, reportsPerSecond: Math.round(total / seconds), p50Ms: pct(50), p99Ms: pct(99), outboxPending: pending, stopMs };
+  const pct = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 100) / 100;
+  return {
+    scenario: s.name,
+    reportsPerSecond: Math.round(total / seconds),
+    p50Ms: pct(50),
+    p99Ms: pct(99),
+    outboxPending: pending,
+    stopMs,
+  };
 }
 
 const rows = [];
 for (const s of scenarios) rows.push(await runScenario(s));
 discord.stop();
 
-console.log(`bug intake on the ${backend} database: ${total} reports, ${concurrency} at a time, over loopback HTTP; the chat job runs every 100 ms\n`);
+console.log(
+  `bug intake on the ${backend} database: ${total} reports, ${concurrency} at a time, over loopback HTTP; the chat job runs every 100 ms\n`,
+);
 console.log("scenario            reports/s   p50 ms   p99 ms   outbox pending   stop ms");
 for (const r of rows) {
   console.log(

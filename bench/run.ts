@@ -13,7 +13,9 @@ const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : undefined
 const binary = resolve(args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--out") ?? "dist/tally");
 const databaseUrl = loadConfig().databaseUrl;
 if (!databaseUrl) {
-  console.error("bench/run.ts measures the binary on Postgres: set DATABASE_URL to a server where it may create and drop databases,\n  e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench");
+  console.error(
+    "bench/run.ts measures the binary on Postgres: set DATABASE_URL to a server where it may create and drop databases,\n  e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench",
+  );
   process.exit(2);
 }
 if (!(await Bun.file(binary).exists())) {
@@ -40,11 +42,18 @@ const started = new Date();
 for (const bench of benches) {
   console.log(`\n=== ${bench.name}`);
   const t0 = performance.now();
-  const proc = Bun.spawn(["bun", ...bench.argv], { cwd: resolve(import.meta.dir, ".."), stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn(["bun", ...bench.argv], {
+    cwd: resolve(import.meta.dir, ".."),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const text = await new Response(proc.stdout).text();
   const code = await proc.exited;
   process.stdout.write(text);
-  const json = text.trim().split("\n").findLast((line) => line.startsWith("{"));
+  const json = text
+    .trim()
+    .split("\n")
+    .findLast((line) => line.startsWith("{"));
   if (code !== 0 || !json) {
     console.error(`bench ${bench.name} failed (exit ${code})`);
     process.exit(1);
@@ -54,27 +63,51 @@ for (const bench of benches) {
 
 // The headline figures, one line each.
 const { startup, ingest, ingestLive, fold, pages, auth, profiles, reports } = results as Record<string, Json>;
-const startRow = (backend: string, start: string) => startup!.rows.find((r: Json) => r.backend === backend && r.start.startsWith(start));
+const startRow = (backend: string, start: string) =>
+  startup!.rows.find((r: Json) => r.backend === backend && r.start.startsWith(start));
 const summary: [string, string][] = [
   ["binary", `${startup!.binaryMiB} MiB`],
   ...["embedded", "postgres"].map((b): [string, string] => [
     `start-up, ${b}`,
     `first ${startRow(b, "first")?.p50Ms} ms, second ${startRow(b, "second")?.p50Ms} ms (p50), idle RSS ${startRow(b, "second")?.idleRssMiB} MiB`,
   ]),
-  ...[...ingest!.levels, ...ingestLive!.levels.map((l: Json) => ({ ...l, live: true }))].map((l: Json): [string, string] => [
-    `ingest, ${l.clients} client${l.clients === 1 ? "" : "s"}${l.live ? ", live (1 day x 600 keys)" : " (6 days x 100 keys)"}`,
-    `${l.endpointRowsPerSec} rows/s (${Math.round(l.endpointShareOfRaw * 100)}% of raw ${l.rawRowsPerSec}), p50 ${l.saturatedP50Ms} / p99 ${l.saturatedP99Ms} ms; at half raw p99 ${l.steadyP99Ms} ms; peak RSS ${l.peakRssMiB} MiB`,
+  ...[...ingest!.levels, ...ingestLive!.levels.map((l: Json) => ({ ...l, live: true }))].map(
+    (l: Json): [string, string] => [
+      `ingest, ${l.clients} client${l.clients === 1 ? "" : "s"}${l.live ? ", live (1 day x 600 keys)" : " (6 days x 100 keys)"}`,
+      `${l.endpointRowsPerSec} rows/s (${Math.round(l.endpointShareOfRaw * 100)}% of raw ${l.rawRowsPerSec}), p50 ${l.saturatedP50Ms} / p99 ${l.saturatedP99Ms} ms; at half raw p99 ${l.steadyP99Ms} ms; peak RSS ${l.peakRssMiB} MiB`,
+    ],
+  ),
+  [
+    "fold (365 d x 500 keys x 2 installs)",
+    `lifetime p50 ${fold!.lifetimeP50Ms} ms, one series p50 ${fold!.seriesP50Ms} ms, seal ${fold!.sealRowsPerSec} rows/s`,
+  ],
+  ...pages!.pages.map((p: Json): [string, string] => [
+    `page ${p.path.replace(/\/u\/[^?]+/, "/u/<name>")}`,
+    `render p50 ${p.p50Ms} ms, ${p.transferred} bytes transferred`,
   ]),
-  ["fold (365 d x 500 keys x 2 installs)", `lifetime p50 ${fold!.lifetimeP50Ms} ms, one series p50 ${fold!.seriesP50Ms} ms, seal ${fold!.sealRowsPerSec} rows/s`],
-  ...pages!.pages.map((p: Json): [string, string] => [`page ${p.path.replace(/\/u\/[^?]+/, "/u/<name>")}`, `render p50 ${p.p50Ms} ms, ${p.transferred} bytes transferred`]),
   ["auth token check", `adds ${auth!.addedP50Ms} ms p50`],
-  ["profile lookup, cached", `p50 ${profiles!.rows?.[0]?.p50Ms} ms; stampede of ${profiles!.stampede?.requests}: ${profiles!.stampede?.upstreamCalls} upstream call(s)`],
-  ["bug reports", `${reports!.rows?.map((r: Json) => `${r.reportsPerSecond}/s`).join(", ")} (no webhook, hanging, refusing)`],
+  [
+    "profile lookup, cached",
+    `p50 ${profiles!.rows?.[0]?.p50Ms} ms; stampede of ${profiles!.stampede?.requests}: ${profiles!.stampede?.upstreamCalls} upstream call(s)`,
+  ],
+  [
+    "bug reports",
+    `${reports!.rows?.map((r: Json) => `${r.reportsPerSecond}/s`).join(", ")} (no webhook, hanging, refusing)`,
+  ],
 ];
-console.log(`\n=== summary: ${binary} on ${maskUrl(databaseUrl)}, ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${started.toISOString()}\n`);
+console.log(
+  `\n=== summary: ${binary} on ${maskUrl(databaseUrl)}, ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${started.toISOString()}\n`,
+);
 const width = Math.max(...summary.map(([k]) => k.length));
 for (const [k, v] of summary) console.log(`${k.padEnd(width)}  ${v}`);
 
-const document = { bench: "all", at: started.toISOString(), cores: availableParallelism(), memGiB: Math.round(totalmem() / 2 ** 30), binary, results };
+const document = {
+  bench: "all",
+  at: started.toISOString(),
+  cores: availableParallelism(),
+  memGiB: Math.round(totalmem() / 2 ** 30),
+  binary,
+  results,
+};
 if (out) await Bun.write(out, JSON.stringify(document, null, 2) + "\n");
 console.log("\n" + JSON.stringify(document));

@@ -22,9 +22,20 @@ function rssKiB(pid: number): number {
 async function startOnce(cwd: string, env: Record<string, string>) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const t0 = performance.now();
-  const proc = Bun.spawn([binary], { cwd, env: { PATH: "/usr/bin:/bin", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env }, stdout: "ignore", stderr: "inherit" });
+  const proc = Bun.spawn([binary], {
+    cwd,
+    env: { PATH: "/usr/bin:/bin", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   for (;;) {
-    if (await fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.status === 200, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      break;
     if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode}`);
     await Bun.sleep(2);
   }
@@ -39,7 +50,15 @@ async function startOnce(cwd: string, env: Record<string, string>) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-type Row = { backend: string; start: string; runs: number; p50Ms: number; minMs: number; maxMs: number; idleRssMiB: number };
+type Row = {
+  backend: string;
+  start: string;
+  runs: number;
+  p50Ms: number;
+  minMs: number;
+  maxMs: number;
+  idleRssMiB: number;
+};
 const rows: Row[] = [];
 function record(backend: string, start: string, samples: { ms: number; rss: number }[]) {
   const ms = samples.map((s) => s.ms);

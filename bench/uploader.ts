@@ -1,8 +1,11 @@
 // The reference uploader: how a client (the mod's recorder) sends recorded data to
 // POST /v1/stats/ingest, written as the example for the mod's authors and used as the load
 // generator of the benchmarks and fault tests.
-// - Envelopes are typed by the wire schemas (src/wire/envelope.ts) and checked against them before
-//   they leave, so a client bug is caught on the client, not refused by the service.
+// - Its types are the client generated from the served OpenAPI document (bench/api.gen.ts, by
+//   openapi-typescript: `bun run api:client`), so a change of the document that breaks a client
+//   breaks this file's type check. Envelopes are also checked against the wire schema
+//   (src/wire/envelope.ts) before they leave, so a client bug is caught on the client, not refused
+//   by the service.
 // - Each envelope gets its batchId once, when it is prepared, and keeps it across every re-send:
 //   the service applies a batchId once (contract 4.1), so a retry after a timeout never counts
 //   twice. Prepare, persist the prepared body, then send until an answer is final.
@@ -11,21 +14,29 @@
 //   refusal's `code` says what to fix; re-sending the same bytes would be refused again).
 //   Retried: network failures, timeouts, 429 and 503, after Retry-After when the service sends it.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { Static } from "@sinclair/typebox";
-import { Envelope } from "../src/wire/envelope.ts";
-import type { IngestAnswer } from "../src/stats/ingest.schema.ts";
+import { Envelope as EnvelopeSchema } from "../src/wire/envelope.ts";
+import type { paths } from "./api.gen.ts";
 
-const checkEnvelope = TypeCompiler.Compile(Envelope);
+const checkEnvelope = TypeCompiler.Compile(EnvelopeSchema);
 const GZIP_OVER_BYTES = 8 * 1024;
 
-export type Answer = Static<typeof IngestAnswer>;
-export type Refusal = { code: string; message: string; path?: string };
+type Ingest = paths["/v1/stats/ingest"]["post"];
+type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
+/** The upload, as POST /v1/stats/ingest's request body is described. */
+export type Envelope = Json<Ingest["requestBody"]>;
+/** The answer to an upload (200). */
+export type Answer = Json<Ingest["responses"][200]>;
+/** A refusal the service describes (every status but 200 carries one), or the uploader's own. */
+export type Refusal =
+  | Json<Ingest["responses"][Exclude<keyof Ingest["responses"], 200>]>["error"]
+  | { code: "not_sent" | "unknown" | "network"; message: string };
 
 /** An envelope ready to send: its batchId and the exact bytes every attempt sends. */
 export type PreparedUpload = { batchId: string; body: Uint8Array<ArrayBuffer>; headers: Record<string, string> };
 
 export type UploadResult =
-  | { ok: true; status: 200; answer: Answer; attempts: number; ms: number }
+  /** sealedDays: the days refused day_sealed; the outbox drops them and never sends them again (contract 3, 7). */
+  | { ok: true; status: 200; answer: Answer; sealedDays: string[]; attempts: number; ms: number }
   | { ok: false; status: number; refusal: Refusal; attempts: number; ms: number };
 
 /** A fresh batchId: 32 lower-case hex characters from a random source. */
@@ -78,7 +89,10 @@ export class Uploader {
   /** Sends the same bytes until the answer is final: 200, a refusal, or out of attempts. */
   async sendPrepared(upload: PreparedUpload): Promise<UploadResult> {
     const start = performance.now();
-    let last: { status: number; refusal: Refusal } = { status: 0, refusal: { code: "not_sent", message: "no attempt was made" } };
+    let last: { status: number; refusal: Refusal } = {
+      status: 0,
+      refusal: { code: "not_sent", message: "no attempt was made" },
+    };
     for (let attempt = 1; attempt <= this.o.maxAttempts; attempt++) {
       let waitMs = this.o.backoffMs * 2 ** (attempt - 1);
       try {
@@ -89,9 +103,17 @@ export class Uploader {
           signal: AbortSignal.timeout(this.o.timeoutMs),
         });
         const ms = performance.now() - start;
-        if (res.status === 200) return { ok: true, status: 200, answer: (await res.json()) as Answer, attempts: attempt, ms };
-        const refusal = ((await res.json().catch(() => null)) as { error?: Refusal } | null)?.error ?? { code: "unknown", message: `HTTP ${res.status}` };
-        if (res.status !== 429 && res.status !== 503) return { ok: false, status: res.status, refusal, attempts: attempt, ms };
+        if (res.status === 200) {
+          const answer = (await res.json()) as Answer;
+          const sealedDays = answer.refused.filter((r) => r.code === "day_sealed").map((r) => r.day);
+          return { ok: true, status: 200, answer, sealedDays, attempts: attempt, ms };
+        }
+        const refusal = ((await res.json().catch(() => null)) as { error?: Refusal } | null)?.error ?? {
+          code: "unknown",
+          message: `HTTP ${res.status}`,
+        };
+        if (res.status !== 429 && res.status !== 503)
+          return { ok: false, status: res.status, refusal, attempts: attempt, ms };
         last = { status: res.status, refusal };
         const retryAfter = Number(res.headers.get("retry-after"));
         if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;

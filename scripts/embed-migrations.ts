@@ -17,7 +17,9 @@ const lines = [
 const out = join(root, "src/db/migrations.gen.ts");
 const next = lines.join("\n");
 if (process.argv.includes("--check")) {
-  const current = await Bun.file(out).text().catch(() => "");
+  const current = await Bun.file(out)
+    .text()
+    .catch(() => "");
   if (current !== next) {
     console.error("src/db/migrations.gen.ts is out of date: run `bun run db:generate`");
     process.exit(1);

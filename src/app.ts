@@ -1,7 +1,6 @@
 // The composition root: createApp(deps) builds the whole service as one Elysia app from its
 // modules. It never listens (main.ts does), so tests drive it with app.handle().
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
 import type { Config } from "./config.ts";
 import type { Clock } from "./clock.ts";
 import type { Log } from "./log.ts";
@@ -14,21 +13,25 @@ import { backupRoutes } from "./db/backup.routes.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import { onErrorPlugin } from "./http/on-error.ts";
 import { bodyReader } from "./http/body.ts";
+import { openapiDocument } from "./http/openapi.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { sessionRoutes } from "./auth/sessions.routes.ts";
 import { accountRoutes } from "./accounts/accounts.routes.ts";
+import { authenticate } from "./auth/sessions.ts";
 import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
-import { lifecycleRoutes } from "./stats/lifecycle.routes.ts";
+import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
 import { reportRoutes } from "./reports/reports.routes.ts";
+import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
+import { errorPageResponse } from "./web/error-page.ts";
 
 export type AppDeps = {
   db: Db;
@@ -44,36 +47,37 @@ export type AppDeps = {
 };
 
 export function createApp(deps: AppDeps) {
-  // The API reference page renders the app's own OpenAPI document, asked of the app in-process.
-  const openapiDocument = async (): Promise<OpenApiDocument> => (await app.handle(new Request("http://tally.internal/v1/openapi.json"))).json() as Promise<OpenApiDocument>;
+  // GET /v1/openapi.json and the API reference page describe the routes as built (http/openapi.ts),
+  // once, on first use (every route is registered by then).
+  let described: object | undefined;
+  const describe = (): object =>
+    (described ??= openapiDocument(app.routes, {
+      title: "tally",
+      version: VERSION,
+      description:
+        'Statistics service of the mod: the wire contract\'s endpoints. Refusals answer `{ "error": { "code", "message", "path"? } }`.',
+    }));
+  const openapiJson = async () => describe() as OpenApiDocument;
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
-    .use(onErrorPlugin(deps.log))
+    .use(onErrorPlugin(deps.log, errorPageResponse))
     .use(bodyReader(deps.config))
-    .use(
-      openapi({
-        path: "/v1/openapi",
-        specPath: "/v1/openapi.json",
-        provider: null,
-        documentation: {
-          info: { title: "tally", version: VERSION, description: "Statistics service of the mod: the wire contract's endpoints." },
-        },
-      }),
-    )
+    .get("/v1/openapi.json", () => describe(), { detail: { hide: true } })
     .use(healthRoutes({ db: deps.db, log: deps.log, version: VERSION, catalogueVersion: deps.catalogue.version }))
     .use(catalogueRoutes(deps.catalogue))
     .use(authRoutes(deps))
     .use(sessionRoutes(deps))
-    .use(accountRoutes(deps))
+    .use(accountRoutes({ ...deps, authenticate: (authorization) => authenticate(deps, authorization) }))
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
-    .use(lifecycleRoutes(deps))
+    .use(exportEraseRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
     .use(metricsRoutes(deps))
     .use(backupRoutes(deps))
-    .use(siteRoutes({ openapi: openapiDocument }))
+    .use(reportAdminRoutes(deps))
+    .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes(deps));
   return app;

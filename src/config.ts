@@ -40,6 +40,18 @@ export const settings = {
     default: "10",
     doc: "Most connections this instance opens to Postgres (at least 3: a running job holds one for its lock while it works through another, and requests need one).",
   }),
+  databaseAcquireTimeoutMs: setting({
+    env: "DATABASE_ACQUIRE_TIMEOUT_MS",
+    schema: Millis(100, 600_000),
+    default: "5000",
+    doc: "Postgres: how long a request waits for a free pooled connection before it is answered 503 database_unavailable (Retry-After).",
+  }),
+  databaseStatementTimeoutMs: setting({
+    env: "DATABASE_STATEMENT_TIMEOUT_MS",
+    schema: Millis(100, 3_600_000),
+    default: "30000",
+    doc: "Postgres: longest one statement may run (sent as statement_timeout) and longest the service waits for any answer from Postgres (a frozen server, a held lock) before answering 503 database_unavailable.",
+  }),
   databasePrepare: setting({
     env: "DATABASE_PREPARE",
     schema: Bool,
@@ -52,7 +64,12 @@ export const settings = {
     default: "./data",
     doc: "Folder of the embedded database (created if missing; one process at a time).",
   }),
-  host: setting({ env: "HOST", schema: T.String({ minLength: 1, maxLength: 255 }), default: "0.0.0.0", doc: "Address to listen on." }),
+  host: setting({
+    env: "HOST",
+    schema: T.String({ minLength: 1, maxLength: 255 }),
+    default: "0.0.0.0",
+    doc: "Address to listen on.",
+  }),
   port: setting({ env: "PORT", schema: Port, default: "8080", doc: "Port to listen on (0 picks a free one)." }),
   baseUrl: setting({
     env: "BASE_URL",
@@ -76,7 +93,31 @@ export const settings = {
     env: "MAX_DECODED_BODY_BYTES",
     schema: Bytes(8192, 256 * 1024 * 1024),
     default: String(8 * 1024 * 1024),
-    doc: "Largest request body after gunzip, in bytes (guards against gzip bombs).",
+    doc: "Largest upload (POST /v1/stats/ingest) after gunzip, in bytes (guards against gzip bombs).",
+  }),
+  smallBodyMaxBytes: setting({
+    env: "SMALL_BODY_MAX_BYTES",
+    schema: Bytes(1024, 1024 * 1024),
+    default: "4096",
+    doc: "Largest body after gunzip of the sign-in and account routes (challenge, verify, settings, page token, share), in bytes.",
+  }),
+  maxJsonDepth: setting({
+    env: "MAX_JSON_DEPTH",
+    schema: T.Integer({ minimum: 8, maximum: 1000 }),
+    default: "32",
+    doc: "Deepest nesting of arrays and objects in a request body; deeper is refused body_too_deep before it is parsed.",
+  }),
+  bodyDecodeBudgetBytes: setting({
+    env: "BODY_DECODE_BUDGET_BYTES",
+    schema: Bytes(64 * 1024, 4 * 1024 * 1024 * 1024),
+    default: String(32 * 1024 * 1024),
+    doc: "Bytes all request bodies being read at once may take together: each reserves its route's decoded cap; the rest wait.",
+  }),
+  bodyDecodeQueue: setting({
+    env: "BODY_DECODE_QUEUE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "256",
+    doc: "Request bodies that may wait for room in BODY_DECODE_BUDGET_BYTES; beyond, 503 server_busy with Retry-After.",
   }),
   shutdownGraceMs: setting({
     env: "SHUTDOWN_GRACE_MS",
@@ -90,7 +131,12 @@ export const settings = {
     default: "",
     doc: "Path of a catalogue file to serve instead of the built-in one (for example the mod's own).",
   }),
-  gameApiUrl: setting({ env: "GAME_API_URL", schema: Url, default: "https://api.hypixel.net", doc: "Game platform API (profile lookups)." }),
+  gameApiUrl: setting({
+    env: "GAME_API_URL",
+    schema: Url,
+    default: "https://api.hypixel.net",
+    doc: "Game platform API (profile lookups).",
+  }),
   gameApiKey: setting({
     env: "GAME_API_KEY",
     schema: T.String({ maxLength: 256 }),
@@ -98,14 +144,30 @@ export const settings = {
     doc: "The project's game API key. Empty: profile lookups answer no_upstream_key.",
     secret: true,
   }),
+  gameApiMaxBytes: setting({
+    env: "GAME_API_MAX_BYTES",
+    schema: Bytes(1024 * 1024, 256 * 1024 * 1024),
+    default: String(16 * 1024 * 1024),
+    doc: "Largest game API answer read, in bytes (real profile answers run to about 3 MB); a larger one is refused as the upstream failing, read no further.",
+  }),
   identityUrl: setting({
     env: "IDENTITY_URL",
     schema: Url,
     default: "https://sessionserver.mojang.com",
     doc: "Identity provider's session server (hasJoined, profile textures).",
   }),
-  namesUrl: setting({ env: "NAMES_URL", schema: Url, default: "https://api.mojang.com", doc: "Name to uuid look-ups." }),
-  texturesUrl: setting({ env: "TEXTURES_URL", schema: Url, default: "https://textures.minecraft.net", doc: "Skin textures by hash." }),
+  namesUrl: setting({
+    env: "NAMES_URL",
+    schema: Url,
+    default: "https://api.mojang.com",
+    doc: "Name to uuid look-ups.",
+  }),
+  texturesUrl: setting({
+    env: "TEXTURES_URL",
+    schema: Url,
+    default: "https://textures.minecraft.net",
+    doc: "Skin textures by hash.",
+  }),
   itemImagesUrl: setting({
     env: "ITEM_IMAGES_URL",
     schema: OptionalUrl,
@@ -147,7 +209,7 @@ export const settings = {
     env: "PAGE_TOKEN_TTL_MS",
     schema: Millis(10_000, 3_600_000),
     default: "600000",
-    doc: "Lifetime of the link that opens a player's own statistics page.",
+    doc: "Lifetime of the link that opens a player's own statistics page; the link is spent by its first use.",
   }),
   authRateLimit: setting({
     env: "AUTH_RATE_LIMIT_PER_MINUTE",
@@ -213,7 +275,25 @@ export const settings = {
     env: "ASSET_CACHE_HOURS",
     schema: T.Integer({ minimum: 1, maximum: 720 }),
     default: "24",
-    doc: "How long a rendered head or an item image is kept before its upstream is asked again, in hours (skins, addressed by hash, are kept for good).",
+    doc: "How long a rendered head or an item image is kept before its upstream is asked again, in hours (a skin, addressed by its hash, never changes and is not asked again; every image is forgotten after CACHE_MAX_AGE_HOURS).",
+  }),
+  cacheMaxAgeHours: setting({
+    env: "CACHE_MAX_AGE_HOURS",
+    schema: T.Integer({ minimum: 1, maximum: 8760 }),
+    default: "72",
+    doc: "Longest any cached copy of another player's public data (profile documents, name look-ups, heads, skins, item images) is kept, fresh or stale; the caches job deletes older rows. At least PROFILE_CACHE_HOURS, NAME_CACHE_HOURS and ASSET_CACHE_HOURS.",
+  }),
+  unknownPlayerCacheMinutes: setting({
+    env: "UNKNOWN_PLAYER_CACHE_MINUTES",
+    schema: T.Integer({ minimum: 1, maximum: 1440 }),
+    default: "10",
+    doc: "How long a head asked for a uuid the identity provider does not know is answered without asking again (the default head is shown; nothing else is kept), in minutes.",
+  }),
+  upstreamMissBudget: setting({
+    env: "UPSTREAM_MISS_BUDGET_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: "60",
+    doc: "Cache misses each upstream (game API, name service, identity provider for heads, textures, item images) may cost per minute, over every client and instance together; beyond, a stale copy or the default head is served, else 503 upstream_rate_limited. Sign-ins never count. 0: no budget.",
   }),
   imageMaxBytes: setting({
     env: "IMAGE_MAX_BYTES",
@@ -274,6 +354,12 @@ export const settings = {
     schema: T.Array(T.Integer({ minimum: 2, maximum: 1_000_000_000 }), { maxItems: 32 }),
     default: "10,100,1000,10000",
     doc: "Counts at which a problem's chat thread gets a reply (the starter message's count is edited on every repeat).",
+  }),
+  chatForumTagIds: setting({
+    env: "CHAT_FORUM_TAG_IDS",
+    schema: T.Array(T.String({ pattern: "^[0-9]{1,20}$", maxLength: 20 }), { maxItems: 5 }),
+    default: "",
+    doc: "Ids of the forum tags to apply to each new bug thread (comma-separated, at most 5); needed when the forum requires a tag. Empty: no tags.",
   }),
   chatRetryBaseMs: setting({
     env: "CHAT_RETRY_BASE_MS",
@@ -374,11 +460,23 @@ export const settings = {
     doc: "When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`.",
     secret: true,
   }),
+  jobCachesPurgeEnabled: setting({
+    env: "JOB_CACHES_PURGE_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off forgetting cached copies of other players' public data older than CACHE_MAX_AGE_HOURS (and unknown players after UNKNOWN_PLAYER_CACHE_MINUTES).",
+  }),
+  jobCachesPurgeIntervalMs: setting({
+    env: "JOB_CACHES_PURGE_INTERVAL_MS",
+    schema: Millis(1_000, 7 * 86_400_000),
+    default: "600000",
+    doc: "How often the job runs: forgetting cached copies of other players' public data older than CACHE_MAX_AGE_HOURS.",
+  }),
   pageCookieTtlMs: setting({
     env: "PAGE_COOKIE_TTL_MS",
     schema: Millis(60_000, 86_400_000),
     default: "3600000",
-    doc: "How long a browser keeps a player's own statistics page open after its page link (an HttpOnly cookie).",
+    doc: "How long a browser keeps a player's own statistics page open after its page link (an HttpOnly cookie): a fixed end, never renewed; signing out ends it sooner.",
   }),
 } as const;
 
@@ -427,7 +525,8 @@ function isHttpUrl(value: string): boolean {
 function convert(schema: TSchema, raw: string): unknown {
   if (schema[Kind] === "Integer") return /^-?\d+$/.test(raw) ? Number(raw) : raw;
   if (schema[Kind] === "Boolean") return raw === "true" ? true : raw === "false" ? false : raw;
-  if (schema[Kind] === "Array") return raw === "" ? [] : raw.split(",").map((item) => convert(schema.items as TSchema, item.trim()));
+  if (schema[Kind] === "Array")
+    return raw === "" ? [] : raw.split(",").map((item) => convert(schema.items as TSchema, item.trim()));
   return raw;
 }
 
@@ -438,6 +537,17 @@ function check(schema: TSchema, value: unknown): boolean {
   }
   return Value.Check(schema, value);
 }
+
+/** Base URLs that paths are appended to: trimmed of trailing slashes here, once, so no caller does it. */
+const BASE_URLS = [
+  "gameApiUrl",
+  "identityUrl",
+  "namesUrl",
+  "texturesUrl",
+  "itemImagesUrl",
+  "chatWebhookUrl",
+] as const satisfies readonly SettingName[];
+const trimSlashes = (url: string) => url.replace(/\/+$/, "");
 
 /** Parses the environment into a Config, or throws ConfigError listing every bad setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -454,19 +564,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     out[name] = value;
   }
   const retention = out as Pick<Config, "retentionOptionsDays" | "retentionDefaultDays">;
-  if (retention.retentionOptionsDays && retention.retentionDefaultDays && !retention.retentionOptionsDays.includes(retention.retentionDefaultDays)) {
-    faults.push(`RETENTION_DEFAULT_DAYS=${retention.retentionDefaultDays}: expected one of RETENTION_OPTIONS_DAYS (${retention.retentionOptionsDays.join(", ")})`);
+  if (
+    retention.retentionOptionsDays &&
+    retention.retentionDefaultDays &&
+    !retention.retentionOptionsDays.includes(retention.retentionDefaultDays)
+  ) {
+    faults.push(
+      `RETENTION_DEFAULT_DAYS=${retention.retentionDefaultDays}: expected one of RETENTION_OPTIONS_DAYS (${retention.retentionOptionsDays.join(", ")})`,
+    );
+  }
+  const caches = out as Pick<Config, "cacheMaxAgeHours" | "profileCacheHours" | "nameCacheHours" | "assetCacheHours">;
+  for (const [env, hours] of [
+    ["PROFILE_CACHE_HOURS", caches.profileCacheHours],
+    ["NAME_CACHE_HOURS", caches.nameCacheHours],
+    ["ASSET_CACHE_HOURS", caches.assetCacheHours],
+  ] as const) {
+    if (caches.cacheMaxAgeHours && hours && hours > caches.cacheMaxAgeHours) {
+      faults.push(`CACHE_MAX_AGE_HOURS=${caches.cacheMaxAgeHours}: expected at least ${env} (${hours})`);
+    }
   }
   if (faults.length) throw new ConfigError(faults);
   const config = out as Config;
-  return Object.freeze({ ...config, baseUrl: (config.baseUrl || `http://localhost:${config.port}`).replace(/\/+$/, "") });
+  const trimmed = Object.fromEntries(BASE_URLS.map((name) => [name, trimSlashes(config[name])]));
+  return Object.freeze({
+    ...config,
+    ...trimmed,
+    baseUrl: trimSlashes(config.baseUrl || `http://localhost:${config.port}`),
+  });
 }
 
 /** The effective settings, secrets masked, one line each (for check-config). */
 export function describeConfig(config: Config): string[] {
   return (Object.entries(settings) as [SettingName, Setting][]).map(([name, s]) => {
     const value = config[name];
-    const shown = s.secret && value !== "" ? "******** (set)" : value === "" ? "(empty)" : Array.isArray(value) ? value.join(",") : String(value);
+    const shown =
+      s.secret && value !== ""
+        ? "******** (set)"
+        : value === ""
+          ? "(empty)"
+          : Array.isArray(value)
+            ? value.join(",")
+            : String(value);
     return `${s.env.padEnd(24)} ${shown}`;
   });
 }
@@ -474,7 +612,8 @@ export function describeConfig(config: Config): string[] {
 /** Every setting with its default and doc (for --help). */
 export function settingsHelp(): string[] {
   return (Object.values(settings) as Setting[]).map(
-    (s) => `  ${s.env.padEnd(24)} ${s.doc}\n  ${"".padEnd(24)} default: ${s.default === "" ? "(empty)" : s.default}; accepts ${accepts(s.schema)}`,
+    (s) =>
+      `  ${s.env.padEnd(24)} ${s.doc}\n  ${"".padEnd(24)} default: ${s.default === "" ? "(empty)" : s.default}; accepts ${accepts(s.schema)}`,
   );
 }
 

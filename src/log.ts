@@ -19,7 +19,9 @@ function serialise(value: unknown): unknown {
   return value;
 }
 
-export function createLog(opts: { level?: Level; write?: (line: string) => void; now?: () => number; base?: Fields } = {}): Log {
+export function createLog(
+  opts: { level?: Level; write?: (line: string) => void; now?: () => number; base?: Fields } = {},
+): Log {
   const min = rank[opts.level ?? "info"];
   const write = opts.write ?? ((line: string) => process.stdout.write(line + "\n"));
   const now = opts.now ?? systemClock.now;
@@ -45,4 +47,3 @@ export function memoryLog(level: Level = "debug") {
   const log = createLog({ level, write: (line) => lines.push(JSON.parse(line)) });
   return Object.assign(log, { lines });
 }
-

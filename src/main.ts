@@ -8,12 +8,15 @@ import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
 import { createApp } from "./app.ts";
 import { createMetrics, countedFetch } from "./metrics/metrics.ts";
 import { takeBackup, restoreBackup, BackupError } from "./db/backup.ts";
+import { isCannotConnect, isMissingTable } from "./db/errors.ts";
 import { listen, type Listening } from "./http/serve.ts";
 import { VERSION } from "./version.ts";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
 import { jobLockFor, jobLocksHeld } from "./jobs/job-lock.ts";
 import { serviceJobs } from "./jobs/jobs.ts";
-import { problemsTable } from "./reports/problems-list.ts";
+import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts";
+import { ApiError } from "./http/errors.ts";
+import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 
 export type MainOptions = ConnectOptions & {
   env?: Record<string, string | undefined>;
@@ -35,7 +38,11 @@ Commands:
   serve          Start the service (the default). Migrates the database first.
   migrate        Apply database migrations and exit.
   check-config   Check the settings and print the effective values (secrets masked).
-  reports        List the bug-report problems by count (reads the configured database).
+  reports        List the bug-report problems by count, with their state (reads the configured database).
+  reports show <id>                Samples, versions seen, daily counts and state changes of a problem.
+  reports resolve <id> --in <ver>  Resolved in that mod version: older versions count, it or newer reopens.
+  reports reopen <id>              Open again (also unmutes).
+  reports mute <id>                Keep counting, never post to the chat.
   backup <file>  Write a backup of the embedded database (while the service runs: give ADMIN_TOKEN).
   restore <file> Replace the embedded database with a backup (the service stopped; the old one is kept).
   --help, -h     Show this help.
@@ -51,11 +58,10 @@ function startupFault(e: unknown): string | undefined {
   if (e instanceof ConfigError || e instanceof CatalogueError) return e.message;
   const name = (e as Error)?.name;
   if (name === "DataDirLockedError" || name === "MigrationError" || name === "BackupError") return (e as Error).message;
-  const code = (e as { code?: string })?.code;
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "CONNECT_TIMEOUT" || code === "3D000" || code === "28P01" || code === "28000") {
-    return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
+  if (isCannotConnect(e)) return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
+  if ((e as { code?: string })?.code === "EADDRINUSE") {
+    return `cannot listen: the port is already in use (${(e as Error).message}); set PORT to another one (PORT=0 picks a free one)`;
   }
-  if (code === "EADDRINUSE") return `cannot listen: the port is already in use (${(e as Error).message})`;
   return undefined;
 }
 
@@ -69,7 +75,8 @@ function waitForSignal(): Promise<string> {
 
 async function serve(config: Config, log: Log, options: MainOptions): Promise<number> {
   const started = performance.now();
-  if (config.devSignin) log.warn("DEV_SIGNIN is on: anyone can sign in as anyone through POST /v1/auth/dev. Never use it in production.");
+  if (config.devSignin)
+    log.warn("DEV_SIGNIN is on: anyone can sign in as anyone through POST /v1/auth/dev. Never use it in production.");
   const phases: Record<string, number> = { process: Math.round(started) };
   const mark = (phase: string, since: number) => (phases[phase] = Math.round(performance.now() - since));
   let t = performance.now();
@@ -82,17 +89,48 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   let scheduler: Scheduler | undefined;
   try {
     t = performance.now();
+    if (database.kind === "embedded") {
+      const open = openToOthers(config.dataDir);
+      if (open) log.warn(open);
+    }
     const applied = await migrate(database.db);
     await markCreated(database.db, systemClock);
     mark("migrate", t);
     if (applied.length) log.info("migrations applied", { applied });
     t = performance.now();
     const metrics = createMetrics();
-    const upstreams = { game_api: config.gameApiUrl, identity: config.identityUrl, names: config.namesUrl, textures: config.texturesUrl, item_images: config.itemImagesUrl, chat: config.chatWebhookUrl };
-    const deps = { db: database.db, config, clock: systemClock, fetch: countedFetch(globalThis.fetch, metrics, upstreams), log, catalogue, metrics, backup: database.backup };
+    const upstreams = {
+      game_api: config.gameApiUrl,
+      identity: config.identityUrl,
+      names: config.namesUrl,
+      textures: config.texturesUrl,
+      item_images: config.itemImagesUrl,
+      chat: config.chatWebhookUrl,
+    };
+    const deps = {
+      db: database.db,
+      config,
+      clock: systemClock,
+      fetch: countedFetch(globalThis.fetch, metrics, upstreams),
+      log,
+      catalogue,
+      metrics,
+      backup: database.backup,
+    };
     const app = createApp(deps);
-    listening = listen(app, { host: config.host, port: config.port, graceMs: config.shutdownGraceMs, log });
-    scheduler = createScheduler({ log, lock: jobLockFor(database.kind, database.db, jobLocksHeld(config.databasePoolMax)), jobs: serviceJobs(deps), metrics });
+    listening = listen(app, {
+      host: config.host,
+      port: config.port,
+      graceMs: config.shutdownGraceMs,
+      log,
+      maxBodyBytes: config.maxBodyBytes,
+    });
+    scheduler = createScheduler({
+      log,
+      lock: jobLockFor(database.kind, database.db, jobLocksHeld(config.databasePoolMax)),
+      jobs: serviceJobs(deps),
+      metrics,
+    });
     mark("listen", t);
     log.info("listening", {
       url: listening.url,
@@ -132,7 +170,15 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return 0;
   }
   const withFile = command === "backup" || command === "restore";
-  if (!["serve", "migrate", "check-config", "reports", "backup", "restore"].includes(command) || argv.length > (withFile ? 2 : 1)) {
+  const reportsCommand = command === "reports" ? parseReportsArgs(argv.slice(1)) : undefined;
+  if (reportsCommand && "error" in reportsCommand) {
+    err(`tally: ${reportsCommand.error}\n`);
+    return 2;
+  }
+  if (
+    !["serve", "migrate", "check-config", "reports", "backup", "restore"].includes(command) ||
+    (command !== "reports" && argv.length > (withFile ? 2 : 1))
+  ) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
     return 2;
   }
@@ -151,7 +197,11 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   try {
     if (command === "check-config") {
       const catalogue = await loadCatalogue(config.catalogueFile);
-      out(`settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config).map((l) => `  ${l}`).join("\n")}\n`);
+      out(
+        `settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config)
+          .map((l) => `  ${l}`)
+          .join("\n")}\n`,
+      );
       return 0;
     }
     if (command === "migrate") {
@@ -159,7 +209,11 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       try {
         const applied = await migrate(database.db);
         await markCreated(database.db, systemClock);
-        out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}\n` : "the database is up to date\n");
+        out(
+          applied.length
+            ? `applied ${applied.length} migration(s): ${applied.join(", ")}\n`
+            : "the database is up to date\n",
+        );
       } finally {
         await database.close();
       }
@@ -168,9 +222,19 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (command === "reports") {
       const database = await connect(config, options);
       try {
-        out(await problemsTable(database.db));
+        out(
+          await runReportsCommand(
+            { db: database.db, clock: systemClock, config },
+            reportsCommand as Exclude<typeof reportsCommand, { error: string } | undefined>,
+          ),
+        );
       } catch (e) {
-        if ((e as { code?: string }).code !== "42P01" && (e as { cause?: { code?: string } }).cause?.code !== "42P01") throw e;
+        if (e instanceof ApiError) {
+          err(`tally: ${e.message}
+`);
+          return 1;
+        }
+        if (!isMissingTable(e)) throw e;
         err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
         return 1;
       } finally {
@@ -180,7 +244,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     if (command === "backup") {
       const tarball = await takeBackup(config);
-      await Bun.write(argv[1]!, tarball);
+      writePrivateFile(argv[1]!, new Uint8Array(await tarball.arrayBuffer()));
       out(`wrote ${argv[1]} (${tarball.size} bytes): the embedded database in ${config.dataDir}\n`);
       return 0;
     }
@@ -188,7 +252,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const file = Bun.file(argv[1]!);
       if (!(await file.exists())) throw new BackupError(`no such file: ${argv[1]}`);
       const { previous } = await restoreBackup(config, file, systemClock.now());
-      out(`restored ${argv[1]} into ${config.dataDir}${previous ? `; the database it replaced is kept in ${previous}` : ""}\n`);
+      out(
+        `restored ${argv[1]} into ${config.dataDir}${previous ? `; the database it replaced is kept in ${previous}` : ""}\n`,
+      );
       return 0;
     }
     return await serve(config, log, options);

@@ -15,12 +15,25 @@ const faultsOf = (env: Record<string, string>) => {
 describe("loadConfig", () => {
   test("an empty environment gives the documented defaults", () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ databaseUrl: "", dataDir: "./data", host: "0.0.0.0", port: 8080, devSignin: false, logLevel: "info", gameApiKey: "" });
+    expect(c).toMatchObject({
+      databaseUrl: "",
+      dataDir: "./data",
+      host: "0.0.0.0",
+      port: 8080,
+      devSignin: false,
+      logLevel: "info",
+      gameApiKey: "",
+    });
     expect(c.baseUrl).toBe("http://localhost:8080");
   });
 
   test("values are converted to their types", () => {
-    const c = loadConfig({ PORT: "9000", DEV_SIGNIN: "true", MAX_BODY_BYTES: "65536", BASE_URL: "https://stats.example.org/" });
+    const c = loadConfig({
+      PORT: "9000",
+      DEV_SIGNIN: "true",
+      MAX_BODY_BYTES: "65536",
+      BASE_URL: "https://stats.example.org/",
+    });
     expect(c.port).toBe(9000);
     expect(c.devSignin).toBe(true);
     expect(c.maxBodyBytes).toBe(65536);
@@ -28,14 +41,14 @@ describe("loadConfig", () => {
   });
 
   test.each([
-    [{ PORT: "http" }, "PORT=\"http\": expected an integer from 0 to 65535"],
-    [{ PORT: "70000" }, "PORT=\"70000\": expected an integer from 0 to 65535"],
+    [{ PORT: "http" }, 'PORT="http": expected an integer from 0 to 65535'],
+    [{ PORT: "70000" }, 'PORT="70000": expected an integer from 0 to 65535'],
     [{ PORT: "80.5" }, "PORT"],
-    [{ DEV_SIGNIN: "yes" }, "DEV_SIGNIN=\"yes\": expected true or false"],
-    [{ LOG_LEVEL: "verbose" }, "LOG_LEVEL=\"verbose\": expected \"debug\" or \"info\" or \"warn\" or \"error\""],
-    [{ GAME_API_URL: "ftp://example.org" }, "GAME_API_URL=\"ftp://example.org\": expected an http:// or https:// URL"],
+    [{ DEV_SIGNIN: "yes" }, 'DEV_SIGNIN="yes": expected true or false'],
+    [{ LOG_LEVEL: "verbose" }, 'LOG_LEVEL="verbose": expected "debug" or "info" or "warn" or "error"'],
+    [{ GAME_API_URL: "ftp://example.org" }, 'GAME_API_URL="ftp://example.org": expected an http:// or https:// URL'],
     [{ BASE_URL: "stats.example.org" }, "BASE_URL"],
-    [{ MAX_BODY_BYTES: "100" }, "MAX_BODY_BYTES=\"100\": expected an integer from 8192"],
+    [{ MAX_BODY_BYTES: "100" }, 'MAX_BODY_BYTES="100": expected an integer from 8192'],
   ])("%o is refused naming the variable and what it accepts", (env, message) => {
     const faults = faultsOf(env as Record<string, string>);
     expect(faults).toHaveLength(1);
@@ -43,7 +56,9 @@ describe("loadConfig", () => {
   });
 
   test("a list setting is read from commas, each item checked", () => {
-    expect(loadConfig({ RETENTION_OPTIONS_DAYS: "365, 730", RETENTION_DEFAULT_DAYS: "365" }).retentionOptionsDays).toEqual([365, 730]);
+    expect(
+      loadConfig({ RETENTION_OPTIONS_DAYS: "365, 730", RETENTION_DEFAULT_DAYS: "365" }).retentionOptionsDays,
+    ).toEqual([365, 730]);
     expect(faultsOf({ RETENTION_OPTIONS_DAYS: "30,365", RETENTION_DEFAULT_DAYS: "365" })[0]).toBe(
       'RETENTION_OPTIONS_DAYS="30,365": expected a comma-separated list, each an integer from 120 to 36500',
     );

@@ -7,10 +7,13 @@ let t: TestApp;
 let upstreamCalls = 0;
 beforeAll(async () => {
   t = await testApp({
-    fetch: Object.assign(async () => {
-      upstreamCalls++;
-      throw new Error("no upstream");
-    }, { preconnect: () => {} }),
+    fetch: Object.assign(
+      async () => {
+        upstreamCalls++;
+        throw new Error("no upstream");
+      },
+      { preconnect: () => {} },
+    ),
   });
 });
 afterAll(() => t.close());
@@ -34,7 +37,6 @@ describe("GET /v1/health", () => {
     await t.request("/v1/health");
     expect(upstreamCalls).toBe(0);
   });
-
 });
 
 describe("GET /v1/health without a database", () => {

@@ -100,11 +100,15 @@ describe(`tally migrate and serve on the ${backend} database`, () => {
     const stopSignal = new Promise<string>((r) => (stop = r));
     let url!: string;
     const listening = new Promise<void>((resolve) => {
-      void run(["serve"], { ...storage.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error" }, {
-        seed: async () => seed,
-        stopSignal,
-        onListening: (u) => ((url = u), resolve()),
-      }).then((r) => exited.resolve(r.code));
+      void run(
+        ["serve"],
+        { ...storage.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error" },
+        {
+          seed: async () => seed,
+          stopSignal,
+          onListening: (u) => ((url = u), resolve()),
+        },
+      ).then((r) => exited.resolve(r.code));
     });
     const exited = Promise.withResolvers<number>();
     await listening;
@@ -124,12 +128,16 @@ describe("DEV_SIGNIN=true", () => {
     const seed = await testSeed();
     const lines: { level: string; msg: string }[] = [];
     let stop!: (s: string) => void;
-    const code = run(["serve"], { ...storage.env, PORT: "0", HOST: "127.0.0.1", DEV_SIGNIN: "true" }, {
-      seed: async () => seed,
-      stopSignal: new Promise<string>((r) => (stop = r)),
-      logWrite: (line) => lines.push(JSON.parse(line)),
-      onListening: () => stop("test"),
-    });
+    const code = run(
+      ["serve"],
+      { ...storage.env, PORT: "0", HOST: "127.0.0.1", DEV_SIGNIN: "true" },
+      {
+        seed: async () => seed,
+        stopSignal: new Promise<string>((r) => (stop = r)),
+        logWrite: (line) => lines.push(JSON.parse(line)),
+        onListening: () => stop("test"),
+      },
+    );
     expect((await code).code).toBe(0);
     expect(lines.find((l) => l.level === "warn" && l.msg.includes("DEV_SIGNIN is on"))).toBeDefined();
     await storage.done();
@@ -166,9 +174,14 @@ describe("a real process", () => {
     child.kill("SIGTERM");
     expect(await child.exited).toBe(0);
     for (let r = await reader.read(); !r.done; r = await reader.read()) buffer += decoder.decode(r.value);
-    const rest = buffer.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const rest = buffer
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const messages = [...lines, ...rest].map((l) => l.msg);
-    expect(messages).toEqual(expect.arrayContaining(["listening", "stopping: finishing in-flight requests", "stopped"]));
+    expect(messages).toEqual(
+      expect.arrayContaining(["listening", "stopping: finishing in-flight requests", "stopped"]),
+    );
     if (!postgresUrl) lockDataDir(storage.dataDir)(); // released
     await storage.done();
   });

@@ -1,6 +1,6 @@
 // Reads and writes of the account row and page tokens.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { hashToken } from "../auth/tokens.ts";
+import { hashToken } from "../http/secret.ts";
 import type { Db } from "../db/database.ts";
 import { accounts, pageTokens } from "./accounts.table.ts";
 
@@ -10,7 +10,10 @@ export type Account = typeof accounts.$inferSelect;
  * At sign-in: creates the account (zone from the computer, default retention) or follows the
  * identity provider's current name. The zone is set at first sign-in only.
  */
-export async function upsertAtSignIn(db: Db, a: { uuid: string; name: string; zone: string; now: number; retentionDays: number }): Promise<Account> {
+export async function upsertAtSignIn(
+  db: Db,
+  a: { uuid: string; name: string; zone: string; now: number; retentionDays: number },
+): Promise<Account> {
   const [row] = await db
     .insert(accounts)
     .values({ uuid: a.uuid, name: a.name, zone: a.zone, createdAt: a.now, retentionDays: a.retentionDays })
@@ -24,10 +27,17 @@ export async function accountByUuid(db: Db, uuid: string): Promise<Account | und
   return row;
 }
 
-export type SettingsChange = Partial<Pick<Account, "consented" | "zone" | "zoneChangedAt" | "retentionDays" | "findable">>;
+export type SettingsChange = Partial<
+  Pick<Account, "consented" | "zone" | "zoneChangedAt" | "retentionDays" | "findable">
+>;
 
 /** Applies a change only if the stored version is still `expectedVersion`; undefined if it moved. */
-export async function updateSettings(db: Db, uuid: string, expectedVersion: number, change: SettingsChange): Promise<Account | undefined> {
+export async function updateSettings(
+  db: Db,
+  uuid: string,
+  expectedVersion: number,
+  change: SettingsChange,
+): Promise<Account | undefined> {
   const [row] = await db
     .update(accounts)
     .set({ ...change, settingsVersion: sql`${accounts.settingsVersion} + 1` })
@@ -45,9 +55,44 @@ export async function setShareKey(db: Db, uuid: string, shareKey: string | null,
   return row!;
 }
 
-export async function insertPageToken(db: Db, t: { tokenHash: string; uuid: string; expiresAt: number; now: number }) {
+export type PageTokenKind = (typeof pageTokens.$inferSelect)["kind"];
+
+export async function insertPageToken(
+  db: Db,
+  t: { tokenHash: string; uuid: string; kind: PageTokenKind; sessionId: string; expiresAt: number; now: number },
+) {
   await db.delete(pageTokens).where(and(eq(pageTokens.uuid, t.uuid), lt(pageTokens.expiresAt, t.now)));
-  await db.insert(pageTokens).values({ tokenHash: t.tokenHash, uuid: t.uuid, expiresAt: t.expiresAt });
+  await db
+    .insert(pageTokens)
+    .values({ tokenHash: t.tokenHash, uuid: t.uuid, kind: t.kind, sessionId: t.sessionId, expiresAt: t.expiresAt });
+}
+
+/**
+ * Spends a live page link: deletes it and answers its account and the session that asked for it.
+ * Undefined for a token that is unknown, already spent, expired, or not a link (a cookie's value).
+ * Two requests racing with one link: the delete lets exactly one of them have it.
+ */
+export async function takePageLink(
+  db: Db,
+  token: string,
+  now: number,
+): Promise<{ account: Account; sessionId: string } | undefined> {
+  const [link] = await db
+    .delete(pageTokens)
+    .where(and(eq(pageTokens.tokenHash, hashToken(token)), eq(pageTokens.kind, "link"), gt(pageTokens.expiresAt, now)))
+    .returning({ uuid: pageTokens.uuid, sessionId: pageTokens.sessionId });
+  if (!link) return undefined;
+  const account = await accountByUuid(db, link.uuid);
+  return account && { account, sessionId: link.sessionId };
+}
+
+/** Ends the account's page links and cookies: those one device session asked for, or all of them. */
+export async function deletePageTokens(db: Db, uuid: string, sessionId?: string): Promise<number> {
+  const which =
+    sessionId === undefined
+      ? eq(pageTokens.uuid, uuid)
+      : and(eq(pageTokens.uuid, uuid), eq(pageTokens.sessionId, sessionId));
+  return (await db.delete(pageTokens).where(which).returning({ uuid: pageTokens.uuid })).length;
 }
 
 /** The account a share key belongs to (the /s/<key> page); undefined once the key was rotated. */
@@ -56,14 +101,31 @@ export async function accountByShareKey(db: Db, shareKey: string): Promise<Accou
   return row;
 }
 
-/** The account a page token opens, while it has not expired (the player's own page). */
-export async function accountByPageToken(db: Db, token: string, now: number): Promise<Account | undefined> {
+/** The account a page cookie opens, until the cookie's absolute end (the player's own page); never a link's token. */
+export async function accountByPageCookie(db: Db, token: string, now: number): Promise<Account | undefined> {
   const [row] = await db
     .select({ account: accounts })
     .from(pageTokens)
     .innerJoin(accounts, eq(accounts.uuid, pageTokens.uuid))
-    .where(and(eq(pageTokens.tokenHash, hashToken(token)), gt(pageTokens.expiresAt, now)));
+    .where(
+      and(eq(pageTokens.tokenHash, hashToken(token)), eq(pageTokens.kind, "cookie"), gt(pageTokens.expiresAt, now)),
+    );
   return row?.account;
+}
+
+/** Every account with what the stats jobs need (zone and retention), in a stable order. */
+export function accountsForJobs(db: Db): Promise<{ uuid: string; zone: string; retentionDays: number }[]> {
+  return db
+    .select({ uuid: accounts.uuid, zone: accounts.zone, retentionDays: accounts.retentionDays })
+    .from(accounts)
+    .orderBy(accounts.uuid);
+}
+
+/** Deletes the account row and its page tokens; answers how many of each went (0 when there was none). */
+export async function deleteAccount(tx: Db, uuid: string): Promise<{ account: number; pageTokens: number }> {
+  const tokens = await tx.delete(pageTokens).where(eq(pageTokens.uuid, uuid)).returning({ uuid: pageTokens.uuid });
+  const gone = await tx.delete(accounts).where(eq(accounts.uuid, uuid)).returning({ uuid: accounts.uuid });
+  return { account: gone.length, pageTokens: tokens.length };
 }
 
 /** Notes the time of the account's latest accepted upload (shown on the mod's status screen). */

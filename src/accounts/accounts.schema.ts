@@ -25,5 +25,8 @@ export const StatusAnswer = T.Object(
 );
 
 export const PageTokenAnswer = T.Object({ url: Url, expiresAt: Epoch }, strict);
-export const ShareAnswer = T.Object({ shareUrl: T.Union([Url, T.Null()]), createdAt: T.Union([Epoch, T.Null()]) }, strict);
+export const ShareAnswer = T.Object(
+  { shareUrl: T.Union([Url, T.Null()]), createdAt: T.Union([Epoch, T.Null()]) },
+  strict,
+);
 export const EmptyBody = T.Optional(T.Object({}, strict));

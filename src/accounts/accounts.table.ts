@@ -26,7 +26,12 @@ export const accounts = pgTable(
   (t) => [index("accounts_name_lower_idx").on(sql`lower(${t.name})`)],
 );
 
-/** Short-lived links that open a player's own page (only the SHA-256 of the token is kept). */
+/**
+ * What opens a player's own page (only the SHA-256 of the token is kept): a `link` the mod asked
+ * for, spent by its first use, and the `cookie` that use set, never renewed. Each remembers the
+ * device session that asked for the link (auth's; no foreign key, as accounts sits below auth):
+ * signing that session out deletes them.
+ */
 export const pageTokens = pgTable(
   "page_tokens",
   {
@@ -34,6 +39,8 @@ export const pageTokens = pgTable(
     uuid: text("uuid")
       .notNull()
       .references(() => accounts.uuid, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["link", "cookie"] }).notNull(),
+    sessionId: text("session_id").notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
   },
   (t) => [index("page_tokens_expires_idx").on(t.expiresAt)],

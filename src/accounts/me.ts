@@ -2,11 +2,19 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { hashToken, newShareKey, newToken } from "../auth/tokens.ts";
-import { insertPageToken, setShareKey, type Account } from "./accounts.query.ts";
-import { requireAccount } from "./settings.ts";
+import { randomBase64url } from "../http/secret.ts";
+import { setShareKey, type Account } from "./accounts.query.ts";
+import { mintPageToken, requireAccount } from "./accounts.ts";
 
-export type MeDeps = { db: Db; clock: Clock; catalogue: Catalogue; config: { baseUrl: string; pageTokenTtlMs: number } };
+export type MeDeps = {
+  db: Db;
+  clock: Clock;
+  catalogue: Catalogue;
+  config: { baseUrl: string; pageTokenTtlMs: number };
+};
+
+/** A share key for /s/<key>: 32 base64url characters. */
+const newShareKey = () => randomBase64url(24);
 
 const shareUrl = (deps: MeDeps, a: Account) => (a.shareKey ? `${deps.config.baseUrl}/s/${a.shareKey}` : null);
 
@@ -14,7 +22,8 @@ export async function status(deps: MeDeps, uuid: string) {
   const a = await requireAccount(deps.db, uuid);
   const consented = deps.catalogue.categories.filter((c) => a.consented.includes(c));
   const warnings: { code: string; message: string }[] = [];
-  if (consented.length === 0) warnings.push({ code: "nothing_consented", message: "statistics are off: no category is turned on" });
+  if (consented.length === 0)
+    warnings.push({ code: "nothing_consented", message: "statistics are off: no category is turned on" });
   return {
     uuid: a.uuid,
     name: a.name,
@@ -29,13 +38,15 @@ export async function status(deps: MeDeps, uuid: string) {
   };
 }
 
-/** A short-lived link that opens the player's own page, findable or not (the mod builds no URLs). */
-export async function pageToken(deps: MeDeps, uuid: string) {
-  const a = await requireAccount(deps.db, uuid);
-  const now = deps.clock.now();
-  const token = newToken();
-  const expiresAt = now + deps.config.pageTokenTtlMs;
-  await insertPageToken(deps.db, { tokenHash: hashToken(token), uuid, expiresAt, now });
+/** A short-lived, single-use link that opens the player's own page, findable or not (the mod builds no URLs). */
+export async function pageToken(deps: MeDeps, who: { uuid: string; sessionId: string }) {
+  const a = await requireAccount(deps.db, who.uuid);
+  const { token, expiresAt } = await mintPageToken(
+    deps.db,
+    { ...who, kind: "link" },
+    deps.clock.now(),
+    deps.config.pageTokenTtlMs,
+  );
   return { url: `${deps.config.baseUrl}/u/${a.name}?t=${token}`, expiresAt };
 }
 

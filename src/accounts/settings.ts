@@ -5,29 +5,32 @@ import type { Static } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { ApiError } from "../http/errors.ts";
-import { accountByUuid, updateSettings, type Account, type SettingsChange } from "./accounts.query.ts";
+import { updateSettings, type Account, type SettingsChange } from "./accounts.query.ts";
+import { requireAccount } from "./accounts.ts";
 import type { SettingsChangeBody, SettingsDocument } from "./settings.schema.ts";
-import { isKnownZone, ZONE_CHANGE_INTERVAL_MS } from "./zone.ts";
+import { isKnownZone, ZONE_CHANGE_INTERVAL_MS } from "../wire/zone.ts";
 
-export type SettingsDeps = { db: Db; catalogue: Catalogue; clock: { now(): number }; config: { retentionOptionsDays: readonly number[] } };
+export type SettingsDeps = {
+  db: Db;
+  catalogue: Catalogue;
+  clock: { now(): number };
+  config: { retentionOptionsDays: readonly number[] };
+};
 
-export function settingsDocument(account: Account, deps: Pick<SettingsDeps, "catalogue" | "config">): Static<typeof SettingsDocument> {
+export function settingsDocument(
+  account: Account,
+  deps: Pick<SettingsDeps, "catalogue" | "config">,
+): Static<typeof SettingsDocument> {
   return {
     settingsVersion: account.settingsVersion,
     categories: Object.fromEntries(deps.catalogue.categories.map((c) => [c, account.consented.includes(c)])),
     zone: account.zone,
-    zoneChangeableAt: account.zoneChangedAt === null ? account.createdAt : account.zoneChangedAt + ZONE_CHANGE_INTERVAL_MS,
+    zoneChangeableAt:
+      account.zoneChangedAt === null ? account.createdAt : account.zoneChangedAt + ZONE_CHANGE_INTERVAL_MS,
     retentionDays: account.retentionDays,
     retentionOptionsDays: [...deps.config.retentionOptionsDays],
     findable: account.findable,
   };
-}
-
-export async function requireAccount(db: Db, uuid: string): Promise<Account> {
-  const account = await accountByUuid(db, uuid);
-  // A valid token always has an account (sessions cascade with it); this is the erased-meanwhile case.
-  if (!account) throw new ApiError("unauthorized", "this account no longer exists; sign in again");
-  return account;
 }
 
 /** What the body asks to change, checked against the rules; empty when nothing differs. */
@@ -36,7 +39,11 @@ function changeFrom(body: Static<typeof SettingsChangeBody>, account: Account, d
   if (body.categories) {
     for (const name of Object.keys(body.categories)) {
       if (!deps.catalogue.categories.includes(name)) {
-        throw new ApiError("unknown_category", `${JSON.stringify(name)} is not a category of catalogue ${deps.catalogue.version}`, `/categories/${name}`);
+        throw new ApiError(
+          "unknown_category",
+          `${JSON.stringify(name)} is not a category of catalogue ${deps.catalogue.version}`,
+          `/categories/${name}`,
+        );
       }
     }
     const on = new Set(account.consented.filter((c) => deps.catalogue.categories.includes(c)));
@@ -45,18 +52,27 @@ function changeFrom(body: Static<typeof SettingsChangeBody>, account: Account, d
     if (consented.join() !== account.consented.join()) change.consented = consented;
   }
   if (body.zone !== undefined && body.zone !== account.zone) {
-    if (!isKnownZone(body.zone)) throw new ApiError("unknown_zone", `${JSON.stringify(body.zone)} is not a known IANA time zone`, "/zone");
+    if (!isKnownZone(body.zone))
+      throw new ApiError("unknown_zone", `${JSON.stringify(body.zone)} is not a known IANA time zone`, "/zone");
     const now = deps.clock.now();
     const from = account.zoneChangedAt === null ? 0 : account.zoneChangedAt + ZONE_CHANGE_INTERVAL_MS;
     if (now < from) {
-      throw new ApiError("zone_change_too_soon", `the time zone can change once every 30 days; next possible at ${new Date(from).toISOString()}`, "/zone");
+      throw new ApiError(
+        "zone_change_too_soon",
+        `the time zone can change once every 30 days; next possible at ${new Date(from).toISOString()}`,
+        "/zone",
+      );
     }
     change.zone = body.zone;
     change.zoneChangedAt = now;
   }
   if (body.retentionDays !== undefined && body.retentionDays !== account.retentionDays) {
     if (!deps.config.retentionOptionsDays.includes(body.retentionDays)) {
-      throw new ApiError("invalid_retention", `retention must be one of ${deps.config.retentionOptionsDays.join(", ")} days`, "/retentionDays");
+      throw new ApiError(
+        "invalid_retention",
+        `retention must be one of ${deps.config.retentionOptionsDays.join(", ")} days`,
+        "/retentionDays",
+      );
     }
     change.retentionDays = body.retentionDays;
   }
@@ -64,9 +80,15 @@ function changeFrom(body: Static<typeof SettingsChangeBody>, account: Account, d
   return change;
 }
 
-export class StaleSettingsError extends ApiError {
+class StaleSettingsError extends ApiError {
   constructor(readonly current: Static<typeof SettingsDocument>) {
-    super("conflict", `settingsVersion is stale: the current version is ${current.settingsVersion}`, "/settingsVersion", {}, { settings: current });
+    super(
+      "conflict",
+      `settingsVersion is stale: the current version is ${current.settingsVersion}`,
+      "/settingsVersion",
+      {},
+      { settings: current },
+    );
   }
 }
 

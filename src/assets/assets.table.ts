@@ -1,4 +1,4 @@
-// Re-encoded images of the proxy: skins by texture hash (content-addressed, kept for good),
+// Re-encoded images of the proxy: skins by texture hash (content-addressed, never asked again while cached),
 // rendered heads by uuid and item images by item id (refreshed after ASSET_CACHE_HOURS).
 import { pgTable, text, bigint, customType, primaryKey } from "drizzle-orm/pg-core";
 

@@ -11,7 +11,8 @@ const HAT = { x: 40, y: 8 };
 const at = (img: Rgba, x: number, y: number) => (y * img.width + x) * 4;
 
 function hatIsOpaque(skin: Rgba): boolean {
-  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) if (skin.data[at(skin, HAT.x + x, HAT.y + y) + 3]! < 128) return false;
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 8; x++) if (skin.data[at(skin, HAT.x + x, HAT.y + y) + 3]! < 128) return false;
   return true;
 }
 
@@ -24,7 +25,8 @@ export function faceOf(skin: Rgba): Rgba {
       const f = at(skin, FACE.x + x, FACE.y + y);
       const h = at(skin, HAT.x + x, HAT.y + y);
       const a = withHat ? skin.data[h + 3]! / 255 : 0;
-      for (let c = 0; c < 3; c++) face[(y * 8 + x) * 4 + c] = Math.round(skin.data[h + c]! * a + skin.data[f + c]! * (1 - a));
+      for (let c = 0; c < 3; c++)
+        face[(y * 8 + x) * 4 + c] = Math.round(skin.data[h + c]! * a + skin.data[f + c]! * (1 - a));
       face[(y * 8 + x) * 4 + 3] = 255;
     }
   }
@@ -62,6 +64,7 @@ const DEFAULT_FACE = ["hhhhhhhh", "hhhhhhhh", "hsssssdh", "swesswes", "ssssssss"
 
 export function defaultHead(): Uint8Array {
   const data = new Uint8Array(8 * 8 * 4);
-  DEFAULT_FACE.forEach((row, y) => [...row].forEach((k, x) => data.set([...PALETTE[k]!, 255], (y * 8 + x) * 4)));
+  for (const [y, row] of DEFAULT_FACE.entries())
+    for (const [x, k] of [...row].entries()) data.set([...PALETTE[k]!, 255], (y * 8 + x) * 4);
   return encodePng(scaleNearest({ width: 8, height: 8, data }, HEAD_SCALE));
 }

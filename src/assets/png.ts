@@ -16,7 +16,8 @@ export class BadImage extends Error {
 export function pngSize(bytes: Uint8Array): { width: number; height: number } {
   if (bytes.byteLength < 33 || !SIGNATURE.every((b, i) => bytes[i] === b)) throw new BadImage("not a PNG");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") throw new BadImage("PNG without IHDR first");
+  if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR")
+    throw new BadImage("PNG without IHDR first");
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
@@ -37,7 +38,11 @@ function toRgba(png: DecodedPng): Uint8Array {
   for (let i = 0; i < pixels; i++) {
     const s = i * channels;
     const [r, g, b, a] =
-      channels === 1 ? [data[s]!, data[s]!, data[s]!, 255] : channels === 2 ? [data[s]!, data[s]!, data[s]!, data[s + 1]!] : [data[s]!, data[s + 1]!, data[s + 2]!, channels === 4 ? data[s + 3]! : 255];
+      channels === 1
+        ? [data[s]!, data[s]!, data[s]!, 255]
+        : channels === 2
+          ? [data[s]!, data[s]!, data[s]!, data[s + 1]!]
+          : [data[s]!, data[s + 1]!, data[s + 2]!, channels === 4 ? data[s + 3]! : 255];
     out.set([r, g, b, a], i * 4);
   }
   return out;

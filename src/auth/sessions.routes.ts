@@ -2,9 +2,9 @@
 import { Elysia } from "elysia";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
-import { authGuard } from "../http/auth-guard.ts";
+import { authGuard } from "./auth-guard.ts";
 import { ApiError } from "../http/errors.ts";
-import { requireAccount } from "../accounts/settings.ts";
+import { requireAccount } from "../accounts/accounts.ts";
 import { listSessions, signOutAll, signOutOne } from "./sessions.ts";
 import { CurrentSessionAnswer, SessionIdParams, SessionsAnswer, SignedOutAnswer } from "./auth.schema.ts";
 
@@ -15,7 +15,10 @@ export function sessionRoutes(deps: { db: Db; clock: Clock }) {
     .get(
       "/v1/auth/session",
       async ({ signedIn }) => {
-        const [account, sessions] = await Promise.all([requireAccount(deps.db, signedIn.uuid), listSessions(deps, signedIn)]);
+        const [account, sessions] = await Promise.all([
+          requireAccount(deps.db, signedIn.uuid),
+          listSessions(deps, signedIn),
+        ]);
         const session = sessions.find((s) => s.current);
         if (!session) throw new ApiError("unauthorized", "this session has ended; sign in again");
         return { uuid: account.uuid, name: account.name, zone: account.zone, session };

@@ -2,20 +2,29 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../http/errors.ts";
-import { deleteAllSessions, deleteSession, sessionByTokenHash, sessionsOf, touchSession, type DeviceSession } from "./auth.query.ts";
-import { hashToken, TOKEN_PATTERN } from "./tokens.ts";
+import {
+  deleteAllSessions,
+  deleteSession,
+  sessionPage,
+  sessionByTokenHash,
+  sessionsOf,
+  touchSession,
+  type DeviceSession,
+} from "./auth.query.ts";
+import { hashToken, TOKEN_PATTERN } from "../http/secret.ts";
+import type { SignedIn } from "../http/signed-in.ts";
+import { deletePageTokens } from "../accounts/accounts.ts";
 
 /** last seen is kept to this resolution, so the token check writes at most once per 5 minutes. */
-export const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
-
-export type Signedin = { uuid: string; sessionId: string };
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 
 const tokenShape = new RegExp(TOKEN_PATTERN);
 
-const unauthorized = (message: string) => new ApiError("unauthorized", message, undefined, { "www-authenticate": 'Bearer realm="tally"' });
+const unauthorized = (message: string) =>
+  new ApiError("unauthorized", message, undefined, { "www-authenticate": 'Bearer realm="tally"' });
 
 /** The signed-in account of a request, from `Authorization: Bearer <token>`; 401 otherwise. */
-export async function authenticate(deps: { db: Db; clock: Clock }, authorization: string | null): Promise<Signedin> {
+export async function authenticate(deps: { db: Db; clock: Clock }, authorization: string | null): Promise<SignedIn> {
   const match = /^Bearer ([^\s]+)$/.exec(authorization ?? "");
   if (!match) throw unauthorized("sign in first: send Authorization: Bearer <token>");
   const token = match[1]!;
@@ -27,21 +36,51 @@ export async function authenticate(deps: { db: Db; clock: Clock }, authorization
   return { uuid: session.uuid, sessionId: session.id };
 }
 
-export function describeSession(s: DeviceSession, currentId: string) {
-  return { id: s.id, device: s.device, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, current: s.id === currentId };
+function describeSession(s: DeviceSession, currentId: string) {
+  return {
+    id: s.id,
+    device: s.device,
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    expiresAt: s.expiresAt,
+    current: s.id === currentId,
+  };
 }
 
-export async function listSessions(deps: { db: Db; clock: Clock }, who: Signedin) {
+export async function listSessions(deps: { db: Db; clock: Clock }, who: SignedIn) {
   const now = deps.clock.now();
-  return (await sessionsOf(deps.db, who.uuid)).filter((s) => s.expiresAt > now).map((s) => describeSession(s, who.sessionId));
+  return (await sessionsOf(deps.db, who.uuid))
+    .filter((s) => s.expiresAt > now)
+    .map((s) => describeSession(s, who.sessionId));
 }
 
-export async function signOutOne(db: Db, who: Signedin, id: string) {
+/** Signs one device out; the page links and cookies it asked for end with it. */
+export async function signOutOne(db: Db, who: SignedIn, id: string) {
+  const gone = await db.transaction(async (tx) => {
+    const n = await deleteSession(tx, who.uuid, id);
+    if (n > 0) await deletePageTokens(tx, who.uuid, id);
+    return n;
+  });
   // Another account's id is answered exactly like an id that does not exist.
-  if ((await deleteSession(db, who.uuid, id)) === 0) throw new ApiError("not_found", "no such session on this account");
+  if (gone === 0) throw new ApiError("not_found", "no such session on this account");
   return { signedOut: 1 };
 }
 
-export async function signOutAll(db: Db, who: Signedin) {
-  return { signedOut: await deleteAllSessions(db, who.uuid) };
+/** Signs out everywhere: every device session, and every page link and cookie of the account. */
+export async function signOutAll(db: Db, who: SignedIn) {
+  return db.transaction(async (tx) => {
+    const signedOut = await endAllSessions(tx, who.uuid);
+    await deletePageTokens(tx, who.uuid);
+    return { signedOut };
+  });
+}
+
+/** Ends every device session of the account (signing out everywhere, erasure); answers how many. */
+export function endAllSessions(db: Db, uuid: string): Promise<number> {
+  return deleteAllSessions(db, uuid);
+}
+
+/** A page of the account's device sessions for its export, in id order after `afterId`; never the token hash. */
+export function sessionsForExport(db: Db, uuid: string, afterId: string | null, size: number) {
+  return sessionPage(db, uuid, afterId, size);
 }

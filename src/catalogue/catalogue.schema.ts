@@ -24,8 +24,14 @@ const Entry = {
 export const CatalogueDocument = T.Object(
   {
     catalogueVersion: T.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-    categories: T.Array(T.Object({ id: Id, label: Label, description: T.Optional(T.String({ maxLength: 500 })) }, strict), { minItems: 1 }),
-    namespaces: T.Array(T.Object({ id: T.String({ pattern: "^[a-z][a-z0-9_]{1,15}$" }), category: Id, label: Label }, strict), { minItems: 1 }),
+    categories: T.Array(
+      T.Object({ id: Id, label: Label, description: T.Optional(T.String({ maxLength: 500 })) }, strict),
+      { minItems: 1 },
+    ),
+    namespaces: T.Array(
+      T.Object({ id: T.String({ pattern: "^[a-z][a-z0-9_]{1,15}$" }), category: Id, label: Label }, strict),
+      { minItems: 1 },
+    ),
     units: T.Array(
       T.Object(
         {
@@ -43,14 +49,27 @@ export const CatalogueDocument = T.Object(
     patterns: T.Array(T.Object({ pattern: T.String({ maxLength: 160 }), ...Entry }, strict)),
     mirrorSections: T.Array(T.Object({ id: Id, label: Label }, strict)),
     /** Closed lists both sides validate against, by name (cuteNames: the profile display names). */
-    lists: T.Record(T.String({ pattern: "^[a-zA-Z][a-zA-Z0-9_]{0,63}$" }), T.Array(T.String({ minLength: 1, maxLength: 64 }))),
+    lists: T.Record(
+      T.String({ pattern: "^[a-zA-Z][a-zA-Z0-9_]{0,63}$" }),
+      T.Array(T.String({ minLength: 1, maxLength: 64 })),
+    ),
     /** Levelling tables by name: cumulative experience needed for each level, ascending. */
-    levelling: T.Record(T.String({ pattern: "^[a-z][a-z0-9_]{0,63}$" }), T.Array(T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))),
+    levelling: T.Record(
+      T.String({ pattern: "^[a-z][a-z0-9_]{0,63}$" }),
+      T.Array(T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    ),
   },
   strict,
 );
 
 export type CatalogueDocument = Static<typeof CatalogueDocument>;
 export type CatalogueEntry = Static<typeof CatalogueDocument>["keys"][number];
-export type CounterKind = Static<typeof Kind>;
 
+/** GET /v1/stats/catalogue's answers, for the OpenAPI document (the route serves the loaded bytes). */
+export const CATALOGUE_ANSWERS = {
+  200: {
+    description: "The catalogue document, byte for byte as loaded.",
+    content: { "application/json": { schema: CatalogueDocument } },
+  },
+  304: { description: "Not modified: the If-None-Match ETag is current." },
+};

@@ -34,7 +34,11 @@ export function buildCatalogue(document: CatalogueDocument, bytes: Uint8Array<Ar
     const segments = parts.map((p) => (/^\{[A-Z][A-Z0-9_]*\}$/.test(p) ? null : p));
     const bucket = `${namespace}/${segments.length}`;
     const list = buckets.get(bucket) ?? [];
-    list.push({ segments, placeholders: segments.filter((s) => s === null).length, info: { ...rest, source: "pattern", pattern } });
+    list.push({
+      segments,
+      placeholders: segments.filter((s) => s === null).length,
+      info: { ...rest, source: "pattern", pattern },
+    });
     buckets.set(bucket, list);
   }
   // Most specific first (fewest placeholders); ties keep catalogue order (sort is stable).

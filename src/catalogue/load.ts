@@ -31,7 +31,8 @@ function duplicates(ids: string[]): number {
 
 /** The rules a schema cannot say: sizes, references between sections, key grammar. */
 function consistencyFault(doc: CatalogueDocument): [string, string] | undefined {
-  if (doc.categories.length > MAX_CATEGORIES) return ["/categories", `at most ${MAX_CATEGORIES} categories (found ${doc.categories.length})`];
+  if (doc.categories.length > MAX_CATEGORIES)
+    return ["/categories", `at most ${MAX_CATEGORIES} categories (found ${doc.categories.length})`];
   for (const [section, ids] of [
     ["categories", doc.categories.map((c) => c.id)],
     ["namespaces", doc.namespaces.map((n) => n.id)],
@@ -43,7 +44,11 @@ function consistencyFault(doc: CatalogueDocument): [string, string] | undefined 
   ] as const) {
     const at = duplicates([...ids]);
     if (at >= 0) {
-      if (section === "patterns") return [`/patterns/${at}/pattern`, `matches the same keys as an earlier pattern (${doc.patterns[at]!.pattern})`];
+      if (section === "patterns")
+        return [
+          `/patterns/${at}/pattern`,
+          `matches the same keys as an earlier pattern (${doc.patterns[at]!.pattern})`,
+        ];
       return [`/${section}/${at}`, `duplicate ${JSON.stringify(ids[at])}`];
     }
   }
@@ -51,7 +56,8 @@ function consistencyFault(doc: CatalogueDocument): [string, string] | undefined 
   const categoryOf = new Map(doc.namespaces.map((n) => [n.id, n.category]));
   const units = new Set(doc.units.map((u) => u.id));
   for (const [i, n] of doc.namespaces.entries()) {
-    if (!categories.has(n.category)) return [`/namespaces/${i}/category`, `unknown category ${JSON.stringify(n.category)}`];
+    if (!categories.has(n.category))
+      return [`/namespaces/${i}/category`, `unknown category ${JSON.stringify(n.category)}`];
   }
   const entries = [
     ...doc.keys.map((k, i) => ({ at: `/keys/${i}`, name: k.key, entry: k, pattern: false })),
@@ -62,12 +68,23 @@ function consistencyFault(doc: CatalogueDocument): [string, string] | undefined 
     const probe = pattern ? name.replace(/\{[A-Z][A-Z0-9_]*\}/g, "x") : name;
     const parsed = parseKey(probe);
     if ("fault" in parsed) return [`${at}/${pattern ? "pattern" : "key"}`, keyFaultMessage[parsed.fault]];
-    if (pattern && !name.split(".").slice(1).every((s) => /^\{[A-Z][A-Z0-9_]*\}$/.test(s) || SEGMENT.test(s))) {
+    if (
+      pattern &&
+      !name
+        .split(".")
+        .slice(1)
+        .every((s) => /^\{[A-Z][A-Z0-9_]*\}$/.test(s) || SEGMENT.test(s))
+    ) {
       return [`${at}/pattern`, "a pattern segment is a key segment or a {PLACEHOLDER}"];
     }
     const namespace = categoryOf.get(parsed.namespace);
-    if (!namespace) return [`${at}/${pattern ? "pattern" : "key"}`, `namespace ${JSON.stringify(parsed.namespace)} is not in namespaces`];
-    if (entry.category !== namespace) return [`${at}/category`, `must be ${JSON.stringify(namespace)}, the category of namespace ${parsed.namespace}`];
+    if (!namespace)
+      return [
+        `${at}/${pattern ? "pattern" : "key"}`,
+        `namespace ${JSON.stringify(parsed.namespace)} is not in namespaces`,
+      ];
+    if (entry.category !== namespace)
+      return [`${at}/category`, `must be ${JSON.stringify(namespace)}, the category of namespace ${parsed.namespace}`];
     if (!units.has(entry.unit)) return [`${at}/unit`, `unknown unit ${JSON.stringify(entry.unit)}`];
   }
   for (const [name, levels] of Object.entries(doc.levelling)) {
@@ -103,6 +120,7 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
   } catch {
     throw new CatalogueError(file, "/", "no such file");
   }
-  if (!stat.isFile()) throw new CatalogueError(file, "/", "not a file (a directory?); CATALOGUE_FILE names the catalogue's JSON file");
+  if (!stat.isFile())
+    throw new CatalogueError(file, "/", "not a file (a directory?); CATALOGUE_FILE names the catalogue's JSON file");
   return parseCatalogue(await Bun.file(file).bytes(), file);
 }

@@ -12,11 +12,18 @@ export function backupRoutes(deps: { backup?: () => Promise<Blob>; clock: Clock;
   return app.get(
     "/v1/admin/backup",
     async ({ request }) => {
-      if (!hasBearer(request, token)) throw new ApiError("unauthorized", "the backup needs the ADMIN_TOKEN bearer token", undefined, { "www-authenticate": 'Bearer realm="tally admin"' });
+      if (!hasBearer(request, token))
+        throw new ApiError("unauthorized", "the backup needs the ADMIN_TOKEN bearer token", undefined, {
+          "www-authenticate": 'Bearer realm="tally admin"',
+        });
       if (!deps.backup) throw new ApiError("conflict", "this service runs on Postgres: back it up with pg_dump");
       const stamp = new Date(deps.clock.now()).toISOString().replace(/[:.]/g, "-");
       return new Response(await deps.backup(), {
-        headers: { "content-type": "application/gzip", "content-disposition": `attachment; filename="tally-backup-${stamp}.tgz"`, "cache-control": "no-store" },
+        headers: {
+          "content-type": "application/gzip",
+          "content-disposition": `attachment; filename="tally-backup-${stamp}.tgz"`,
+          "cache-control": "no-store",
+        },
       });
     },
     { detail: { hide: true } },

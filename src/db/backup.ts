@@ -17,8 +17,10 @@ export class BackupError extends Error {
 
 /** The dump of DATA_DIR's database: taken directly, or from the running service that holds it. */
 export async function takeBackup(config: Config, fetcher: typeof fetch = fetch): Promise<Blob> {
-  if (config.databaseUrl) throw new BackupError("tally backup is for the embedded database; back up Postgres with pg_dump (see the README)");
-  if (!existsSync(join(config.dataDir, "pg", "PG_VERSION"))) throw new BackupError(`there is no database in DATA_DIR ${config.dataDir}`);
+  if (config.databaseUrl)
+    throw new BackupError("tally backup is for the embedded database; back up Postgres with pg_dump (see the README)");
+  if (!existsSync(join(config.dataDir, "pg", "PG_VERSION")))
+    throw new BackupError(`there is no database in DATA_DIR ${config.dataDir}`);
   try {
     const database = await connectEmbedded(config.dataDir);
     try {
@@ -30,14 +32,20 @@ export async function takeBackup(config: Config, fetcher: typeof fetch = fetch):
     if (!(e instanceof DataDirLockedError)) throw e;
   }
   if (!config.adminToken) {
-    throw new BackupError("the service is running on DATA_DIR: give this command the service's ADMIN_TOKEN so it can ask the service for the backup, or stop the service");
+    throw new BackupError(
+      "the service is running on DATA_DIR: give this command the service's ADMIN_TOKEN so it can ask the service for the backup, or stop the service",
+    );
   }
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   let res: Response;
   try {
-    res = await fetcher(`http://${host}:${config.port}/v1/admin/backup`, { headers: { authorization: `Bearer ${config.adminToken}` } });
+    res = await fetcher(`http://${host}:${config.port}/v1/admin/backup`, {
+      headers: { authorization: `Bearer ${config.adminToken}` },
+    });
   } catch {
-    throw new BackupError(`DATA_DIR is held by another process, but no tally answers on ${host}:${config.port} (check HOST and PORT)`);
+    throw new BackupError(
+      `DATA_DIR is held by another process, but no tally answers on ${host}:${config.port} (check HOST and PORT)`,
+    );
   }
   if (!res.ok) throw new BackupError(`the running service refused the backup (${res.status}): ${await res.text()}`);
   return res.blob();
@@ -45,10 +53,15 @@ export async function takeBackup(config: Config, fetcher: typeof fetch = fetch):
 
 /** Replaces DATA_DIR's database with a backup; answers where the previous one was kept. */
 export async function restoreBackup(config: Config, tarball: Blob, now: number): Promise<{ previous: string | null }> {
-  if (config.databaseUrl) throw new BackupError("tally restore is for the embedded database; restore Postgres with its own tools (see the README)");
+  if (config.databaseUrl)
+    throw new BackupError(
+      "tally restore is for the embedded database; restore Postgres with its own tools (see the README)",
+    );
   const release = lockDataDir(config.dataDir);
   const pgDir = join(config.dataDir, "pg");
-  const previous = existsSync(pgDir) ? join(config.dataDir, `pg.before-restore-${new Date(now).toISOString().replace(/[:.]/g, "-")}`) : null;
+  const previous = existsSync(pgDir)
+    ? join(config.dataDir, `pg.before-restore-${new Date(now).toISOString().replace(/[:.]/g, "-")}`)
+    : null;
   try {
     await unpackDatabase(pgDir, tarball, previous ?? undefined);
   } catch (e) {

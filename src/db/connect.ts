@@ -11,7 +11,9 @@ import type { Config } from "../config.ts";
 import type { Database, Db } from "./database.ts";
 import * as schema from "./schema.ts";
 import { lockDataDir } from "./datadir-lock.ts";
+import { makePrivateDir, makeTarPrivate, makeTreePrivate, privateUmask } from "./private-files.ts";
 import { pgliteAssets } from "./pglite-assets.ts";
+import { guardedClient } from "./pool-guard.ts";
 
 export type ConnectOptions = {
   /** A tarball of an initialised database (PGlite dumpDataDir) to start a new folder from. */
@@ -35,7 +37,7 @@ export function maskUrl(url: string): string {
  * (jittered, so several instances do not knock at once): while Postgres is down a request is
  * answered 503 within about a second, and once it is back the service serves within about one.
  */
-export const reconnectBackoff = (failures: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
+const reconnectBackoff = (failures: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
 
 /**
  * drizzle's postgres.js adapter runs every statement unprepared (drizzle-orm issue 6096), which
@@ -48,12 +50,15 @@ function preparingStatements<T extends Sql>(client: T): T {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (prop === "unsafe") {
-        return (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true });
+        return (query: string, params?: unknown[], options?: object) =>
+          target.unsafe(query, params as never, { ...options, prepare: true });
       }
       if (prop === "begin" || prop === "savepoint") {
         return (...args: unknown[]) => {
           const body = args.pop() as (tx: Sql) => unknown;
-          return (value as (...a: unknown[]) => unknown).call(target, ...args, (tx: Sql) => body(preparingStatements(tx)));
+          return (value as (...a: unknown[]) => unknown).call(target, ...args, (tx: Sql) =>
+            body(preparingStatements(tx)),
+          );
         };
       }
       return value;
@@ -61,7 +66,19 @@ function preparingStatements<T extends Sql>(client: T): T {
   });
 }
 
-export async function connectPostgres(url: string, poolMax: number, prepare = true): Promise<Database> {
+/** Waits on Postgres (pool-guard.ts): a free connection, and one round trip (also Postgres's statement_timeout). */
+export type PostgresTimeouts = { acquireTimeoutMs: number; statementTimeoutMs: number };
+const defaultTimeouts: PostgresTimeouts = { acquireTimeoutMs: 5000, statementTimeoutMs: 30_000 };
+
+/** The caller waits this much longer than Postgres's own statement_timeout, so a live server's cancel is what it sees. */
+const STATEMENT_GRACE_MS = 500;
+
+export async function connectPostgres(
+  url: string,
+  poolMax: number,
+  prepare = true,
+  timeouts: PostgresTimeouts = defaultTimeouts,
+): Promise<Database> {
   const client = postgres(url, {
     max: poolMax,
     onnotice: () => {},
@@ -69,14 +86,25 @@ export async function connectPostgres(url: string, poolMax: number, prepare = tr
     backoff: reconnectBackoff,
     // Prepared statements keep a plan for each parameter set (custom plans): a generic plan would
     // guess the size of an unnest'ed array, and uploads range from one row to thousands.
-    connection: { application_name: "tally", ...(prepare ? { plan_cache_mode: "force_custom_plan" } : {}) },
+    connection: {
+      application_name: "tally",
+      statement_timeout: timeouts.statementTimeoutMs,
+      ...(prepare ? { plan_cache_mode: "force_custom_plan" } : {}),
+    },
     // int8 as a JavaScript number, as PGlite answers it: every stored value is a safe integer
     // (contract 1.2), and both backends must fold to the same bytes.
-    types: { int8: { to: 20, from: [20], parse: (x: string) => Number(x), serialize: (x: number | bigint) => String(x) } },
+    types: {
+      int8: { to: 20, from: [20], parse: (x: string) => Number(x), serialize: (x: number | bigint) => String(x) },
+    },
   });
   await client`select 1`; // fail at start, not on the first request
+  const guarded = guardedClient(prepare ? preparingStatements(client) : client, {
+    poolMax,
+    acquireTimeoutMs: timeouts.acquireTimeoutMs,
+    statementTimeoutMs: timeouts.statementTimeoutMs + STATEMENT_GRACE_MS,
+  });
   return {
-    db: drizzlePostgres(prepare ? preparingStatements(client) : client, { schema }) as unknown as Db,
+    db: drizzlePostgres(guarded, { schema }) as unknown as Db,
     kind: "postgres",
     where: maskUrl(url),
     close: () => client.end({ timeout: 5 }),
@@ -100,7 +128,10 @@ export async function unpackDatabase(pgDir: string, tarball: Blob, keepPreviousA
   rmSync(partial, { recursive: true, force: true });
   try {
     await Promise.all([new Bun.Archive(await tarball.arrayBuffer()).extract(partial), pgliteAssets()]);
-    if (!existsSync(join(partial, "PG_VERSION"))) throw new Error("the tarball holds no database (PG_VERSION is missing)");
+    if (!existsSync(join(partial, "PG_VERSION")))
+      throw new Error("the tarball holds no database (PG_VERSION is missing)");
+    // The archive's own modes (0666 in PGlite's dumps) never reach the disk.
+    makeTreePrivate(partial);
   } catch (e) {
     rmSync(partial, { recursive: true, force: true });
     throw e;
@@ -110,7 +141,12 @@ export async function unpackDatabase(pgDir: string, tarball: Blob, keepPreviousA
   renameSync(partial, pgDir);
 }
 
+/** The service's own entries in DATA_DIR: the database, databases kept by a restore, the lock. */
+const ownEntry = (name: string) => name === "pg" || name.startsWith("pg.") || name === "tally.lock";
+
 export async function connectEmbedded(dataDir: string, options: ConnectOptions = {}): Promise<Database> {
+  privateUmask();
+  makePrivateDir(dataDir);
   const release = lockDataDir(dataDir);
   try {
     const pgDir = join(dataDir, "pg");
@@ -122,17 +158,27 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
     if (seed) await unpackDatabase(pgDir, seed);
     else mkdirSync(pgDir, { recursive: true });
     const client = await openPglite(pgDir);
+    // Whatever an older version, an archive or PGlite's start left: folders 0700, files 0600. (PGlite's
+    // wasm file system applies its own umask, 022: files it makes while running are guarded by
+    // their 0700 folders, and made 0600 again when the database closes.)
+    const makePrivate = () => {
+      for (const name of readdirSync(dataDir)) if (ownEntry(name)) makeTreePrivate(join(dataDir, name));
+    };
+    makePrivate();
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
       kind: "embedded",
       where: pgDir,
       backup: async () => {
         await client.query("checkpoint");
-        return client.dumpDataDir("gzip");
+        const tar = new Uint8Array(await (await client.dumpDataDir("none")).arrayBuffer());
+        makeTarPrivate(tar);
+        return new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
       },
       close: async () => {
         try {
           await client.close();
+          makePrivate();
         } finally {
           release();
         }
@@ -145,5 +191,10 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
 }
 
 export function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
-  return config.databaseUrl ? connectPostgres(config.databaseUrl, config.databasePoolMax, config.databasePrepare) : connectEmbedded(config.dataDir, options);
+  if (!config.databaseUrl) return connectEmbedded(config.dataDir, options);
+  const timeouts = {
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  };
+  return connectPostgres(config.databaseUrl, config.databasePoolMax, config.databasePrepare, timeouts);
 }

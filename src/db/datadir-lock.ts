@@ -4,7 +4,7 @@
 // container that comes back as pid 1 again), so a stale lock never blocks a restart. The pid
 // written into the file is only there to name the holder in the message.
 import { dlopen, FFIType } from "bun:ffi";
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
@@ -38,6 +38,7 @@ export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "tally.lock");
   const fd = openSync(path, "a+", 0o600);
+  fchmodSync(fd, 0o600);
   if (flock()(fd, LOCK_EX | LOCK_NB) !== 0) {
     let holder: { pid?: number; host?: string } = {};
     try {
@@ -46,8 +47,12 @@ export function lockDataDir(dir: string): () => void {
       // the holder is still writing its details
     }
     closeSync(fd);
-    const who = holder.pid ? `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ""}` : "another process";
-    throw new DataDirLockedError(`DATA_DIR ${dir} is in use by another tally (${who}). Stop it first, or give this one its own DATA_DIR.`);
+    const who = holder.pid
+      ? `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ""}`
+      : "another process";
+    throw new DataDirLockedError(
+      `DATA_DIR ${dir} is in use by another tally (${who}). Stop it first, or give this one its own DATA_DIR.`,
+    );
   }
   ftruncateSync(fd, 0);
   writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }), 0);

@@ -22,14 +22,19 @@ export async function migrate(db: Db, migrations: Migration[] = embedded): Promi
     const known = new Set(migrations.map((m) => m.tag));
     const unknown = [...applied.keys()].filter((tag) => !known.has(tag));
     if (unknown.length) {
-      throw new MigrationError(`the database has migrations this binary does not know (${unknown.join(", ")}): it was migrated by a newer tally`);
+      throw new MigrationError(
+        `the database has migrations this binary does not know (${unknown.join(", ")}): it was migrated by a newer tally`,
+      );
     }
     const done: string[] = [];
     for (const m of migrations) {
       const hash = hashOf(m.sql);
       const before = applied.get(m.tag);
       if (before === hash) continue;
-      if (before) throw new MigrationError(`migration ${m.tag} changed after it was applied (hash ${before.slice(0, 12)} -> ${hash.slice(0, 12)})`);
+      if (before)
+        throw new MigrationError(
+          `migration ${m.tag} changed after it was applied (hash ${before.slice(0, 12)} -> ${hash.slice(0, 12)})`,
+        );
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim()) await q.applyStatement(tx, statement);
       }

@@ -12,6 +12,8 @@ import m9 from "../../drizzle/0009_counter_days_fillfactor.sql" with { type: "te
 import m10 from "../../drizzle/0010_rollups_safe_range.sql" with { type: "text" };
 import m11 from "../../drizzle/0011_accounts_name_lower_idx.sql" with { type: "text" };
 import m12 from "../../drizzle/0012_open_days.sql" with { type: "text" };
+import m13 from "../../drizzle/0013_page_token_kinds.sql" with { type: "text" };
+import m14 from "../../drizzle/0014_report_states.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -27,4 +29,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0010_rollups_safe_range", sql: m10 },
   { tag: "0011_accounts_name_lower_idx", sql: m11 },
   { tag: "0012_open_days", sql: m12 },
+  { tag: "0013_page_token_kinds", sql: m13 },
+  { tag: "0014_report_states", sql: m14 },
 ];

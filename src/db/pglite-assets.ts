@@ -4,7 +4,11 @@ import pgliteWasm from "@electric-sql/pglite/pglite.wasm" with { type: "file" };
 import initdbWasm from "@electric-sql/pglite/initdb.wasm" with { type: "file" };
 import fsBundle from "@electric-sql/pglite/pglite.data" with { type: "file" };
 
-export type PgliteAssets = { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module; fsBundle: Blob };
+export type PgliteAssets = {
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+};
 
 let compiled: Promise<PgliteAssets> | undefined;
 
@@ -16,7 +20,10 @@ export function pgliteAssets(): Promise<PgliteAssets> {
       Bun.file(initdbWasm).arrayBuffer(),
       Bun.file(fsBundle).arrayBuffer(),
     ]);
-    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([WebAssembly.compile(pg), WebAssembly.compile(initdb)]);
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+      WebAssembly.compile(pg),
+      WebAssembly.compile(initdb),
+    ]);
     return { pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([bundle]) };
   })();
   return compiled;

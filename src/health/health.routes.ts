@@ -43,6 +43,9 @@ export function healthRoutes(deps: { db: Db; log: Log; version: string; catalogu
         database,
       };
     },
-    { response: { 200: HealthAnswer, 503: HealthAnswer }, detail: { summary: "Accepted schema versions and catalogue version", tags: ["health"] } },
+    {
+      response: { 200: HealthAnswer, 503: HealthAnswer },
+      detail: { summary: "Accepted schema versions and catalogue version", tags: ["health"] },
+    },
   );
 }

@@ -2,10 +2,12 @@
 // { "error": { "code", "message", "path"? } }; codes never change meaning once shipped.
 export const errorStatus = {
   invalid_body: 400,
+  body_too_deep: 400,
   invalid_query: 400,
   invalid_uuid: 400,
   unauthorized: 401,
   not_joined: 401,
+  csrf_failed: 403,
   challenge_invalid: 401,
   not_found: 404,
   conflict: 409,
@@ -31,6 +33,8 @@ export const errorStatus = {
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
+  storage_full: 503,
+  server_busy: 503,
   identity_unavailable: 503,
   no_upstream_key: 503,
   upstream_unavailable: 503,
@@ -64,15 +68,4 @@ export type ErrorBody = { error: { code: string; message: string; path?: string;
 
 export function errorBody(code: string, message: string, path?: string, requestId?: string): ErrorBody {
   return { error: { code, message, ...(path === undefined ? {} : { path }), ...(requestId ? { requestId } : {}) } };
-}
-
-/** SQLSTATEs of a value past its column's or check's range (23514 check_violation, 22003 numeric_value_out_of_range). */
-const outOfRangeCodes = new Set(["23514", "22003"]);
-
-/** True when a database error (or one it wraps) says a value left its allowed range. */
-export function isOutOfRange(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string" && outOfRangeCodes.has(e.code)) return true;
-  }
-  return false;
 }

@@ -4,16 +4,24 @@ import { Elysia, ValidationError } from "elysia";
 import type { Log } from "../log.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { requestId } from "./request-context.ts";
-import { errorPage } from "./error-page.ts";
-import { pageSecurityHeaders } from "../web/respond.ts";
 import { validationMessage } from "./valid-body.ts";
+import { isDatabaseDown, isStorageFull } from "../db/errors.ts";
 
-type Refusal = { status: number; code: string; message: string; path?: string; headers?: Record<string, string>; extra?: Record<string, unknown> };
+type Refusal = {
+  status: number;
+  code: string;
+  message: string;
+  path?: string;
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+};
 
 function describeValidation(error: ValidationError): Refusal {
   // A path segment of the wrong shape names nothing that exists.
   if (error.type === "params") return { status: 404, code: "not_found", message: "no such resource" };
-  const first = error.all[0] as { path?: string; message?: string; schema?: { additionalProperties?: unknown } } | undefined;
+  const first = error.all[0] as
+    | { path?: string; message?: string; schema?: { additionalProperties?: unknown } }
+    | undefined;
   const path = first?.path || "/";
   const field = error.type === "query" ? "query parameter" : "field";
   const message = validationMessage(field, path, first?.message);
@@ -24,7 +32,15 @@ function describeValidation(error: ValidationError): Refusal {
 export function refusalOf(code: string | number, error: unknown): Refusal | null {
   // A refusal raised while reading the body reaches here wrapped in Elysia's ParseError.
   if (code === "PARSE" && (error as Error).cause instanceof ApiError) error = (error as Error).cause;
-  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, path: error.path, headers: error.headers, extra: error.extra };
+  if (error instanceof ApiError)
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      path: error.path,
+      headers: error.headers,
+      extra: error.extra,
+    };
   if (error instanceof ValidationError) return describeValidation(error);
   switch (code) {
     case "NOT_FOUND":
@@ -39,40 +55,65 @@ export function refusalOf(code: string | number, error: unknown): Refusal | null
 
 const isWebPath = (path: string) => !path.startsWith("/v1/") && path !== "/metrics";
 
-export function onErrorPlugin(log: Log) {
-  return new Elysia({ name: "tally.on-error" }).onError({ as: "global" }, ({ code, error, request, path, set }) => {
-    const id = requestId(request);
-    let refusal = refusalOf(code, error);
-    if (!refusal) {
-      const unavailable = isDatabaseDown(error);
-      log.error(unavailable ? "database unavailable" : "unhandled error", { requestId: id, path, error });
-      refusal = unavailable
-        ? { status: 503, code: "database_unavailable", message: "the database is not reachable; try again shortly", headers: { "retry-after": "5" } }
-        : { status: 500, code: "internal", message: "internal error; quote the request id when reporting it" };
-    }
-    set.status = refusal.status;
-    const headers: Record<string, string> = { ...refusal.headers, ...(id ? { "x-request-id": id } : {}) };
-    if (isWebPath(path)) {
-      return new Response(errorPage(refusal.status, refusal.message, id), {
+/** The website's answer to a refused web route (handed in by createApp: http/ knows no page). */
+export type ErrorPage = (refusal: {
+  status: number;
+  message: string;
+  requestId?: string;
+  headers: Record<string, string>;
+}) => Response;
+
+export function onErrorPlugin(log: Log, errorPage: ErrorPage) {
+  return new Elysia({ name: "tally.on-error" }).onError(
+    { as: "global" },
+    ({ code, error, request, path, route, set }) => {
+      const id = requestId(request);
+      let refusal = refusalOf(code, error);
+      if (!refusal) {
+        const unavailable = isDatabaseDown(error);
+        const full = !unavailable && isStorageFull(error);
+        // The route pattern (`/u/:name`), never the path: a path can hold a player name or a share key.
+        const where = { requestId: id, route: route || "(unmatched)", error };
+        if (full) log.error(STORAGE_FULL_LOG, where);
+        else log.error(unavailable ? "database unavailable" : "unhandled error", where);
+        refusal = unavailable
+          ? {
+              status: 503,
+              code: "database_unavailable",
+              message: "the database is not reachable; try again shortly",
+              headers: { "retry-after": "5" },
+            }
+          : full
+            ? {
+                status: 503,
+                code: "storage_full",
+                message: "the service's storage is full; nothing was stored, try again later",
+                headers: { "retry-after": "60" },
+              }
+            : { status: 500, code: "internal", message: "internal error; quote the request id when reporting it" };
+      }
+      set.status = refusal.status;
+      const headers: Record<string, string> = {
+        ...refusal.headers,
+        ...(id ? { "x-request-id": id } : {}),
+        "x-content-type-options": "nosniff",
+      };
+      if (isWebPath(path))
+        return errorPage({ status: refusal.status, message: refusal.message, requestId: id, headers });
+      const body = {
+        ...refusal.extra,
+        ...errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined),
+      };
+      return new Response(JSON.stringify(body), {
         status: refusal.status,
-        headers: { ...headers, ...pageSecurityHeaders, "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+        headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
       });
-    }
-    const body = { ...refusal.extra, ...errorBody(refusal.code, refusal.message, refusal.path, refusal.status >= 500 ? id : undefined) };
-    return new Response(JSON.stringify(body), {
-      status: refusal.status,
-      headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-    });
-  });
+    },
+  );
 }
 
-const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT", "CONNECTION_DESTROYED", "57P01", "57P03"]);
-
-/** True for errors meaning "Postgres is not there right now" (answered 503, not 500). */
-export function isDatabaseDown(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.code && connectionCodes.has(e.code)) return true;
-  }
-  return false;
-}
-
+/** What the operator reads when the database cannot write (docs/decisions.md: storage_full). */
+export const STORAGE_FULL_LOG =
+  "storage full: the database could not write (disk_full / ENOSPC). Free space on the disk holding DATA_DIR (embedded) or " +
+  "Postgres's data directory; until then writes are refused 503 storage_full with Retry-After, and they are accepted again " +
+  "on their own once there is space (nothing acknowledged is lost)";

@@ -14,7 +14,10 @@ export async function countRequest(db: Db, bucket: string, windowStart: number):
   return Number(row!.count);
 }
 
-/** Forgets windows that ended before `before`. */
-export async function purgeWindows(db: Db, before: number) {
-  await db.execute(sql`delete from rate_limits where window_start < ${before}`);
+/**
+ * Forgets the windows of one limit (buckets named `<name>:...`) that started before `before`. Only
+ * its own: a one-minute limit purging every bucket wiped the hour-long report limit's counts.
+ */
+export async function purgeWindows(db: Db, name: string, before: number) {
+  await db.execute(sql`delete from rate_limits where starts_with(bucket, ${`${name}:`}) and window_start < ${before}`);
 }

@@ -5,12 +5,19 @@
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
 import { beginRequest, requestFacts } from "./request-context.ts";
-import type { Metrics } from "../metrics/metrics.ts";
 
-export function requestLog(log: Log, metrics: Metrics) {
+/** What this records into (the service's metrics registry; http/ names no module above it). */
+export type RequestMetrics = {
+  requests: { inc(labels: { route: string; method: string; status: string }): void };
+  latency: { observe(labels: { route: string }, seconds: number): void };
+};
+
+export function requestLog(log: Log, metrics: RequestMetrics) {
   return new Elysia({ name: "tally.request-log" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = beginRequest(request).id;
+      // No answer of this service is ever to be sniffed into another type (JSON read as HTML).
+      set.headers["x-content-type-options"] = "nosniff";
     })
     .derive({ as: "global" }, ({ request }) => ({ log: log.child({ requestId: requestFacts(request)?.id }) }))
     .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {

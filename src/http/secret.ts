@@ -1,5 +1,15 @@
-// Comparing a presented secret (a bearer token of an operator route) in constant time.
+// Secrets the service hands out and takes back. A token is 32 random bytes in base64url; only its
+// SHA-256 is stored, so a copy of the database holds nothing that signs anyone in. A presented
+// operator secret is compared in constant time.
 import { timingSafeEqual } from "node:crypto";
+
+export const randomBase64url = (bytes: number) =>
+  Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
+export const randomHex = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+
+export const newToken = () => randomBase64url(32);
+export const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
+export const TOKEN_PATTERN = "^[A-Za-z0-9_-]{43}$";
 
 export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -8,4 +18,5 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /** True when the request carries `Authorization: Bearer <token>`. */
-export const hasBearer = (request: Request, token: string) => sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`);
+export const hasBearer = (request: Request, token: string) =>
+  sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`);

@@ -7,21 +7,35 @@
 import { OptionalKind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ApiError } from "./errors.ts";
+import { PendingBody } from "./body.ts";
 
 /** The one wording of a validation fault, for bodies here and for queries in on-error.ts. */
-export function validationMessage(field: "field" | "query parameter", path: string, message: string | undefined): string {
+export function validationMessage(
+  field: "field" | "query parameter",
+  path: string,
+  message: string | undefined,
+): string {
   return message === "Unexpected property" ? `unknown ${field} ${path}` : `${path}: ${message ?? "invalid value"}`;
 }
 
-/** A transform hook refusing a body that does not match `schema`: 400 invalid_body at its first fault. */
-export function validBody(schema: TSchema) {
+/**
+ * A transform hook refusing a body that does not match `schema`: 400 invalid_body at its first fault.
+ * A body not read yet is read here, under `cap` decoded bytes (default: the small-body cap), so a
+ * route's plugin hooks (rate limit, token guard) always run before its body is read.
+ */
+export function validBody(schema: TSchema, cap?: number) {
   const check = TypeCompiler.Compile(schema);
   // T.Optional(...) as a whole body: no body at all is fine, as Elysia has it.
   const optional = (schema as { [OptionalKind]?: string })[OptionalKind] === "Optional";
-  return ({ body }: { body: unknown }) => {
+  const validate = (body: unknown) => {
     if ((optional && body === undefined) || check.Check(body)) return;
     const first = check.Errors(body).First();
     const path = first?.path || "/";
     throw new ApiError("invalid_body", validationMessage("field", path, first?.message), path);
+  };
+  // Async so Elysia awaits it (it looks at the function's kind, not at what it returns).
+  return async (ctx: { body: unknown }) => {
+    if (ctx.body instanceof PendingBody) ctx.body = await ctx.body.read(cap);
+    validate(ctx.body);
   };
 }

@@ -51,4 +51,5 @@ export const singleProcessJobLock: JobLock = async (_job, fn) => ({ ran: true, v
 /** Job locks an instance may hold at once: all but two of its connections (one for a job's work, one for requests). */
 export const jobLocksHeld = (poolMax: number) => Math.max(1, poolMax - 2);
 
-export const jobLockFor = (kind: "postgres" | "embedded", db: Db, maxHeld = 1): JobLock => (kind === "postgres" ? advisoryJobLock(db, maxHeld) : singleProcessJobLock);
+export const jobLockFor = (kind: "postgres" | "embedded", db: Db, maxHeld = 1): JobLock =>
+  kind === "postgres" ? advisoryJobLock(db, maxHeld) : singleProcessJobLock;

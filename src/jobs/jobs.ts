@@ -1,9 +1,10 @@
 // Every job of the service, for the scheduler main.ts starts. A module adds its jobs here.
 import type { AppDeps } from "../app.ts";
-import type { Job } from "./scheduler.ts";
+import type { Job } from "../job.ts";
 import { reportJobs } from "../reports/reports.jobs.ts";
 import { statsJobs } from "../stats/stats.jobs.ts";
+import { cachesJobs } from "../profiles/caches.jobs.ts";
 
 export function serviceJobs(deps: AppDeps): Job[] {
-  return [...reportJobs(deps), ...statsJobs(deps)];
+  return [...reportJobs(deps), ...statsJobs(deps), ...cachesJobs(deps)];
 }

@@ -3,22 +3,13 @@
 // Each run logs one line with its counts (at debug when it found nothing to do). Jobs are thin:
 // they call module functions that tests call directly.
 import type { Log } from "../log.ts";
+import type { Job, JobCounts } from "../job.ts";
 import type { JobLock } from "./job-lock.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 
-export type JobCounts = Record<string, number>;
-
-export type Job = {
-  name: string;
-  /** The job's off switch (a setting). */
-  enabled: boolean;
-  /** The job's schedule (a setting). */
-  intervalMs: number;
-  /** One run; it should return soon after `signal` aborts (the service is stopping). */
-  run(signal: AbortSignal): Promise<JobCounts>;
-};
-
-export type RunOutcome = { status: "ran"; counts: JobCounts; ms: number } | { status: "busy" | "locked" | "failed" | "off" };
+export type RunOutcome =
+  | { status: "ran"; counts: JobCounts; ms: number }
+  | { status: "busy" | "locked" | "failed" | "off" };
 
 export type Scheduler = {
   start(): void;

@@ -13,9 +13,13 @@ export function metricsRoutes(deps: { metrics: Metrics; config: { metricsEnabled
     async ({ request }) => {
       const token = deps.config.metricsToken;
       if (token && !hasBearer(request, token)) {
-        throw new ApiError("unauthorized", "metrics need the METRICS_TOKEN bearer token", undefined, { "www-authenticate": 'Bearer realm="tally metrics"' });
+        throw new ApiError("unauthorized", "metrics need the METRICS_TOKEN bearer token", undefined, {
+          "www-authenticate": 'Bearer realm="tally metrics"',
+        });
       }
-      return new Response(await deps.metrics.registry.metrics(), { headers: { "content-type": deps.metrics.registry.contentType, "cache-control": "no-store" } });
+      return new Response(await deps.metrics.registry.metrics(), {
+        headers: { "content-type": deps.metrics.registry.contentType, "cache-control": "no-store" },
+      });
     },
     { detail: { hide: true } },
   );

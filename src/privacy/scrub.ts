@@ -1,76 +1,88 @@
-// Scrubbing free text before it is stored or posted (bug reports, contract 1 and 1.3). The
-// denylist's rules find where a player name sits (rank tags, party and guild lines, whispers,
-// "Name joined.", uuids); each name found becomes its stable pseudonym, here and wherever else the
-// same name appears as a word in the same report; so do names in the game log's own lines
-// ("Setting user: Steve", "[CHAT] <Steve> hi"). Secrets and machine identity go too: access tokens
-// and session ids on a Java command line, user home paths, e-mail and IP addresses.
-import { denylistRules, LEVEL, NAME, RANK } from "./denylist.ts";
+// Scrubbing free text before it is stored or posted (bug reports, contract 1 and 1.3). The name
+// families (families.ts, shared with the ingest denylist) find where a player name sits, on the
+// text with its formatting codes stripped; each name found becomes its stable pseudonym there (in
+// the original, so the codes around it stay) and wherever else the same name stands as a word of
+// free text in the same report, but never in a stack frame, a Java class or file name, a path or an
+// identifier. Uuids, secrets and machine identity go too: access tokens and session ids on a Java
+// command line, user home paths, e-mail and IP addresses.
+import { findNames, type NameHit } from "./find.ts";
+import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
 
-/**
- * For each denylist rule, where the name is inside its match (tried at the match's start). The
- * denylist says "this text holds a name"; these say which word it is.
- */
-const locators: Record<string, RegExp> = {
-  rank_tag: new RegExp(`(?:${LEVEL} )?(?:(${RANK}) ?)?(${NAME})\\b`, "y"),
-  channel_line: new RegExp(`\\n?\\s*(?:Party|Guild|Officer|Co-op|Friend|Coop)\\s*>\\s*(?:${LEVEL} )?(?:(${RANK}) ?)?(${NAME})`, "y"),
-  whisper: new RegExp(`\\n?\\s*(?:From|To) (?:(${RANK}) )?(${NAME}): `, "y"),
-  joined_line: new RegExp(`\\n?\\s*(?:(${RANK}) )?(${NAME}) (?:has )?(?:joined|left)`, "y"),
-};
-
-/** Bracketed words a game or launcher log prints that are not ranks: "[ERROR] Something failed". */
-const LOG_TAGS = new Set(["[INFO]", "[WARN]", "[WARNING]", "[ERROR]", "[FATAL]", "[DEBUG]", "[TRACE]", "[SEVERE]", "[STDOUT]", "[STDERR]", "[SYSTEM]", "[CHAT]"]);
-
-const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32}/y;
+const UUIDS =
+  /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})(?![0-9A-Fa-f])/g;
 
 /** Launcher arguments whose value is a secret or the player: `--accessToken eyJ...`, `--username Steve`. */
 const SECRET_ARG = /(--(?:accessToken|session|clientId|xuid|userProperties|profileProperties|uuid)[ =])("[^"]*"|\S+)/g;
 const USERNAME_ARG = /--username[ =]([A-Za-z0-9_]{2,16})\b/g;
-/** The game log's own lines that name a player: "Setting user: Steve", "[CHAT] <Steve> hi". */
-const LOG_NAMES = [/Setting user: ([A-Za-z0-9_]{2,16})\b/g, /(?:^|\n|\[CHAT\] )<([A-Za-z0-9_]{3,16})> /g];
 const SESSION_TOKEN = /\btoken:[A-Za-z0-9._-]{8,}(?::[0-9A-Fa-f-]{32,36})?/g;
-const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// Linear on any input (issue 22): a token or an address is tried only where its run of characters
+// starts, and every repeat is bounded.
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const EMAIL =
+  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g;
 const WINDOWS_HOME = /([A-Za-z]:(?:\\{1,2}|\/)(?:Users|Documents and Settings)(?:\\{1,2}|\/))[^\\/\r\n:*?"<>|]+/gi;
-const UNIX_HOME = /((?:^|[\s"'=:(\[])\/(?:home|Users)\/)[^/\s"':)\]]+/g;
+const UNIX_HOME = /((?:^|[\s"'=:([])\/(?:home|Users)\/)[^/\s"':)\]]+/g;
 const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?::\\d{1,5})?(?![\\d.])`, "g");
 
 export type Found = { names: Set<string>; uuids: Set<string> };
 
-/** The player names and uuids a text holds, as the denylist's rules find them. */
-export function findIdentities(text: string, found: Found = { names: new Set(), uuids: new Set() }): Found {
-  for (const rule of denylistRules) {
-    const all = new RegExp(rule.pattern.source, rule.pattern.flags.replace("g", "") + "g");
-    for (const m of text.matchAll(all)) {
-      if (rule.name === "uuid") {
-        // The match may start with the character before the uuid.
-        for (const at of [m.index, m.index + 1]) {
-          UUID.lastIndex = at;
-          const u = UUID.exec(text);
-          if (u) {
-            found.uuids.add(u[0]);
-            break;
-          }
-        }
-        continue;
-      }
-      const locator = locators[rule.name];
-      if (!locator) continue;
-      locator.lastIndex = m.index;
-      const hit = locator.exec(text);
-      if (!hit || (hit[1] && LOG_TAGS.has(hit[1].toUpperCase()))) continue;
-      if (hit[2]) found.names.add(hit[2]);
-    }
-  }
-  for (const m of text.matchAll(USERNAME_ARG)) found.names.add(m[1]!);
-  for (const shape of LOG_NAMES) for (const m of text.matchAll(shape)) found.names.add(m[1]!);
+/** The player names and uuids a text holds: the families' names, `--username X`, and uuids. */
+export function findIdentities(
+  text: string,
+  found: Found = { names: new Set(), uuids: new Set() },
+  p: Plain = normalise(text),
+  hits: NameHit[] = findNames(text, p),
+): Found {
+  for (const hit of hits) found.names.add(hit.name);
+  for (const m of p.plain.matchAll(USERNAME_ARG)) found.names.add(m[1]!);
+  for (const m of text.matchAll(UUIDS)) found.uuids.add(m[0]);
   return found;
 }
 
-/** Replaces every whole-word use of `word`, except as a part of a dotted or $ Java name or a path. */
-function replaceWord(text: string, word: string, by: string): string {
-  return text.replace(new RegExp(`(?<![A-Za-z0-9_.$/\\\\-])${word}(?![A-Za-z0-9_$-])`, "g"), by);
+/** A line of a stack trace: "\tat dev.mod.Steve.tick(Steve.java:3)". Names are never replaced in one. */
+const FRAME_LINE = /^[ \t]*at [\w$./<>]{1,400}\([^\n]*/gm;
+/** A word of the plain text that could be a name. */
+const WORD = /[A-Za-z0-9_]{3,16}/g;
+/** Before a word: part of a dotted or $ Java name, a path, a namespaced id or a dashed word. */
+const JOINED_BEFORE = /[A-Za-z0-9_.$/\\:-]/;
+
+/**
+ * The spans (in the original) where a found name stands as a word of free text: not inside a
+ * stack frame, a Java class or file name ("Steve.java", "dev.mod.Steve"), a path or an identifier.
+ * One pass over the words of the text, whatever the number of names.
+ */
+function wordSpans(p: Plain, names: Set<string>): [number, number][] {
+  const spans: [number, number][] = [];
+  const text = p.plain;
+  const frames = [...text.matchAll(FRAME_LINE)].map((m) => [m.index, m.index + m[0].length] as const);
+  let f = 0;
+  for (const m of text.matchAll(WORD)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    const before = text[at - 1];
+    const after = text[end];
+    if (!names.has(m[0]) || (after && /[A-Za-z0-9_$-]/.test(after)) || (before && JOINED_BEFORE.test(before))) continue;
+    if (after === "." && /[A-Za-z]/.test(text[end + 1] ?? "")) continue;
+    while (f < frames.length && frames[f]![1] < at) f++;
+    if (f < frames.length && frames[f]![0] <= at) continue;
+    spans.push(originalSpan(p, at, end));
+  }
+  return spans;
+}
+
+/** Replaces the spans (possibly overlapping, in any order) by the pseudonyms of what they hold. */
+function replaceSpans(text: string, spans: [number, number][], by: (s: string) => string): string {
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (start < at) continue;
+    out += text.slice(at, start) + by(text.slice(start, end));
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /** Everything but player names: secrets, homes, e-mail and IP addresses. */
@@ -85,6 +97,21 @@ function scrubMachine(text: string): string {
     .replace(IPV4, "<ip>");
 }
 
+/** Every regular expression the scrubber runs besides the families' rules (for the hostile-input tests). */
+export const scrubberRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "secret_arg", pattern: SECRET_ARG },
+  { name: "username_arg", pattern: USERNAME_ARG },
+  { name: "session_token", pattern: SESSION_TOKEN },
+  { name: "jwt", pattern: JWT },
+  { name: "email", pattern: EMAIL },
+  { name: "windows_home", pattern: WINDOWS_HOME },
+  { name: "unix_home", pattern: UNIX_HOME },
+  { name: "ipv4", pattern: IPV4 },
+  { name: "uuids", pattern: UUIDS },
+  { name: "frame_line", pattern: FRAME_LINE },
+  { name: "word", pattern: WORD },
+];
+
 export type Scrubbed<T> = { fields: T; names: number; uuids: number };
 
 /**
@@ -93,20 +120,33 @@ export type Scrubbed<T> = { fields: T; names: number; uuids: number };
  */
 export function scrubFields<T extends Record<string, string | undefined>>(key: string, fields: T): Scrubbed<T> {
   const found: Found = { names: new Set(), uuids: new Set() };
-  for (const value of Object.values(fields)) if (value) findIdentities(value, found);
-  // Longest first, so a name that contains another is replaced whole.
-  const names = [...found.names].sort((a, b) => b.length - a.length);
+  const plains = new Map<string, Plain>();
+  const inPlace = new Map<string, [number, number][]>();
+  for (const [field, value] of Object.entries(fields)) {
+    if (!value) continue;
+    const p = normalise(value);
+    plains.set(field, p);
+    const hits = findNames(value, p);
+    inPlace.set(
+      field,
+      hits.map((h) => [h.start, h.end]),
+    );
+    findIdentities(value, found, p, hits);
+  }
   const out: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(fields)) {
-    if (value === undefined) {
-      out[field] = undefined;
+    if (!value) {
+      out[field] = value;
       continue;
     }
-    let text = value.replace(SECRET_ARG, "$1<redacted>").replace(USERNAME_ARG, (_m, name: string) => `--username ${pseudonym(key, name)}`);
-    for (const u of found.uuids) text = text.replaceAll(new RegExp(u.replaceAll("-", "-?"), "gi"), () => pseudonym(key, u));
-    // Also the dashed form of a uuid found undashed, and the other way round.
-    text = text.replace(/(?<![0-9A-Fa-f])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f])/g, (u) => pseudonym(key, u));
-    for (const name of names) text = replaceWord(text, name, pseudonym(key, name));
+    const p = plains.get(field)!;
+    // Where a rule found a name, and wherever a found name stands as a word of free text; each
+    // span's text is the name, perhaps with a code inside it: its pseudonym is of the plain name.
+    const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
+    let text = replaceSpans(value, spans, (s) => pseudonym(key, normalise(s).plain));
+    text = text.replace(SECRET_ARG, "$1<redacted>");
+    // A uuid found anywhere, dashed or not, becomes the pseudonym of its undashed form.
+    text = text.replace(UUIDS, (u) => pseudonym(key, u));
     out[field] = scrubMachine(text);
   }
   return { fields: out as T, names: found.names.size, uuids: found.uuids.size };

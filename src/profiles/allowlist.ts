@@ -1,24 +1,45 @@
 // THE allowlist: every field of the profile document, and where in the game API's answer it comes
 // from. Nothing else of the upstream answer is kept, cached or answered; a field that is missing or
 // of another type is left out (absent, never null, never zero: contract 1.2). `{member}` is the
-// looked-up player's own entry under `members`: other members' data is never read (contract 1.1).
+// looked-up player's own entry under `members`: of other members, only whether they are still on
+// the profile is read (contract 1.1).
+// The paths are those of the real v2 answers (test/support/recorded/, each field asserted against
+// a recorded body in test/profiles/recorded.test.ts). A member who left the profile keeps an entry
+// with `profile.deletion_notice`; an invited player who has not accepted has one with
+// `profile.coop_invitation.confirmed: false`. Neither is a member: they are not counted, and a
+// profile on which the looked-up player is only one of them is not that player's profile.
 import { Type as T, type Static } from "@sinclair/typebox";
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+/** A member entry of someone still on the profile: not gone (deletion notice), not only invited. */
+function isCurrentMember(entry: unknown): boolean {
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
+  const profile = (entry as { profile?: unknown }).profile;
+  if (!profile || typeof profile !== "object") return true; // nothing says otherwise
+  const p = profile as { deletion_notice?: unknown; coop_invitation?: { confirmed?: unknown } | null };
+  if (p.deletion_notice !== undefined && p.deletion_notice !== null) return false;
+  return !(p.coop_invitation && typeof p.coop_invitation === "object" && p.coop_invitation.confirmed === false);
+}
+
 /** How a raw value becomes a wire value; undefined drops the field. */
 const as = {
   /** A 32-hex id, dashed or not, answered undashed lower-case (contract 1.2). */
-  id: (v: unknown) => (typeof v === "string" && /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/.test(v) ? v.replaceAll("-", "").toLowerCase() : undefined),
+  id: (v: unknown) =>
+    typeof v === "string" && /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/.test(v)
+      ? v.replaceAll("-", "").toLowerCase()
+      : undefined,
   /** A display name the platform hands out (cute names are one word of letters). */
   word: (v: unknown) => (typeof v === "string" && /^[A-Za-z][A-Za-z_]{0,31}$/.test(v) ? v : undefined),
   bool: (v: unknown) => (typeof v === "boolean" ? v : undefined),
   /** A non-negative integer (timestamps, experience, counts), truncated if the upstream sent a fraction. */
   int: (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= SAFE ? Math.trunc(v) : undefined),
   /** Whole coins, truncated toward zero (contract 1.2). */
-  coins: (v: unknown) => (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= SAFE ? Math.trunc(v) || 0 : undefined),
-  /** How many keys an object has. */
-  count: (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).length : undefined),
+  coins: (v: unknown) =>
+    typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= SAFE ? Math.trunc(v) || 0 : undefined,
+  /** How many current members a `members` object holds. */
+  members: (v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.values(v).filter(isCurrentMember).length : undefined,
 } as const;
 
 export const PROFILE_FIELDS = [
@@ -26,10 +47,10 @@ export const PROFILE_FIELDS = [
   { field: "cuteName", from: "cute_name", as: "word" },
   { field: "selected", from: "selected", as: "bool" },
   { field: "gameMode", from: "game_mode", as: "word" },
-  { field: "memberCount", from: "members", as: "count" },
+  { field: "memberCount", from: "members", as: "members" },
   { field: "bankBalance", from: "banking.balance", as: "coins" },
   { field: "firstJoin", from: "members.{member}.profile.first_join", as: "int" },
-  { field: "skyblockXp", from: "members.{member}.leveler.experience", as: "int" },
+  { field: "skyblockXp", from: "members.{member}.leveling.experience", as: "int" },
   { field: "purse", from: "members.{member}.currencies.coin_purse", as: "coins" },
   { field: "fairySouls", from: "members.{member}.fairy_soul.total_collected", as: "int" },
 ] as const satisfies readonly { field: string; from: string; as: keyof typeof as }[];
@@ -70,6 +91,7 @@ function pick(source: unknown, path: string, member: string): unknown {
 export function allowlistProfiles(raw: unknown[] | null, uuid: string): ProfileEntry[] {
   const out: ProfileEntry[] = [];
   for (const profile of raw ?? []) {
+    if (!isCurrentMember(pick(profile, "members.{member}", uuid))) continue; // invited only, or gone
     const entry: Record<string, unknown> = {};
     for (const f of PROFILE_FIELDS) {
       const value = as[f.as](pick(profile, f.from, uuid));

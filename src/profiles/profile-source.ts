@@ -15,6 +15,7 @@ import { ApiError } from "../http/errors.ts";
 import { countCache, type Metrics } from "../metrics/metrics.ts";
 import { GameApiError, skyblockProfiles } from "../upstream/game-api.ts";
 import { backOff, backoffRemaining, DEFAULT_BACKOFF_MS } from "../upstream/backoff.ts";
+import { spendBudget } from "../http/rate-limit.ts";
 import { allowlistProfiles, type ProfileEntry } from "./allowlist.ts";
 import { cachedProfiles, lockProfileRefresh, storeProfiles, type CachedProfiles } from "./profiles.query.ts";
 
@@ -23,7 +24,18 @@ export type ProfileDeps = {
   clock: Clock;
   log: Log;
   fetch: typeof fetch;
-  config: Pick<Config, "gameApiUrl" | "gameApiKey" | "upstreamTimeoutMs" | "profileCacheHours" | "profileStaleHours" | "gameApiReserve">;
+  config: Pick<
+    Config,
+    | "gameApiUrl"
+    | "gameApiKey"
+    | "gameApiMaxBytes"
+    | "upstreamTimeoutMs"
+    | "profileCacheHours"
+    | "profileStaleHours"
+    | "gameApiReserve"
+    | "upstreamMissBudget"
+    | "cacheMaxAgeHours"
+  >;
   metrics?: Metrics;
 };
 
@@ -36,14 +48,27 @@ type Refresh = { ok: CachedProfiles } | { failed: GameApiError; retryAfterMs?: n
 
 export function profileSource(deps: ProfileDeps) {
   const inFlight = new Map<string, Promise<Refresh>>();
-  const fresh = (c: CachedProfiles | undefined): c is CachedProfiles => !!c && deps.clock.now() - c.fetchedAt < deps.config.profileCacheHours * HOUR;
+  const fresh = (c: CachedProfiles | undefined): c is CachedProfiles =>
+    !!c && deps.clock.now() - c.fetchedAt < deps.config.profileCacheHours * HOUR;
 
   /** Asks the game API (unless it asked us to wait) and stores the allowlisted answer. */
   async function fetchAndStore(db: Db, uuid: string): Promise<Refresh> {
     const wait = await backoffRemaining({ db, clock: deps.clock }, UPSTREAM);
-    if (wait > 0) return { failed: new GameApiError("throttled", "game API budget spent; waiting for its reset"), retryAfterMs: wait };
+    if (wait > 0)
+      return {
+        failed: new GameApiError("throttled", "game API budget spent; waiting for its reset"),
+        retryAfterMs: wait,
+      };
+    // The key's quota is shared by every client: at most UPSTREAM_MISS_BUDGET_PER_MINUTE misses a minute.
+    const spent = await spendBudget({ db, clock: deps.clock }, UPSTREAM, deps.config.upstreamMissBudget);
+    if (spent > 0)
+      return {
+        failed: new GameApiError("throttled", "this service's game API misses are spent for this minute"),
+        retryAfterMs: spent,
+      };
     try {
-      const answer = await skyblockProfiles({ fetch: deps.fetch, gameApiUrl: deps.config.gameApiUrl, gameApiKey: deps.config.gameApiKey, timeoutMs: deps.config.upstreamTimeoutMs }, uuid);
+      const { gameApiUrl, gameApiKey, gameApiMaxBytes: maxBytes, upstreamTimeoutMs: timeoutMs } = deps.config;
+      const answer = await skyblockProfiles({ fetch: deps.fetch, gameApiUrl, gameApiKey, timeoutMs, maxBytes }, uuid);
       const stored = { profiles: allowlistProfiles(answer.profiles, uuid), fetchedAt: deps.clock.now() };
       await storeProfiles(db, uuid, stored.profiles, stored.fetchedAt);
       const { remaining, resetSeconds } = answer.budget;
@@ -88,7 +113,10 @@ export function profileSource(deps: ProfileDeps) {
   return {
     async lookup(uuid: string): Promise<ProfileLookup> {
       if (!deps.config.gameApiKey) {
-        throw new ApiError("no_upstream_key", "profile lookups are not available: this service has no game API key configured yet");
+        throw new ApiError(
+          "no_upstream_key",
+          "profile lookups are not available: this service has no game API key configured yet",
+        );
       }
       const cached = await cachedProfiles(deps.db, uuid);
       if (fresh(cached)) {
@@ -101,10 +129,15 @@ export function profileSource(deps: ProfileDeps) {
         return { uuid, fetchedAt: result.ok.fetchedAt, stale: false, profiles: result.ok.profiles };
       }
       const fault = result.failed.fault;
-      if (fault === "malformed_uuid") throw new ApiError("upstream_refused_uuid", "the game API does not accept this uuid");
+      if (fault === "malformed_uuid")
+        throw new ApiError("upstream_refused_uuid", "the game API does not accept this uuid");
       // Anything else is the upstream's trouble, not the player's: the last good document will do.
       const last = cached ?? (await cachedProfiles(deps.db, uuid));
-      if (last && deps.clock.now() - last.fetchedAt <= deps.config.profileStaleHours * HOUR) {
+      if (
+        last &&
+        deps.clock.now() - last.fetchedAt <=
+          Math.min(deps.config.profileStaleHours, deps.config.cacheMaxAgeHours) * HOUR
+      ) {
         countCache(deps.metrics, "profiles", "stale");
         return { uuid, fetchedAt: last.fetchedAt, stale: true, profiles: last.profiles };
       }
@@ -117,12 +150,30 @@ function upstreamFailure(fault: GameApiError["fault"], retryAfterMs?: number): A
   const retry = (ms: number) => ({ "retry-after": String(Math.max(1, Math.ceil(ms / 1000))) });
   switch (fault) {
     case "key_rejected":
-      return new ApiError("upstream_key_rejected", "the game API refused this service's key; profile lookups are unavailable until its operator replaces it");
+      return new ApiError(
+        "upstream_key_rejected",
+        "the game API refused this service's key; profile lookups are unavailable until its operator replaces it",
+      );
     case "throttled":
-      return new ApiError("upstream_rate_limited", "the game API's rate limit for this service is spent; try again later", undefined, retry(retryAfterMs ?? DEFAULT_BACKOFF_MS));
+      return new ApiError(
+        "upstream_rate_limited",
+        "the game API's rate limit for this service is spent; try again later",
+        undefined,
+        retry(retryAfterMs ?? DEFAULT_BACKOFF_MS),
+      );
     case "timeout":
-      return new ApiError("upstream_timeout", "the game API did not answer in time; try again shortly", undefined, retry(30_000));
+      return new ApiError(
+        "upstream_timeout",
+        "the game API did not answer in time; try again shortly",
+        undefined,
+        retry(30_000),
+      );
     default:
-      return new ApiError("upstream_unavailable", "the game API is not answering properly; try again shortly", undefined, retry(30_000));
+      return new ApiError(
+        "upstream_unavailable",
+        "the game API is not answering properly; try again shortly",
+        undefined,
+        retry(30_000),
+      );
   }
 }

@@ -1,6 +1,6 @@
 // The profile cache and the name cache, plus the advisory lock that lets one instance at a time
 // refresh one uuid.
-import { eq, sql } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { playerNames, profileCache } from "./profiles.table.ts";
 import type { ProfileEntry } from "./allowlist.ts";
@@ -8,7 +8,10 @@ import type { ProfileEntry } from "./allowlist.ts";
 export type CachedProfiles = { profiles: ProfileEntry[]; fetchedAt: number };
 
 export async function cachedProfiles(db: Db, uuid: string): Promise<CachedProfiles | undefined> {
-  const [row] = await db.select({ profiles: profileCache.profiles, fetchedAt: profileCache.fetchedAt }).from(profileCache).where(eq(profileCache.uuid, uuid));
+  const [row] = await db
+    .select({ profiles: profileCache.profiles, fetchedAt: profileCache.fetchedAt })
+    .from(profileCache)
+    .where(eq(profileCache.uuid, uuid));
   return row ? { profiles: row.profiles as ProfileEntry[], fetchedAt: row.fetchedAt } : undefined;
 }
 
@@ -30,15 +33,56 @@ export async function lockProfileRefresh(tx: Db, uuid: string) {
 export type CachedName = { uuid: string; name: string; fetchedAt: number };
 
 export async function cachedName(db: Db, name: string): Promise<CachedName | undefined> {
-  const [row] = await db.select({ uuid: playerNames.uuid, name: playerNames.name, fetchedAt: playerNames.fetchedAt }).from(playerNames).where(eq(playerNames.nameKey, name.toLowerCase()));
+  const [row] = await db
+    .select({ uuid: playerNames.uuid, name: playerNames.name, fetchedAt: playerNames.fetchedAt })
+    .from(playerNames)
+    .where(eq(playerNames.nameKey, name.toLowerCase()));
   return row;
 }
 
 export async function storeName(db: Db, entry: CachedName) {
   const row = { nameKey: entry.name.toLowerCase(), ...entry };
-  await db.insert(playerNames).values(row).onConflictDoUpdate({ target: playerNames.nameKey, set: { uuid: row.uuid, name: row.name, fetchedAt: row.fetchedAt } });
+  await db
+    .insert(playerNames)
+    .values(row)
+    .onConflictDoUpdate({
+      target: playerNames.nameKey,
+      set: { uuid: row.uuid, name: row.name, fetchedAt: row.fetchedAt },
+    });
 }
 
 export async function forgetName(db: Db, name: string) {
   await db.delete(playerNames).where(eq(playerNames.nameKey, name.toLowerCase()));
+}
+
+/** Deletes cached profile documents and names fetched before `before`; answers how many of each. */
+export async function purgeProfileCaches(db: Db, before: number): Promise<{ profiles: number; names: number }> {
+  const profiles = await db
+    .delete(profileCache)
+    .where(lt(profileCache.fetchedAt, before))
+    .returning({ uuid: profileCache.uuid });
+  const names = await db
+    .delete(playerNames)
+    .where(lt(playerNames.fetchedAt, before))
+    .returning({ uuid: playerNames.uuid });
+  return { profiles: profiles.length, names: names.length };
+}
+
+/** Deletes this player's cached profile document and every name cached as theirs; answers how many rows. */
+export async function forgetPlayerProfiles(db: Db, uuid: string): Promise<number> {
+  const profiles = await db
+    .delete(profileCache)
+    .where(eq(profileCache.uuid, uuid))
+    .returning({ uuid: profileCache.uuid });
+  const names = await db.delete(playerNames).where(eq(playerNames.uuid, uuid)).returning({ uuid: playerNames.uuid });
+  return profiles.length + names.length;
+}
+
+/** The names cached as this player's, with when each was looked up. */
+export async function cachedNamesOf(db: Db, uuid: string): Promise<{ name: string; fetchedAt: number }[]> {
+  return db
+    .select({ name: playerNames.name, fetchedAt: playerNames.fetchedAt })
+    .from(playerNames)
+    .where(eq(playerNames.uuid, uuid))
+    .orderBy(playerNames.nameKey);
 }

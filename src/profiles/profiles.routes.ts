@@ -12,6 +12,8 @@ import { findPlayer, summarise, type PlayerDeps } from "./players.ts";
 import { NameParams, PlayerAnswer, PlayerProfiles, PlayerSummary, ProfilesDocument } from "./profiles.schema.ts";
 import { ApiError } from "../http/errors.ts";
 import { Type as T } from "@sinclair/typebox";
+import { refuses } from "../http/openapi.ts";
+import { NAME_REFUSALS, PROFILE_REFUSALS } from "./profiles.schema.ts";
 
 const UUID = /^[0-9a-f]{32}$/;
 /** The route takes any path segment so that a malformed uuid is told so (400), not "no such route". */
@@ -25,21 +27,40 @@ export function profileRoutes(deps: ProfileDeps & PlayerDeps & { config: Config 
   const source = profileSource(deps);
   const tags = ["profiles"];
   return new Elysia({ name: "tally.profiles" })
-    .onTransform(({ request, server }) => enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy)))
+    .onTransform(({ request, server }) =>
+      enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy)),
+    )
     .get(
       "/v1/gamemode/profiles/:uuid",
       async ({ params, set }) => {
-        if (!UUID.test(params.uuid)) throw new ApiError("invalid_uuid", "the uuid is 32 lower-case hexadecimal characters, without dashes", "/uuid");
+        if (!UUID.test(params.uuid))
+          throw new ApiError(
+            "invalid_uuid",
+            "the uuid is 32 lower-case hexadecimal characters, without dashes",
+            "/uuid",
+          );
         const lookup = await source.lookup(params.uuid);
         set.headers["cache-control"] = cacheControl(lookup);
         return lookup;
       },
-      { params: AnyUuidParams, response: ProfilesDocument, detail: { tags, summary: "A player's game-mode profiles, allowlisted fields only (503 no_upstream_key until a key is set)" } },
+      {
+        params: AnyUuidParams,
+        response: ProfilesDocument,
+        detail: {
+          tags,
+          summary: "A player's game-mode profiles, allowlisted fields only (503 no_upstream_key until a key is set)",
+          ...refuses("rate_limited", "invalid_uuid", ...PROFILE_REFUSALS),
+        },
+      },
     )
     .get("/v1/players/:name", ({ params }) => findPlayer(deps, params.name), {
       params: NameParams,
       response: PlayerAnswer,
-      detail: { tags, summary: "A player by name: uuid, name as spelled, head image" },
+      detail: {
+        tags,
+        summary: "A player by name: uuid, name as spelled, head image",
+        ...refuses("rate_limited", ...NAME_REFUSALS),
+      },
     })
     .get(
       "/v1/players/:name/summary",
@@ -49,7 +70,15 @@ export function profileRoutes(deps: ProfileDeps & PlayerDeps & { config: Config 
         set.headers["cache-control"] = cacheControl(lookup);
         return summarise(player, lookup);
       },
-      { params: NameParams, response: PlayerSummary, detail: { tags, summary: "A player's selected profile and profile count" } },
+      {
+        params: NameParams,
+        response: PlayerSummary,
+        detail: {
+          tags,
+          summary: "A player's selected profile and profile count",
+          ...refuses("rate_limited", ...NAME_REFUSALS, ...PROFILE_REFUSALS),
+        },
+      },
     )
     .get(
       "/v1/players/:name/profiles",
@@ -59,6 +88,14 @@ export function profileRoutes(deps: ProfileDeps & PlayerDeps & { config: Config 
         set.headers["cache-control"] = cacheControl({ ...lookup, uuid: player.uuid });
         return { ...player, ...lookup };
       },
-      { params: NameParams, response: PlayerProfiles, detail: { tags, summary: "A player's profiles, allowlisted fields only" } },
+      {
+        params: NameParams,
+        response: PlayerProfiles,
+        detail: {
+          tags,
+          summary: "A player's profiles, allowlisted fields only",
+          ...refuses("rate_limited", ...NAME_REFUSALS, ...PROFILE_REFUSALS),
+        },
+      },
     );
 }

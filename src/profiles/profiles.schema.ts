@@ -1,12 +1,15 @@
 // Wire shapes of the profile source and the player routes.
 import { Type as T } from "@sinclair/typebox";
 import { ProfileEntry } from "./allowlist.ts";
+import type { ErrorCode } from "../http/errors.ts";
 
 const Uuid = T.String({ pattern: "^[0-9a-f]{32}$", maxLength: 32 });
 const Time = T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
-export const UuidParams = T.Object({ uuid: Uuid }, { additionalProperties: false });
-export const NameParams = T.Object({ name: T.String({ pattern: "^[A-Za-z0-9_]{3,16}$", maxLength: 16 }) }, { additionalProperties: false });
+export const NameParams = T.Object(
+  { name: T.String({ pattern: "^[A-Za-z0-9_]{3,16}$", maxLength: 16 }) },
+  { additionalProperties: false },
+);
 
 export const ProfilesDocument = T.Object(
   {
@@ -37,7 +40,11 @@ export const PlayerSummary = T.Object(
     profileCount: T.Integer({ minimum: 0, maximum: 32 }),
     selected: T.Optional(
       T.Object(
-        { profileId: T.String({ maxLength: 32 }), cuteName: T.Optional(T.String({ maxLength: 32 })), gameMode: T.Optional(T.String({ maxLength: 32 })) },
+        {
+          profileId: T.String({ maxLength: 32 }),
+          cuteName: T.Optional(T.String({ maxLength: 32 })),
+          gameMode: T.Optional(T.String({ maxLength: 32 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -45,4 +52,24 @@ export const PlayerSummary = T.Object(
   { additionalProperties: false },
 );
 
-export const PlayerProfiles = T.Object({ ...PlayerFields, fetchedAt: Time, stale: T.Boolean(), profiles: T.Array(ProfileEntry, { maxItems: 32 }) }, { additionalProperties: false });
+export const PlayerProfiles = T.Object(
+  { ...PlayerFields, fetchedAt: Time, stale: T.Boolean(), profiles: T.Array(ProfileEntry, { maxItems: 32 }) },
+  { additionalProperties: false },
+);
+
+/** Refusals of a look-up by name (the name service). */
+export const NAME_REFUSALS = [
+  "unknown_player",
+  "upstream_rate_limited",
+  "upstream_timeout",
+  "upstream_unavailable",
+] as const satisfies readonly ErrorCode[];
+/** Refusals of a profile look-up (the game API through the project's key). */
+export const PROFILE_REFUSALS = [
+  "no_upstream_key",
+  "upstream_refused_uuid",
+  "upstream_key_rejected",
+  "upstream_rate_limited",
+  "upstream_timeout",
+  "upstream_unavailable",
+] as const satisfies readonly ErrorCode[];

@@ -1,15 +1,34 @@
 // Drains the chat outbox: for each problem whose thread is behind, create its thread (once), edit
-// the starter message's count, and reply when the count passed a threshold. A 429 pauses the whole
-// outbox for retry_after; a 5xx, a timeout or a network fault backs the outbox off exponentially
-// (the chat is down for every problem alike); another refusal backs off only that problem. A row
-// leaves the outbox only when the chat shows everything it counted, so nothing is lost.
+// the starter message's count, reply when the count passed a threshold, and announce its state
+// changes (resolved, reopened, a regression; nothing at all while muted). A 429 (per route or
+// global) pauses the whole outbox for retry_after; a 5xx, a timeout or a network fault backs the
+// outbox off exponentially (the chat is down for every problem alike); another refusal backs off
+// only that problem. An archived thread (closed by a maintainer, or idle) refuses edits: a reply
+// unarchives it, then the edit goes through; a locked one gets a fresh thread that links it. A
+// deleted webhook stops posting (the outbox is kept, the log, /metrics and `tally reports` say it)
+// until CHAT_WEBHOOK_URL changes. A forum that requires tags and none are set waits the longest
+// backoff and says which setting to set. A row leaves the outbox only when the chat shows
+// everything it counted, so nothing is lost.
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Config } from "../config.ts";
-import { ChatRateLimited, ChatThreadGone, createThread, editMessage, postReply, type ChatDeps, type RateState } from "../upstream/chat.ts";
+import {
+  ChatRateLimited,
+  ChatTagRequired,
+  ChatThreadArchived,
+  ChatThreadGone,
+  ChatThreadLocked,
+  ChatWebhookGone,
+  createThread,
+  editMessage,
+  postReply,
+  type ChatDeps,
+  type RateState,
+} from "../upstream/chat.ts";
 import { UpstreamError } from "../upstream/upstream-error.ts";
-import { newThreadMessage, starterEdit, thresholdReply } from "./chat-message.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import { newThreadMessage, starterEdit, stateReply, stillHappeningReply, thresholdReply } from "./chat-message.ts";
 import * as q from "./reports.query.ts";
 
 export type ChatOutboxDeps = {
@@ -17,13 +36,38 @@ export type ChatOutboxDeps = {
   clock: Clock;
   log: Log;
   fetch: typeof fetch;
-  config: Pick<Config, "chatWebhookUrl" | "upstreamTimeoutMs" | "chatReplyThresholds" | "chatRetryBaseMs" | "chatRetryMaxMs">;
+  config: Pick<
+    Config,
+    | "chatWebhookUrl"
+    | "upstreamTimeoutMs"
+    | "chatReplyThresholds"
+    | "chatRetryBaseMs"
+    | "chatRetryMaxMs"
+    | "chatForumTagIds"
+  >;
+  metrics?: Metrics;
 };
+
+/** The key a webhook's status is kept under (never the URL itself: it is a secret). */
+export const webhookKey = (url: string) => new Bun.CryptoHasher("sha256").update(url).digest("hex");
 
 /** Problems handled per run; the rest wait for the next run. */
 export const OUTBOX_BATCH = 25;
 
-export type DrainCounts = { due: number; created: number; edited: number; replied: number; failed: number; rateLimited: number; threadsGone: number; pending: number };
+export type DrainCounts = {
+  due: number;
+  created: number;
+  edited: number;
+  replied: number;
+  announced: number;
+  unarchived: number;
+  reopenedThreads: number;
+  failed: number;
+  rateLimited: number;
+  threadsGone: number;
+  webhookGone: number;
+  pending: number;
+};
 
 /** The highest threshold the count reached (0: none). */
 export function thresholdFor(count: number, thresholds: readonly number[]): number {
@@ -34,46 +78,167 @@ export function backoffMs(attempts: number, base: number, max: number): number {
   return Math.min(max, base * 2 ** Math.min(30, Math.max(0, attempts - 1)));
 }
 
-/** Brings one problem's thread up to its count; answers what it did and the last rate state. */
-async function syncProblem(deps: ChatOutboxDeps, chat: ChatDeps, problemId: number, counts: DrainCounts): Promise<RateState> {
+/** Whether the chat shows everything about this problem (a muted one needs nothing). */
+function upToDate(p: q.Problem, thresholds: readonly number[]): boolean {
+  if (p.state === "muted") return true;
+  return (
+    p.chatCount === p.count && thresholdFor(p.count, thresholds) <= p.chatThreshold && p.chatEventSeen >= p.eventSeq
+  );
+}
+
+/** Opens the problem's thread (a fresh one linking `continues` when the old one is locked). */
+async function openThread(
+  deps: ChatOutboxDeps,
+  chat: ChatDeps,
+  p: q.Problem,
+  counts: DrainCounts,
+  continues?: string,
+): Promise<RateState> {
+  const [latest] = await q.samplesOf(deps.db, p.id);
+  const created = await createThread(
+    chat,
+    newThreadMessage(p, latest ?? emptySample(p), { continues, tags: deps.config.chatForumTagIds }),
+  );
+  // Stored at once: whatever fails next, a retry edits this thread and never opens another.
+  await q.setChatThread(deps.db, p.id, created.threadId, created.messageId, p.count);
+  // The new thread already shows the count and the state; nothing before it gets a reply.
+  const reached = thresholdFor(p.count, deps.config.chatReplyThresholds);
+  if (reached > p.chatThreshold) await q.setChatThreshold(deps.db, p.id, reached);
+  if (p.eventSeq > p.chatEventSeen) await q.setChatEventSeen(deps.db, p.id, p.eventSeq);
+  if (continues) counts.reopenedThreads++;
+  else counts.created++;
+  return created.rate;
+}
+
+/** Posts into the thread; a locked thread is replaced by a fresh one (answers "reopened"). */
+async function replyOrReopen(
+  deps: ChatOutboxDeps,
+  chat: ChatDeps,
+  p: q.Problem,
+  message: Parameters<typeof postReply>[2],
+  counts: DrainCounts,
+) {
+  try {
+    return { rate: (await postReply(chat, p.chatThreadId!, message)).rate, reopened: false };
+  } catch (e) {
+    if (!(e instanceof ChatThreadLocked || e instanceof ChatThreadArchived)) throw e;
+    deps.log.warn("chat thread locked: the problem gets a fresh thread", { problemId: p.id });
+    return { rate: await openThread(deps, chat, p, counts, p.chatThreadId!), reopened: true };
+  }
+}
+
+/** Brings one problem's thread up to its count and state; answers the last rate state. */
+async function syncProblem(
+  deps: ChatOutboxDeps,
+  chat: ChatDeps,
+  problemId: number,
+  counts: DrainCounts,
+): Promise<RateState> {
   const p = await q.problemById(deps.db, problemId);
-  if (!p) return {};
+  if (!p || p.state === "muted") return {}; // muted: counted, never posted
   let rate: RateState = {};
   const reached = thresholdFor(p.count, deps.config.chatReplyThresholds);
-  if (!p.chatThreadId || !p.chatMessageId) {
-    const [latest] = await q.samplesOf(deps.db, p.id);
-    const created = await createThread(chat, newThreadMessage(p, latest ?? emptySample(p)));
-    // Stored at once: whatever fails next, a retry edits this thread and never opens another.
-    await q.setChatThread(deps.db, p.id, created.threadId, created.messageId, p.count);
-    // The new thread already shows the count; thresholds passed before it existed get no reply.
-    if (reached > p.chatThreshold) await q.setChatThreshold(deps.db, p.id, reached);
-    counts.created++;
-    return created.rate;
-  }
-  if (p.chatCount !== p.count) {
-    rate = (await editMessage(chat, p.chatThreadId, p.chatMessageId, starterEdit(p))).rate;
+  if (!p.chatThreadId || !p.chatMessageId) return openThread(deps, chat, p, counts);
+  const pending = p.eventSeq > p.chatEventSeen ? await q.eventsAfter(deps.db, p.id, p.chatEventSeen) : [];
+  if (p.chatCount !== p.count || pending.length) {
+    try {
+      rate = (await editMessage(chat, p.chatThreadId, p.chatMessageId, starterEdit(p))).rate;
+    } catch (e) {
+      if (!(e instanceof ChatThreadArchived)) throw e;
+      // Closed or idle: an edit is refused, a message unarchives the thread. The state change, if
+      // there is one, is that message; else a short "still reported" one. Then the edit.
+      const announce = pending.length ? await announcement(deps, p, pending[0]!) : undefined;
+      const sent = await replyOrReopen(deps, chat, p, announce ?? stillHappeningReply(p), counts);
+      if (sent.reopened) return sent.rate;
+      counts.unarchived++;
+      if (announce) {
+        await q.setChatEventSeen(deps.db, p.id, pending[0]!.id);
+        counts.announced++;
+        pending.shift();
+      }
+      rate = (await editMessage(chat, p.chatThreadId, p.chatMessageId, starterEdit(p))).rate;
+    }
     await q.setChatCount(deps.db, p.id, p.count);
     counts.edited++;
-    if (rate.remaining === 0 && reached > p.chatThreshold) return rate; // the reply waits for the next window
+    if (rate.remaining === 0 && (reached > p.chatThreshold || pending.length)) return rate; // the rest waits for the next window
+  }
+  for (const e of pending) {
+    const message = await announcement(deps, p, e);
+    if (message) {
+      const sent = await replyOrReopen(deps, chat, p, message, counts);
+      if (sent.reopened) return sent.rate;
+      rate = sent.rate;
+      counts.announced++;
+    }
+    await q.setChatEventSeen(deps.db, p.id, e.id);
+    if (rate.remaining === 0) return rate;
   }
   if (reached > p.chatThreshold) {
     const [latest] = await q.samplesOf(deps.db, p.id);
-    rate = (await postReply(chat, p.chatThreadId, thresholdReply(p, reached, latest))).rate;
+    const sent = await replyOrReopen(deps, chat, p, thresholdReply(p, reached, latest), counts);
+    if (sent.reopened) return sent.rate;
+    rate = sent.rate;
     await q.setChatThreshold(deps.db, p.id, reached);
     counts.replied++;
   }
   return rate;
 }
 
+/** The reply of one state change; a regression says which version the fix was in. */
+async function announcement(deps: ChatOutboxDeps, p: q.Problem, e: q.ProblemEvent) {
+  if (e.action !== "regressed") return stateReply(p, e);
+  const before = (await q.eventsOf(deps.db, p.id)).filter((x) => x.id < e.id && x.action === "resolved").at(-1);
+  return stateReply(p, e, before?.version);
+}
+
 function emptySample(p: q.Problem): q.Sample {
-  return { id: 0, problemId: p.id, receivedAt: p.firstSeenAt, modVersion: p.maxVersion, minecraft: p.lastMinecraft, loader: null, title: p.title, message: null, steps: null, stackTrace: null };
+  return {
+    id: 0,
+    problemId: p.id,
+    receivedAt: p.firstSeenAt,
+    modVersion: p.maxVersion,
+    minecraft: p.lastMinecraft,
+    loader: null,
+    title: p.title,
+    message: null,
+    steps: null,
+    stackTrace: null,
+  };
 }
 
 /** One pass over the due rows of the outbox (the reports.chat job; tests call it directly). */
 export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal): Promise<DrainCounts> {
-  const counts: DrainCounts = { due: 0, created: 0, edited: 0, replied: 0, failed: 0, rateLimited: 0, threadsGone: 0, pending: 0 };
+  const counts: DrainCounts = {
+    due: 0,
+    created: 0,
+    edited: 0,
+    replied: 0,
+    announced: 0,
+    unarchived: 0,
+    reopenedThreads: 0,
+    failed: 0,
+    rateLimited: 0,
+    threadsGone: 0,
+    webhookGone: 0,
+    pending: 0,
+  };
   if (!deps.config.chatWebhookUrl) return counts;
-  const chat: ChatDeps = { fetch: deps.fetch, webhookUrl: deps.config.chatWebhookUrl, timeoutMs: deps.config.upstreamTimeoutMs, signal };
+  const chat: ChatDeps = {
+    fetch: deps.fetch,
+    webhookUrl: deps.config.chatWebhookUrl,
+    timeoutMs: deps.config.upstreamTimeoutMs,
+    signal,
+  };
+  const key = webhookKey(deps.config.chatWebhookUrl);
+  const status = await q.chatStatus(deps.db, key);
+  if (status?.status === "webhook_gone") {
+    // Deleted in Discord: posting stopped; the outbox waits for a new CHAT_WEBHOOK_URL.
+    deps.metrics?.chatWebhookGone.set(1);
+    counts.webhookGone = 1;
+    counts.pending = (await q.pendingOutbox(deps.db)).length;
+    return counts;
+  }
+  deps.metrics?.chatWebhookGone.set(0);
   const rows = await q.dueOutbox(deps.db, deps.clock.now(), OUTBOX_BATCH);
   counts.due = rows.length;
   for (const row of rows) {
@@ -82,8 +247,11 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
     try {
       const rate = await syncProblem(deps, chat, row.problemId, counts);
       const after = await q.problemById(deps.db, row.problemId);
-      const upToDate = !after || (after.chatCount === after.count && thresholdFor(after.count, deps.config.chatReplyThresholds) <= after.chatThreshold);
-      if (upToDate) await q.finishOutbox(deps.db, row.problemId, row.seq);
+      if (!after || upToDate(after, deps.config.chatReplyThresholds))
+        await q.finishOutbox(deps.db, row.problemId, row.seq);
+      if (status?.status === "tag_required" && counts.created + counts.reopenedThreads > 0) {
+        await q.clearChatStatus(deps.db, key); // a new post went through: the tags are right now
+      }
       if (rate.remaining === 0 && rate.resetAfterMs !== undefined) {
         // The bucket is empty: wait for it to refill rather than collect a 429.
         await q.deferOutbox(deps.db, now + rate.resetAfterMs);
@@ -99,9 +267,41 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
         await q.forgetChatThread(deps.db, row.problemId);
         continue;
       }
+      if (e instanceof ChatWebhookGone) {
+        counts.webhookGone = 1;
+        deps.metrics?.chatWebhookGone.set(1);
+        deps.log.error(
+          "chat webhook deleted (404 Unknown Webhook): posting stopped, reports stay in the outbox; set a new CHAT_WEBHOOK_URL",
+          {
+            problemId: row.problemId,
+          },
+        );
+        await q.setChatStatus(deps.db, {
+          webhookKey: key,
+          status: "webhook_gone",
+          since: now,
+          detail: "404 Unknown Webhook (10015)",
+        });
+        break;
+      }
+      if (e instanceof ChatTagRequired) {
+        counts.failed++;
+        const wait = deps.config.chatRetryMaxMs;
+        const detail = deps.config.chatForumTagIds.length
+          ? "the forum refused the tags in CHAT_FORUM_TAG_IDS (40067): check the ids"
+          : "the forum requires a tag on new posts (40067): set CHAT_FORUM_TAG_IDS to the ids of the tags to apply";
+        deps.log.error(`chat refused a new thread: ${detail}`, { problemId: row.problemId, retryInMs: wait });
+        await q.setChatStatus(deps.db, { webhookKey: key, status: "tag_required", since: now, detail });
+        await q.deferOutbox(deps.db, now + wait);
+        break;
+      }
       if (e instanceof ChatRateLimited) {
         counts.rateLimited++;
-        deps.log.warn("chat rate limited: the outbox waits", { problemId: row.problemId, retryAfterMs: e.retryAfterMs, global: e.global });
+        deps.log.warn("chat rate limited: the outbox waits", {
+          problemId: row.problemId,
+          retryAfterMs: e.retryAfterMs,
+          global: e.global,
+        });
         await q.deferOutbox(deps.db, now + e.retryAfterMs);
         break;
       }
@@ -110,14 +310,17 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
       const wait = backoffMs(attempts, deps.config.chatRetryBaseMs, deps.config.chatRetryMaxMs);
       await q.failOutbox(deps.db, row.problemId, now + wait, attempts, e.message);
       const down = e.reason !== "status" || (e.status ?? 0) >= 500;
-      deps.log.warn(down ? "chat unavailable: the outbox backs off" : "chat refused a message: this problem backs off", {
-        problemId: row.problemId,
-        reason: e.reason,
-        status: e.status,
-        detail: e.message,
-        attempts,
-        retryInMs: wait,
-      });
+      deps.log.warn(
+        down ? "chat unavailable: the outbox backs off" : "chat refused a message: this problem backs off",
+        {
+          problemId: row.problemId,
+          reason: e.reason,
+          status: e.status,
+          detail: e.message,
+          attempts,
+          retryInMs: wait,
+        },
+      );
       if (down) {
         await q.deferOutbox(deps.db, now + wait);
         break;

@@ -17,18 +17,49 @@ export type ExceptionBlock = { type: string; message: string; frames: string[] }
 
 /** Frames from these belong to the JDK, the game, its loaders or common libraries, not the mod. */
 const LIBRARY_PREFIXES = [
-  "java.", "javax.", "jdk.", "sun.", "com.sun.", "net.minecraft.", "com.mojang.", "net.fabricmc.", "org.quiltmc.",
-  "org.spongepowered.", "com.llamalad7.", "cpw.mods.", "net.minecraftforge.", "net.neoforged.", "org.lwjgl.",
-  "io.netty.", "com.google.", "org.apache.", "org.slf4j.", "it.unimi.", "kotlin.", "kotlinx.", "scala.",
-  "org.objectweb.", "org.jetbrains.", "oshi.", "com.ibm.icu.", "org.joml.", "com.electronwill.", "net.java.",
-  "com.github.benmanes.", "org.yaml.", "com.fasterxml.", "okhttp3.", "okio.",
+  "java.",
+  "javax.",
+  "jdk.",
+  "sun.",
+  "com.sun.",
+  "net.minecraft.",
+  "com.mojang.",
+  "net.fabricmc.",
+  "org.quiltmc.",
+  "org.spongepowered.",
+  "com.llamalad7.",
+  "cpw.mods.",
+  "net.minecraftforge.",
+  "net.neoforged.",
+  "org.lwjgl.",
+  "io.netty.",
+  "com.google.",
+  "org.apache.",
+  "org.slf4j.",
+  "it.unimi.",
+  "kotlin.",
+  "kotlinx.",
+  "scala.",
+  "org.objectweb.",
+  "org.jetbrains.",
+  "oshi.",
+  "com.ibm.icu.",
+  "org.joml.",
+  "com.electronwill.",
+  "net.java.",
+  "com.github.benmanes.",
+  "org.yaml.",
+  "com.fasterxml.",
+  "okhttp3.",
+  "okio.",
 ];
 
 /** A mixin-injected method in a game class: the mod's code, even though the class is not. */
 const MIXIN_METHOD = /^(?:handler|redirect|modify[A-Za-z]*|wrapOperation|wrapWithCondition|localvar|inject)\$(?=.)/;
 
-const HEADER = /^\s*(?:Caused by: |Exception in thread "[^"]*" )?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?::\s?(.*))?$/;
-const FRAME = /^\s*at\s+(?:[^\s/(]*\/)*([\w$.<>\-]+)\.([\w$<>\-]+)\(/;
+const HEADER =
+  /^\s*(?:Caused by: |Exception in thread "[^"]*" )?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?::\s?(.*))?$/;
+const FRAME = /^\s*at\s+(?:[^\s/(]*\/)*([\w$.<>-]+)\.([\w$<>-]+)\(/;
 
 /** Splits a trace into its exception chain (the top, then each "Caused by"); "Suppressed" blocks are left out. */
 export function parseTrace(trace: string): ExceptionBlock[] {
@@ -110,7 +141,10 @@ const MAX_FRAMES = 10;
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 /** The fingerprint of one scrubbed report. */
-export function fingerprintOf(report: { tool: string; title: string; stackTrace?: string }, appPackages: readonly string[] = []): Fingerprint {
+export function fingerprintOf(
+  report: { tool: string; title: string; stackTrace?: string },
+  appPackages: readonly string[] = [],
+): Fingerprint {
   const chain = report.stackTrace ? parseTrace(report.stackTrace) : [];
   const root = chain.at(-1);
   if (root) {

@@ -10,6 +10,7 @@ import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
 import { scrubFields } from "../privacy/scrub.ts";
 import { fingerprintOf } from "./fingerprint.ts";
 import { recordReport } from "./reports.query.ts";
+import { plainText } from "./plain-text.ts";
 import type { ReportBody } from "./reports.schema.ts";
 
 export type IntakeDeps = {
@@ -26,10 +27,22 @@ export function requireTool(config: Pick<Config, "reportTools">, tool: string) {
 export async function receiveReport(deps: IntakeDeps, tool: string, body: Static<typeof ReportBody>, log?: Log) {
   requireTool(deps.config, tool);
   if (!ACCEPTED_SCHEMAS.includes(body.schema)) {
-    throw new ApiError("unsupported_schema", `schema ${body.schema} is not accepted; accepted: ${ACCEPTED_SCHEMAS.join(", ")}`, "/schema");
+    throw new ApiError(
+      "unsupported_schema",
+      `schema ${body.schema} is not accepted; accepted: ${ACCEPTED_SCHEMAS.join(", ")}`,
+      "/schema",
+    );
   }
   const key = await deps.pseudonymKey();
-  const scrubbed = scrubFields(key, { title: body.title, message: body.message, steps: body.steps, stackTrace: body.stackTrace });
+  // Control sequences and bidi overrides go first: nothing stored, printed or posted carries them.
+  const clean = (t: string | undefined) => (t === undefined ? undefined : plainText(t));
+  const title = plainText(body.title).trim() || "(untitled)";
+  const scrubbed = scrubFields(key, {
+    title,
+    message: clean(body.message),
+    steps: clean(body.steps),
+    stackTrace: clean(body.stackTrace),
+  });
   const f = scrubbed.fields;
   const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);
   const { problem, created } = await recordReport(deps.db, {
@@ -52,6 +65,12 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
     chat: deps.config.chatWebhookUrl !== "",
   });
   // Counts only: never the text, never a name.
-  log?.info("bug report", { problemId: problem.id, status: created ? "new" : "repeat", count: problem.count, kind: print.kind, pseudonymised: scrubbed.names + scrubbed.uuids });
+  log?.info("bug report", {
+    problemId: problem.id,
+    status: created ? "new" : "repeat",
+    count: problem.count,
+    kind: print.kind,
+    pseudonymised: scrubbed.names + scrubbed.uuids,
+  });
   return { problemId: problem.id, status: created ? ("new" as const) : ("repeat" as const), count: problem.count };
 }

@@ -1,27 +1,176 @@
-// `tally reports`: the maintainer's list of problems, most reported first.
+// `tally reports`: the maintainer's list of problems, most reported first, one problem in detail
+// (`show`), and the state actions. Every piece of report text is printed as plain text: a title's
+// control sequences or bidi overrides never reach the terminal.
 import type { Db } from "../db/database.ts";
-import { problemsByCount } from "./reports.query.ts";
-import { versionRange } from "./versions.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import {
+  chatStatuses,
+  dailyCounts,
+  eventsOf,
+  pendingOutbox,
+  problemById,
+  problemsByCount,
+  samplesOf,
+  versionsOf,
+  type Problem,
+} from "./reports.query.ts";
+import { compareVersions, versionRange } from "./versions.ts";
 import { cut } from "./chat-message.ts";
+import { plainLine, plainText } from "./plain-text.ts";
+import { applyAction } from "./states.ts";
+import { webhookKey } from "./chat-outbox.ts";
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
-export async function problemsTable(db: Db): Promise<string> {
+/** The state as one word or phrase: open, open (regressed in 1.4.1), resolved in 1.4.0, muted. */
+export function stateText(p: Pick<Problem, "state" | "resolvedIn" | "regressedIn">): string {
+  if (p.state === "resolved") return `resolved in ${p.resolvedIn}`;
+  if (p.state === "muted") return "muted";
+  return p.regressedIn ? `regressed in ${p.regressedIn}` : "open";
+}
+
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/** What the chat said about the configured webhook (deleted, tags required), if anything. */
+async function chatNotes(db: Db, webhookUrl: string): Promise<string[]> {
+  if (!webhookUrl) return [];
+  const key = webhookKey(webhookUrl);
+  const status = (await chatStatuses(db)).find((s) => s.webhookKey === key);
+  if (!status) return [];
+  const pending = (await pendingOutbox(db)).length;
+  const what =
+    status.status === "webhook_gone"
+      ? `the chat webhook was deleted (${status.detail}) at ${minute(status.since)} UTC: nothing is posted; ${pending} problem(s) wait in the outbox. Set a new CHAT_WEBHOOK_URL.`
+      : `the chat refuses new threads since ${minute(status.since)} UTC: ${status.detail}; ${pending} problem(s) wait in the outbox.`;
+  return ["", `chat: ${what}`];
+}
+
+export async function problemsTable(db: Db, webhookUrl = ""): Promise<string> {
   const problems = await problemsByCount(db);
-  if (!problems.length) return "no bug reports yet\n";
+  const notes = await chatNotes(db, webhookUrl);
+  if (!problems.length) return ["no bug reports yet", ...notes.slice(1), ""].join("\n");
   const rows = problems.map((p) => [
     String(p.id),
     String(p.count),
-    day(p.firstSeenAt),
-    day(p.lastSeenAt),
-    versionRange(p.minVersion, p.maxVersion),
+    minute(p.firstSeenAt),
+    minute(p.lastSeenAt),
+    plainLine(versionRange(p.minVersion, p.maxVersion)),
     p.tool,
+    plainLine(stateText(p)),
     p.chatThreadId ? "yes" : "no",
-    cut(p.title.replace(/\s+/g, " "), 70),
+    cut(plainLine(p.title), 70),
   ]);
-  const head = ["id", "count", "first seen (UTC)", "last seen (UTC)", "versions", "tool", "thread", "title"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const head = ["id", "count", "first seen (UTC)", "last seen (UTC)", "versions", "tool", "state", "thread", "title"];
   const total = problems.reduce((n, p) => n + p.count, 0);
-  return [line(head), ...rows.map(line), "", `${problems.length} problem(s), ${total} report(s)`, ""].join("\n");
+  return [...table(head, rows), "", `${problems.length} problem(s), ${total} report(s)`, ...notes, ""].join("\n");
+}
+
+/** `tally reports show <id>`: the problem, its versions seen, daily counts, audit list and samples. */
+export async function problemDetail(db: Db, id: number, today: number): Promise<string> {
+  const p = await problemById(db, id);
+  if (!p) throw new ApiError("not_found", `no problem #${id}`);
+  const from = new Date(today - 29 * 86_400_000).toISOString().slice(0, 10);
+  const [versions, days, events, samples] = await Promise.all([
+    versionsOf(db, id),
+    dailyCounts(db, [id], from),
+    eventsOf(db, id),
+    samplesOf(db, id),
+  ]);
+  const out = [
+    `problem #${p.id}: ${plainLine(p.title)}`,
+    `state      ${plainLine(stateText(p))}`,
+    `tool       ${p.tool}`,
+    `count      ${p.count} (first ${minute(p.firstSeenAt)} UTC, last ${minute(p.lastSeenAt)} UTC)`,
+    `versions   ${plainLine(versionRange(p.minVersion, p.maxVersion))}; Minecraft ${plainLine(p.lastMinecraft)}`,
+    `grouped by ${p.kind === "frames" ? "stack frames" : "message"}: ${plainLine(p.exceptionType ?? p.signature)}`,
+    `thread     ${p.chatThreadId ? "yes" : "no"}`,
+    "",
+    "versions seen:",
+    ...(versions.length
+      ? table(
+          ["version", "reports", "last seen (UTC)"],
+          versions
+            .sort((a, b) => compareVersions(a.version, b.version))
+            .map((v) => [plainLine(v.version), String(v.count), minute(v.lastSeenAt)]),
+        ).map((l) => `  ${l}`)
+      : ["  (none recorded)"]),
+    "",
+    "daily counts (UTC, last 30 days):",
+    ...(days.length ? days.map((d) => `  ${d.day}  ${d.count}`) : ["  (none)"]),
+    "",
+    "state changes:",
+    ...(events.length
+      ? events.map(
+          (e) => `  ${minute(e.at)} UTC  ${e.action}${e.version ? ` ${plainLine(e.version)}` : ""}  by ${e.actor}`,
+        )
+      : ["  (none)"]),
+    "",
+    `samples (newest first, ${samples.length}):`,
+  ];
+  for (const s of samples) {
+    out.push(
+      `--- ${minute(s.receivedAt)} UTC · mod ${plainLine(s.modVersion)} · Minecraft ${plainLine(s.minecraft)}${s.loader ? ` · ${plainLine(s.loader)}` : ""}`,
+    );
+    out.push(`title: ${plainLine(s.title)}`);
+    if (s.message) out.push(`what happened:\n${plainText(s.message)}`);
+    if (s.steps) out.push(`steps:\n${plainText(s.steps)}`);
+    if (s.stackTrace) out.push(`stack trace:\n${plainText(s.stackTrace)}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+export type ReportsCommand =
+  | { kind: "list" }
+  | { kind: "show"; id: number }
+  | { kind: "resolve"; id: number; version: string }
+  | { kind: "reopen"; id: number }
+  | { kind: "mute"; id: number };
+
+const REPORTS_USAGE = "tally reports [show <id> | resolve <id> --in <version> | reopen <id> | mute <id>]";
+
+/** Reads `tally reports ...`'s arguments; answers the command or an error line. */
+export function parseReportsArgs(args: string[]): ReportsCommand | { error: string } {
+  if (!args.length) return { kind: "list" };
+  const [verb, idText, ...rest] = args;
+  const id = Number(idText);
+  if (!idText || !/^\d{1,10}$/.test(idText)) return { error: `${verb ?? ""} needs a problem id: ${REPORTS_USAGE}` };
+  if (verb === "resolve") {
+    const at = rest.indexOf("--in");
+    const version = at >= 0 ? rest[at + 1] : undefined;
+    if (!version || rest.length !== 2)
+      return { error: `resolve needs the fixing version: tally reports resolve ${idText} --in <version>` };
+    return { kind: "resolve", id, version };
+  }
+  if (rest.length) return { error: `unexpected ${JSON.stringify(rest.join(" "))}: ${REPORTS_USAGE}` };
+  if (verb === "show" || verb === "reopen" || verb === "mute") return { kind: verb, id };
+  return { error: `unknown reports command ${JSON.stringify(verb)}: ${REPORTS_USAGE}` };
+}
+
+/** Runs one parsed command against the database; answers what to print. */
+export async function runReportsCommand(
+  deps: { db: Db; clock: Clock; config: Pick<Config, "chatWebhookUrl"> },
+  c: ReportsCommand,
+): Promise<string> {
+  if (c.kind === "list") return problemsTable(deps.db, deps.config.chatWebhookUrl);
+  if (c.kind === "show") return problemDetail(deps.db, c.id, deps.clock.now());
+  const action = c.kind === "resolve" ? "resolved" : c.kind === "reopen" ? "reopened" : "muted";
+  const done = await applyAction(deps, c.id, action, "cli", c.kind === "resolve" ? c.version : undefined);
+  const state = plainLine(stateText(done.problem));
+  const chat =
+    deps.config.chatWebhookUrl && done.changed && action !== "muted"
+      ? "; the chat thread follows at the next outbox run"
+      : "";
+  return done.changed
+    ? `problem #${c.id} is now ${state}${chat}\n`
+    : `problem #${c.id} is already ${state}; nothing changed\n`;
 }

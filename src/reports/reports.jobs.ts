@@ -1,8 +1,12 @@
 // The bug-intake job: drain the chat outbox (only when a webhook is configured).
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../job.ts";
 import { drainChatOutbox, type ChatOutboxDeps } from "./chat-outbox.ts";
 
-export function reportJobs(deps: ChatOutboxDeps & { config: ChatOutboxDeps["config"] & { jobReportsChatEnabled: boolean; jobReportsChatIntervalMs: number } }): Job[] {
+export function reportJobs(
+  deps: ChatOutboxDeps & {
+    config: ChatOutboxDeps["config"] & { jobReportsChatEnabled: boolean; jobReportsChatIntervalMs: number };
+  },
+): Job[] {
   return [
     {
       name: "reports.chat",

@@ -6,13 +6,12 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
-import { ApiError } from "../http/errors.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
-import { requestFacts } from "../http/request-context.ts";
 import { cachedPseudonymKey } from "../privacy/pseudonym.ts";
 import { receiveReport, requireTool } from "./intake.ts";
 import { ReportAnswer, ReportBody, ReportParams } from "./reports.schema.ts";
+import { refuses } from "../http/openapi.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -24,16 +23,21 @@ export function reportRoutes(deps: { db: Db; clock: Clock; config: Config }) {
       await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
       const tool = (params as { tool?: unknown } | undefined)?.tool;
       if (typeof tool === "string") requireTool(deps.config, tool);
-      const body = requestFacts(request)?.body;
-      if (body && body.decodedBytes > deps.config.reportMaxBodyBytes) {
-        throw new ApiError("body_too_large", `a bug report is at most ${deps.config.reportMaxBodyBytes} bytes`);
-      }
     })
-    .post("/v1/reports/:tool", (ctx) => receiveReport(intake, ctx.params.tool, ctx.body, (ctx as unknown as { log?: Log }).log), {
-      params: ReportParams,
-      body: ReportBody,
-      transform: validBody(ReportBody),
-      response: ReportAnswer,
-      detail: { tags: ["reports"], summary: "A bug report: scrubbed, grouped into a problem, counted; answers the problem and its count" },
-    });
+    .post(
+      "/v1/reports/:tool",
+      (ctx) => receiveReport(intake, ctx.params.tool, ctx.body, (ctx as unknown as { log?: Log }).log),
+      {
+        params: ReportParams,
+        body: ReportBody,
+        // Read only now, after the rate limit and the tool check, under the report cap.
+        transform: validBody(ReportBody, deps.config.reportMaxBodyBytes),
+        response: ReportAnswer,
+        detail: {
+          tags: ["reports"],
+          summary: "A bug report: scrubbed, grouped into a problem, counted; answers the problem and its count",
+          ...refuses("rate_limited", "unsupported_schema"),
+        },
+      },
+    );
 }

@@ -1,6 +1,6 @@
 // Bug intake: one row per problem (a fingerprint), a few recent scrubbed samples of it, and the
 // chat outbox (problems whose chat thread is behind their count). Only scrubbed text is stored.
-import { pgTable, text, bigint, integer, index } from "drizzle-orm/pg-core";
+import { pgTable, text, bigint, integer, index, primaryKey } from "drizzle-orm/pg-core";
 
 export const reportProblems = pgTable(
   "report_problems",
@@ -28,6 +28,14 @@ export const reportProblems = pgTable(
     chatCount: integer("chat_count").notNull().default(0),
     /** The highest reply threshold already announced in the thread. */
     chatThreshold: integer("chat_threshold").notNull().default(0),
+    /** "open", "resolved" (in `resolvedIn`) or "muted" (counted, never posted). */
+    state: text("state").notNull().default("open"),
+    resolvedIn: text("resolved_in"),
+    /** The version that brought a resolved problem back (cleared by the next resolve). */
+    regressedIn: text("regressed_in"),
+    /** The newest state change (report_events.id); the chat has announced up to `chatEventSeen`. */
+    eventSeq: integer("event_seq").notNull().default(0),
+    chatEventSeen: integer("chat_event_seen").notNull().default(0),
   },
   (t) => [index("report_problems_count_idx").on(t.count)],
 );
@@ -67,3 +75,59 @@ export const reportOutbox = pgTable(
   },
   (t) => [index("report_outbox_due_idx").on(t.dueAt)],
 );
+
+/** Every state change of a problem, with its time and version (the audit list). */
+export const reportEvents = pgTable(
+  "report_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    problemId: integer("problem_id")
+      .notNull()
+      .references(() => reportProblems.id, { onDelete: "cascade" }),
+    at: bigint("at", { mode: "number" }).notNull(),
+    /** "resolved", "reopened", "muted" or "regressed". */
+    action: text("action").notNull(),
+    /** resolved: the fixing version; regressed: the version that brought it back. */
+    version: text("version"),
+    /** Who: "cli", "admin" (routes and page) or "intake" (a regression). */
+    actor: text("actor").notNull(),
+  },
+  (t) => [index("report_events_problem_idx").on(t.problemId, t.id)],
+);
+
+/** Reports per problem and UTC day (the daily counts and sparklines). */
+export const reportDays = pgTable(
+  "report_days",
+  {
+    problemId: integer("problem_id")
+      .notNull()
+      .references(() => reportProblems.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.problemId, t.day] })],
+);
+
+/** Reports per problem and mod version (versions seen; the page's version filter). */
+export const reportVersions = pgTable(
+  "report_versions",
+  {
+    problemId: integer("problem_id")
+      .notNull()
+      .references(() => reportProblems.id, { onDelete: "cascade" }),
+    version: text("version").notNull(),
+    count: integer("count").notNull(),
+    lastSeenAt: bigint("last_seen_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.problemId, t.version] }), index("report_versions_version_idx").on(t.version)],
+);
+
+/** What the chat said about the webhook itself (deleted: 404 Unknown Webhook), by webhook. */
+export const reportChatStatus = pgTable("report_chat_status", {
+  /** SHA-256 of the webhook URL: a new CHAT_WEBHOOK_URL starts clean. */
+  webhookKey: text("webhook_key").primaryKey(),
+  /** "webhook_gone" (posting stopped) or "tag_required" (new threads refused until tags are set). */
+  status: text("status").notNull(),
+  since: bigint("since", { mode: "number" }).notNull(),
+  detail: text("detail").notNull(),
+});

@@ -3,7 +3,15 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import type { Amount } from "./activity.table.ts";
 
-export type SessionRow = { id: string; activity: string; day: string; started_at: number; ended_at: number; gains: Amount[]; costs: Amount[] };
+export type SessionRow = {
+  id: string;
+  activity: string;
+  day: string;
+  started_at: number;
+  ended_at: number;
+  gains: Amount[];
+  costs: Amount[];
+};
 export type EventRow = { id: string; kind: string; day: string; at: number; key: string | null; value: number | null };
 
 /** One profile's latest sessions (by start, then id, so two reads agree). */

@@ -3,9 +3,8 @@
 // (the distribution column) and carry no foreign key: erasure deletes them explicitly.
 import { sql } from "drizzle-orm";
 import { pgTable, text, bigint, boolean, date, primaryKey, index, check } from "drizzle-orm/pg-core";
+import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 
-/** Number.MAX_SAFE_INTEGER: the largest figure a JSON answer can carry exactly (design.md 3). */
-export const SAFE_LIMIT = 9_007_199_254_740_991;
 const safe = (column: string) => sql.raw(`"${column}" between -${SAFE_LIMIT} and ${SAFE_LIMIT}`);
 
 const epoch = (name: string) => bigint(name, { mode: "number" });

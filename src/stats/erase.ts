@@ -1,7 +1,10 @@
 // Erasure: the player's statistics (settings stay), or the whole account. Both answer the rows
 // removed per table and in total (contract 1.1 rule 3); a second data deletion answers zero.
 import type { Db } from "../db/database.ts";
-import { deleteAccountRow, deleteStats } from "./erase.query.ts";
+import { deleteAccount } from "../accounts/accounts.ts";
+import { endAllSessions } from "../auth/sessions.ts";
+import { deleteStats } from "./erase.query.ts";
+import { forgetPlayerCaches } from "../profiles/caches.ts";
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((n, c) => n + c, 0);
 
@@ -11,6 +14,14 @@ export async function eraseData(db: Db, uuid: string) {
 }
 
 export async function eraseAccount(db: Db, uuid: string) {
-  const removed = await db.transaction(async (tx) => ({ ...(await deleteStats(tx, uuid)), ...(await deleteAccountRow(tx, uuid)) }));
+  const removed = await db.transaction(async (tx) => {
+    const stats = await deleteStats(tx, uuid);
+    // The device sessions (auth's), then the account row with its page tokens (accounts').
+    const deviceSessions = await endAllSessions(tx, uuid);
+    const { account, pageTokens } = await deleteAccount(tx, uuid);
+    // The player's name, game profiles and head in the caches of public data go too (issue 22).
+    await forgetPlayerCaches(tx, uuid);
+    return { ...stats, account, deviceSessions, pageTokens };
+  });
   return { removed, total: total(removed) };
 }

@@ -1,38 +1,82 @@
 // Export: everything the service holds about the account (settings, device sessions without token
-// hashes, profiles, day rows, baselines, sessions, timeline, mirror) as one JSON document, streamed
+// hashes, profiles, day rows, baselines, sessions, timeline, mirror, and what the caches of public data
+// hold about the player) as one JSON document, streamed
 // a page at a time. Not one snapshot: each page is its own short read, so a slow download never
 // holds a transaction open (on the embedded database that would stall every other request).
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { requireAccount, settingsDocument } from "../accounts/settings.ts";
+import { requireAccount } from "../accounts/accounts.ts";
+import { settingsDocument } from "../accounts/settings.ts";
+import { sessionsForExport } from "../auth/sessions.ts";
 import { exportPage, exportSources } from "./export.query.ts";
+import { playerCaches, type CachePolicy } from "../profiles/caches.ts";
 
 export const EXPORT_PAGE_ROWS = 2000;
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-export type ExportDeps = { db: Db; clock: Clock; catalogue: Catalogue; config: { retentionOptionsDays: readonly number[] } };
+/** One part of the document: a page of rows after the row whose `order` values are `after`. */
+type Part = {
+  order: string[];
+  page(db: Db, uuid: string, after: unknown[] | null, size: number): Promise<Record<string, unknown>[]>;
+};
+
+/** Every part, in the order it is written: the device sessions (auth's, without token hashes), then the statistics. */
+const parts: [string, Part][] = [
+  [
+    "deviceSessions",
+    {
+      order: ["id"],
+      page: (db, uuid, after, size) => sessionsForExport(db, uuid, after ? String(after[0]) : null, size),
+    },
+  ],
+  ...Object.entries(exportSources).map(([name, source]): [string, Part] => [
+    name,
+    { order: source.order, page: (db, uuid, after, size) => exportPage(db, uuid, source, after, size) },
+  ]),
+];
+
+export type ExportDeps = {
+  db: Db;
+  clock: Clock;
+  catalogue: Catalogue;
+  config: { retentionOptionsDays: readonly number[] } & CachePolicy;
+};
 
 /** The export document as a stream of UTF-8 chunks. */
-export async function exportStream(deps: ExportDeps, uuid: string, pageRows = EXPORT_PAGE_ROWS): Promise<ReadableStream<Uint8Array>> {
+export async function exportStream(
+  deps: ExportDeps,
+  uuid: string,
+  pageRows = EXPORT_PAGE_ROWS,
+): Promise<ReadableStream<Uint8Array>> {
   const account = await requireAccount(deps.db, uuid);
   const head = {
     service: "tally",
     exportedAt: new Date(deps.clock.now()).toISOString(),
-    account: { uuid: account.uuid, name: account.name, createdAt: account.createdAt, lastUploadAt: account.lastUploadAt, settings: settingsDocument(account, deps) },
+    account: {
+      uuid: account.uuid,
+      name: account.name,
+      createdAt: account.createdAt,
+      lastUploadAt: account.lastUploadAt,
+      settings: settingsDocument(account, deps),
+    },
+    /** Copies of this player's public game data kept for look-ups (profile pages, heads), and for how long. */
+    publicDataCaches: await playerCaches(deps, uuid),
   };
   const encoder = new TextEncoder();
   async function* chunks() {
     yield JSON.stringify(head).slice(0, -1);
-    for (const [name, source] of Object.entries(exportSources)) {
+    for (const [name, source] of parts) {
       yield `,${JSON.stringify(name)}:[`;
       let after: unknown[] | null = null;
       let first = true;
       for (;;) {
-        const page = await exportPage(deps.db, uuid, source, after, pageRows);
+        const page = await source.page(deps.db, uuid, after, pageRows);
         if (page.length === 0) break;
-        const text = page.map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v])))).join(",");
+        const text = page
+          .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]))))
+          .join(",");
         yield (first ? "" : ",") + text;
         first = false;
         const last = page.at(-1)!;

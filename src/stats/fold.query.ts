@@ -3,43 +3,17 @@
 // and high); days fold by kind (gauge: the last day's). Each read is one query, ordered, so two
 // replays of the same uploads answer the same bytes; text is ordered by bytes (collate "C"), so
 // the order does not depend on the database's locale either.
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough } from "./ingest.query.ts";
-
-/** The installs of each (profile, key, day) folded into one value, for the rows `where` admits. */
-export const dayFold = (where: SQL) => sql`
-  select d.profile_id, d.key, d.day::text as day, k.kind,
-    ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as value,
-    min(d.low) as low, max(d.high) as high
-  from counter_days d join counter_keys k on k.key = d.key
-  where ${where}
-  group by d.profile_id, d.key, d.day, k.kind`;
-
-/**
- * How a kind folds many values into one: count sums, max and min, a gauge takes the first by
- * `latestFirst`. The gauge's ordered aggregate only reads gauge rows (`isGauge`), so other kinds
- * never pay for its sort.
- */
-export const foldByKind = (kind: SQL, value: SQL, latestFirst: SQL, isGauge: SQL) => sql`case ${kind}
-    when 'count' then sum(${value})
-    when 'max' then max(${value})
-    when 'min' then min(${value})
-    else (array_agg(${value} order by ${latestFirst}) filter (where ${isGauge}))[1]
-  end`;
-
-/**
- * Each (profile, key)'s backfill baseline, installs merged by maximum (count and max: the largest;
- * min: the smallest; gauge: the latest day), with the winning backfill's date.
- */
-export const mergedBackfill = (where: SQL) => sql`
-  select distinct on (b.profile_id, b.key) b.profile_id, b.key, b.day, b.value
-  from counter_backfills b join counter_keys k on k.key = b.key
-  where ${where}
-  order by b.profile_id, b.key,
-    case when k.kind = 'min' then b.value end asc nulls last,
-    case when k.kind in ('count', 'max') then b.value end desc nulls last,
-    b.day desc, b.sent_at desc, b.install_id desc`;
+import {
+  closedThrough,
+  dayFold,
+  foldByKind,
+  latestDayReading,
+  latestReading,
+  mergedBackfill,
+  overRows,
+} from "./counters.query.ts";
 
 export type LifetimeRow = {
   key: string;
@@ -60,8 +34,10 @@ export type LifetimeRow = {
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
 export function lifetimeRows(db: Db, uuid: string, profileId: string) {
-  // A count's open days add up as a numeric sum (no bigint overflow), like the exact fold.
-  const openFold = sql`sum(d.value) filter (where k.kind = 'count')`;
+  // Every fold of the open days, picked by kind once combined with the rollup's. A count's open days
+  // add up as a numeric sum (no bigint overflow), like the exact fold.
+  const open = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
+  const openSum = sql`sum(d.value) filter (where k.kind = 'count')`;
   return rows<LifetimeRow>(
     db,
     sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.profile_id = ${profileId}`)}),
@@ -79,8 +55,8 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
       where r.uuid = ${uuid} and r.profile_id = ${profileId}
     ),
     opened as (
-      select d.key, ${openFold} as sum, max(d.value) as max, min(d.value) as min, min(d.day) as first_day, max(d.day) as last_day,
-        (array_agg(d.value order by d.day desc, d.sent_at desc, d.install_id desc) filter (where k.kind = 'gauge'))[1] as last_value
+      select d.key, ${openSum} as sum, ${open.max} as max, ${open.min} as min, min(d.day) as first_day, max(d.day) as last_day,
+        ${open.latest} as last_value
       from counter_days d join counter_keys k on k.key = d.key
       where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}
       group by d.key
@@ -103,7 +79,7 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
     ),
     exact as (
       select d.key, min(d.day)::text as first_day, max(d.day)::text as last_day,
-        ${foldByKind(sql`min(k.kind)`, sql`d.value`, sql`d.day desc, d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as days_value
+        ${foldByKind(sql`min(k.kind)`, overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`))} as days_value
       from inside
         join counter_days d on d.uuid = ${uuid} and d.profile_id = ${profileId} and d.key = inside.key and d.day > inside.through
         join counter_keys k on k.key = d.key
@@ -111,7 +87,7 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
     ),
     span as (
       select r.key, r.first_day::text as first_day, r.last_day::text as last_day,
-        case r.kind when 'count' then r.sum when 'max' then r.max when 'min' then r.min else r.last_value end as days_value
+        ${foldByKind(sql`r.kind`, { sum: sql`r.sum`, max: sql`r.max`, min: sql`r.min`, latest: sql`r.last_value` })} as days_value
       from r where not exists (select 1 from inside where inside.key = r.key)
       union all
       select key, first_day, last_day, days_value from exact
@@ -128,7 +104,14 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
   );
 }
 
-export type DayValueRow = { key: string; day: string; kind: string; value: number; low: number | null; high: number | null };
+export type DayValueRow = {
+  key: string;
+  day: string;
+  kind: string;
+  value: number;
+  low: number | null;
+  high: number | null;
+};
 
 /** One key's folded value per day in [from, to]; a day without observation is absent, not zero. */
 export function seriesRows(db: Db, uuid: string, profileId: string, key: string, from: string, to: string) {
@@ -165,6 +148,8 @@ export type ChartRow = { profile_id: string; key: string; days: string[]; day_va
  */
 export function chartRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
   const range = sql`d.uuid = r.uuid and d.profile_id = r.profile_id and d.key = r.key and d.day between ${from}::date and ${to}::date`;
+  // Counts, bests and smallests per day; a gauge's day is the `distinct on` below, never this branch.
+  const dayAggregates = { ...overRows(sql`d.value`, latestReading, sql`false`), latest: sql`null` };
   return rows<ChartRow>(
     db,
     sql`with r as (
@@ -181,7 +166,7 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
       cross join lateral (
         select array_agg(v.day::text order by v.day) as days, array_to_json(array_agg(v.value order by v.day)) as day_values
         from (
-          select d.day, case k.kind when 'count' then sum(d.value) when 'max' then max(d.value) else min(d.value) end as value
+          select d.day, ${foldByKind(sql`k.kind`, dayAggregates)} as value
           from counter_days d
           where k.kind in ('count', 'max', 'min') and ${range}
           group by d.day
@@ -189,7 +174,7 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
           (select distinct on (d.day) d.day, d.value
           from counter_days d
           where k.kind not in ('count', 'max', 'min') and ${range}
-          order by d.day, d.sent_at desc, d.install_id desc)
+          order by d.day, ${latestReading})
         ) v
       ) s
     where s.days is not null
@@ -200,5 +185,8 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
 export type ProfileRow = { profile_id: string; cute_name: string; first_seen_at: number; last_seen_at: number };
 
 export function profilesOf(db: Db, uuid: string) {
-  return rows<ProfileRow>(db, sql`select profile_id, cute_name, first_seen_at, last_seen_at from stat_profiles where uuid = ${uuid} order by first_seen_at, profile_id`);
+  return rows<ProfileRow>(
+    db,
+    sql`select profile_id, cute_name, first_seen_at, last_seen_at from stat_profiles where uuid = ${uuid} order by first_seen_at, profile_id`,
+  );
 }

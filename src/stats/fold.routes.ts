@@ -2,11 +2,23 @@
 // same functions for /u/ and /s/).
 import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
-import { authGuard } from "../http/auth-guard.ts";
-import { requireAccount } from "../accounts/settings.ts";
+import { authGuard } from "../auth/auth-guard.ts";
+import { requireAccount } from "../accounts/accounts.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { checkRange, listProfiles, perDay, series, totals, type FoldDeps } from "./fold.ts";
-import { DaysAnswer, ProfileQuery, ProfilesAnswer, RangeQuery, SeriesAnswer, SeriesQuery, TotalsAnswer } from "./fold.schema.ts";
+import {
+  DaysAnswer,
+  ProfileQuery,
+  ProfilesAnswer,
+  RangeQuery,
+  SeriesAnswer,
+  SeriesQuery,
+  TotalsAnswer,
+} from "./fold.schema.ts";
+import { examples } from "../http/openapi.ts";
+import totalsExample from "../../fixtures/totals/totals.json";
+import seriesExample from "../../fixtures/totals/series-mining.json";
+import daysExample from "../../fixtures/totals/days.json";
 
 /** A range is at most ten years; by default the last 365 days in the account's zone. */
 const MAX_RANGE_DAYS = 3660;
@@ -29,7 +41,12 @@ export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
     .get("/v1/stats/totals", ({ signedIn, query }) => totals(deps, signedIn.uuid, query.profile), {
       query: ProfileQuery,
       response: TotalsAnswer,
-      detail: { tags, summary: "Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside" },
+      detail: {
+        tags,
+        summary:
+          "Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside",
+        ...examples({ answers: { 200: totalsExample } }),
+      },
     })
     .get(
       "/v1/stats/series",
@@ -37,7 +54,15 @@ export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
         const { from, to } = await range(signedIn.uuid, query);
         return series(deps, signedIn.uuid, query.profile, query.key, from, to);
       },
-      { query: SeriesQuery, response: SeriesAnswer, detail: { tags, summary: "One key's value per observed day (a day without observation is absent)" } },
+      {
+        query: SeriesQuery,
+        response: SeriesAnswer,
+        detail: {
+          tags,
+          summary: "One key's value per observed day (a day without observation is absent)",
+          ...examples({ answers: { 200: seriesExample } }),
+        },
+      },
     )
     .get(
       "/v1/stats/days",
@@ -45,6 +70,14 @@ export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
         const { from, to } = await range(signedIn.uuid, query);
         return perDay(deps, signedIn.uuid, query.profile, from, to);
       },
-      { query: RangeQuery, response: DaysAnswer, detail: { tags, summary: "Every key's value per observed day of a range" } },
+      {
+        query: RangeQuery,
+        response: DaysAnswer,
+        detail: {
+          tags,
+          summary: "Every key's value per observed day of a range",
+          ...examples({ answers: { 200: daysExample } }),
+        },
+      },
     );
 }

@@ -27,7 +27,13 @@ const KeyTotal = T.Object(
     lifetime: T.Object(
       {
         value: Int,
-        baseline: T.Union([T.Object({ day: T.String(), value: Int, backfill: T.Union([Dated, T.Null()]), seal: T.Union([Dated, T.Null()]) }, strict), T.Null()]),
+        baseline: T.Union([
+          T.Object(
+            { day: T.String(), value: Int, backfill: T.Union([Dated, T.Null()]), seal: T.Union([Dated, T.Null()]) },
+            strict,
+          ),
+          T.Null(),
+        ]),
         days: T.Union([T.Object({ first: T.String(), last: T.String() }, strict), T.Null()]),
         /** Only when the true figure passed ±(2^53 - 1): value (and baseline value) answer that end instead. */
         clamped: T.Optional(T.Literal(true)),
@@ -69,7 +75,17 @@ export const DaysAnswer = T.Object(
     profileId: T.String(),
     from: T.String(),
     to: T.String(),
-    days: T.Array(T.Object({ day: T.String(), values: T.Array(T.Object({ key: T.String(), value: Int, low: T.Optional(Int), high: T.Optional(Int) }, strict)) }, strict)),
+    days: T.Array(
+      T.Object(
+        {
+          day: T.String(),
+          values: T.Array(
+            T.Object({ key: T.String(), value: Int, low: T.Optional(Int), high: T.Optional(Int) }, strict),
+          ),
+        },
+        strict,
+      ),
+    ),
   },
   strict,
 );

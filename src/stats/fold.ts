@@ -8,7 +8,7 @@ import { addDays, isCalendarDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
-import { SAFE_LIMIT } from "./counters.table.ts";
+import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
 /** Figures are folded as BigInt: a sum of baselines and days may pass 2^53 - 1, and must not round. */
@@ -68,7 +68,8 @@ export function describeKey(catalogue: Catalogue, key: string) {
 
 function lifetimeOf(row: LifetimeRow) {
   const kind = row.kind as Kind;
-  const dated = (day: string | null, value: unknown): Dated | null => (day === null ? null : { day, value: BigInt(value as string | number) });
+  const dated = (day: string | null, value: unknown): Dated | null =>
+    day === null ? null : { day, value: BigInt(value as string | number) };
   const backfill = dated(row.backfill_day, row.backfill_value);
   const seal = dated(row.seal_day, row.seal_value);
   const baseline = combine(kind, [backfill, seal]);
@@ -102,7 +103,12 @@ export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: 
 }
 
 export async function listProfiles(db: Db, uuid: string) {
-  return (await profilesOf(db, uuid)).map((p) => ({ id: p.profile_id, cuteName: p.cute_name, firstSeenAt: Number(p.first_seen_at), lastSeenAt: Number(p.last_seen_at) }));
+  return (await profilesOf(db, uuid)).map((p) => ({
+    id: p.profile_id,
+    cuteName: p.cute_name,
+    firstSeenAt: Number(p.first_seen_at),
+    lastSeenAt: Number(p.last_seen_at),
+  }));
 }
 
 /** Lifetime totals of every key of one profile, with the account scope alongside. */
@@ -110,14 +116,21 @@ export async function totals(deps: FoldDeps, uuid: string, profileId: string) {
   const profile = (await listProfiles(deps.db, uuid)).find((p) => p.id === profileId);
   return {
     catalogueVersion: deps.catalogue.version,
-    profile: { id: profileId, cuteName: profile?.cuteName ?? null, keys: await keysWithLifetime(deps, uuid, profileId) },
+    profile: {
+      id: profileId,
+      cuteName: profile?.cuteName ?? null,
+      keys: await keysWithLifetime(deps, uuid, profileId),
+    },
     account: { id: ACCOUNT_PROFILE, keys: await keysWithLifetime(deps, uuid, ACCOUNT_PROFILE) },
   };
 }
 
 /** Checks a day range: real dates, from <= to, at most `maxDays` long. */
 export function checkRange(from: string, to: string, maxDays: number) {
-  for (const [name, day] of [["from", from], ["to", to]] as const) {
+  for (const [name, day] of [
+    ["from", from],
+    ["to", to],
+  ] as const) {
     if (!isCalendarDay(day)) throw new ApiError("invalid_query", `${name}: ${day} is not a calendar date`, `/${name}`);
   }
   if (from > to) throw new ApiError("invalid_query", "from is after to", "/from");
@@ -125,12 +138,22 @@ export function checkRange(from: string, to: string, maxDays: number) {
 }
 
 const dayValue = (r: { day: string; value: number; low: number | null; high: number | null; kind: string }) =>
-  r.kind === "gauge" ? { day: r.day, value: Number(r.value), low: Number(r.low), high: Number(r.high) } : { day: r.day, value: Number(r.value) };
+  r.kind === "gauge"
+    ? { day: r.day, value: Number(r.value), low: Number(r.low), high: Number(r.high) }
+    : { day: r.day, value: Number(r.value) };
 
 /** One key's daily series: one entry per observed day, gaps left out (never a zero). */
 export async function series(deps: FoldDeps, uuid: string, profileId: string, key: string, from: string, to: string) {
   const rows = await seriesRows(deps.db, uuid, profileId, key, from, to);
-  return { profileId, key, ...describeKey(deps.catalogue, key), kind: rows[0]?.kind ?? null, from, to, days: rows.map(dayValue) };
+  return {
+    profileId,
+    key,
+    ...describeKey(deps.catalogue, key),
+    kind: rows[0]?.kind ?? null,
+    from,
+    to,
+    days: rows.map(dayValue),
+  };
 }
 
 /** Every key's value per observed day of a range. */
@@ -151,7 +174,10 @@ export async function perDay(deps: FoldDeps, uuid: string, profileId: string, fr
 export async function chartSeries(deps: FoldDeps, uuid: string, profileIds: string[], from: string, to: string) {
   const out = new Map<string, Map<string, { day: string; value: number }[]>>(profileIds.map((id) => [id, new Map()]));
   for (const r of await chartRows(deps.db, uuid, profileIds, from, to)) {
-    out.get(r.profile_id)?.set(r.key, r.days.map((day, i) => ({ day, value: Number(r.day_values[i]) })));
+    out.get(r.profile_id)?.set(
+      r.key,
+      r.days.map((day, i) => ({ day, value: Number(r.day_values[i]) })),
+    );
   }
   return out;
 }

@@ -9,13 +9,15 @@ import { ACCOUNT_PROFILE, isIdentifierPath, type Envelope } from "../wire/envelo
 
 /** Every key the upload carries, with the JSON path it sits at. */
 export function* keysOf(env: Envelope): Generator<[key: string, path: string]> {
-  for (const [b, block] of (env.counters ?? []).entries()) for (const [r, row] of block.rows.entries()) yield [row.k, `/counters/${b}/rows/${r}/k`];
+  for (const [b, block] of (env.counters ?? []).entries())
+    for (const [r, row] of block.rows.entries()) yield [row.k, `/counters/${b}/rows/${r}/k`];
   for (const [i, s] of (env.sessions ?? []).entries()) {
     for (const [j, a] of s.gains.entries()) yield [a.k, `/sessions/${i}/gains/${j}/k`];
     for (const [j, a] of s.costs.entries()) yield [a.k, `/sessions/${i}/costs/${j}/k`];
   }
   for (const [i, e] of (env.timeline ?? []).entries()) if (e.key) yield [e.key, `/timeline/${i}/key`];
-  for (const [i, section] of (env.mirror?.sections ?? []).entries()) for (const [j, a] of section.values.entries()) yield [a.k, `/mirror/sections/${i}/values/${j}/k`];
+  for (const [i, section] of (env.mirror?.sections ?? []).entries())
+    for (const [j, a] of section.values.entries()) yield [a.k, `/mirror/sections/${i}/values/${j}/k`];
 }
 
 export const namespaceOf = (key: string) => key.slice(0, key.indexOf("."));
@@ -48,51 +50,100 @@ function firstDuplicate<T>(items: T[], keyOf: (item: T) => string): number {
  */
 export function checkEnvelope(env: Envelope, catalogue: Catalogue, now: number, maxRows: number): string[] {
   const denied = findDenylisted(env, isIdentifierPath);
-  if (denied) throw new ApiError("denylisted_string", `a string has the shape of a player name in game text (${denied.rule}); the service stores nothing about other players`, denied.path);
+  if (denied)
+    throw new ApiError(
+      "denylisted_string",
+      `a string has the shape of a player name in game text (${denied.rule}); the service stores nothing about other players`,
+      denied.path,
+    );
 
-  if (carriesNothing(env)) throw new ApiError("empty_upload", "the upload carries nothing: no counter rows, sessions, timeline events or mirror sections");
+  if (carriesNothing(env))
+    throw new ApiError(
+      "empty_upload",
+      "the upload carries nothing: no counter rows, sessions, timeline events or mirror sections",
+    );
 
   const rowCount = (env.counters ?? []).reduce((n, b) => n + b.rows.length, 0);
-  if (rowCount > maxRows) throw new ApiError("too_many_rows", `an upload carries at most ${maxRows} counter rows (this one: ${rowCount}); send the rest in another upload`, "/counters");
+  if (rowCount > maxRows)
+    throw new ApiError(
+      "too_many_rows",
+      `an upload carries at most ${maxRows} counter rows (this one: ${rowCount}); send the rest in another upload`,
+      "/counters",
+    );
 
-  if (env.profile.id === ACCOUNT_PROFILE) throw new ApiError("profile_mismatch", "profile.id names a game-mode profile; the all-zero id is reserved for the account", "/profile/id");
+  if (env.profile.id === ACCOUNT_PROFILE)
+    throw new ApiError(
+      "profile_mismatch",
+      "profile.id names a game-mode profile; the all-zero id is reserved for the account",
+      "/profile/id",
+    );
   for (const [b, block] of (env.counters ?? []).entries()) {
     if (block.profileId !== env.profile.id && block.profileId !== ACCOUNT_PROFILE) {
-      throw new ApiError("profile_mismatch", "one upload covers one profile (profile.id) and the all-zero account scope", `/counters/${b}/profileId`);
+      throw new ApiError(
+        "profile_mismatch",
+        "one upload covers one profile (profile.id) and the all-zero account scope",
+        `/counters/${b}/profileId`,
+      );
     }
   }
   const cuteNames = catalogue.list("cuteNames");
   if (cuteNames.length > 0 && !cuteNames.includes(env.profile.cuteName)) {
-    throw new ApiError("unknown_cute_name", "cuteName is not one of the profile names the catalogue lists", "/profile/cuteName");
+    throw new ApiError(
+      "unknown_cute_name",
+      "cuteName is not one of the profile names the catalogue lists",
+      "/profile/cuteName",
+    );
   }
 
   const latest = addDays(utcDay(now), 1);
   for (const [day, path] of daysOf(env)) {
     if (!isCalendarDay(day)) throw new ApiError("invalid_body", `${path}: ${day} is not a calendar date`, path);
-    if (day > latest) throw new ApiError("day_too_far_ahead", `${day} is more than one day ahead of the service's day (${utcDay(now)} UTC)`, path);
+    if (day > latest)
+      throw new ApiError(
+        "day_too_far_ahead",
+        `${day} is more than one day ahead of the service's day (${utcDay(now)} UTC)`,
+        path,
+      );
   }
 
   const present = new Set<string>();
   for (const [key, path] of keysOf(env)) {
     const category = catalogue.categoryOf.get(namespaceOf(key));
-    if (!category) throw new ApiError("unknown_namespace", `namespace ${JSON.stringify(namespaceOf(key))} is not in catalogue ${catalogue.version}`, path);
+    if (!category)
+      throw new ApiError(
+        "unknown_namespace",
+        `namespace ${JSON.stringify(namespaceOf(key))} is not in catalogue ${catalogue.version}`,
+        path,
+      );
     present.add(category);
   }
 
   for (const [b, block] of (env.counters ?? []).entries()) {
     const dup = firstDuplicate(block.rows, (r) => r.k);
-    if (dup >= 0) throw new ApiError("duplicate_row", "a key appears twice in one block", `/counters/${b}/rows/${dup}/k`);
+    if (dup >= 0)
+      throw new ApiError("duplicate_row", "a key appears twice in one block", `/counters/${b}/rows/${dup}/k`);
   }
   const blockDup = firstDuplicate(env.counters ?? [], (b) => `${b.profileId}/${b.scope}/${b.day}`);
-  if (blockDup >= 0) throw new ApiError("duplicate_row", "two blocks name the same profileId, scope and day; send one", `/counters/${blockDup}`);
+  if (blockDup >= 0)
+    throw new ApiError(
+      "duplicate_row",
+      "two blocks name the same profileId, scope and day; send one",
+      `/counters/${blockDup}`,
+    );
   const sessionDup = firstDuplicate(env.sessions ?? [], (s) => s.id);
   if (sessionDup >= 0) throw new ApiError("duplicate_row", "a session id appears twice", `/sessions/${sessionDup}/id`);
   const sections = env.mirror?.sections ?? [];
   const sectionDup = firstDuplicate(sections, (s) => s.name);
-  if (sectionDup >= 0) throw new ApiError("duplicate_row", "a mirror section appears twice", `/mirror/sections/${sectionDup}/name`);
+  if (sectionDup >= 0)
+    throw new ApiError("duplicate_row", "a mirror section appears twice", `/mirror/sections/${sectionDup}/name`);
   const knownSections = new Set(catalogue.document.mirrorSections.map((m) => m.id));
   for (const [i, s] of sections.entries()) {
-    if (!knownSections.has(s.name)) throw new ApiError("unknown_mirror_section", `mirror section ${JSON.stringify(s.name)} is not in catalogue ${catalogue.version}`, `/mirror/sections/${i}/name`);
+    if (!knownSections.has(s.name))
+      throw new ApiError(
+        "unknown_mirror_section",
+        `mirror section ${JSON.stringify(s.name)} is not in catalogue ${catalogue.version}`,
+        `/mirror/sections/${i}/name`,
+      );
   }
 
   const contained = catalogue.categories.filter((c) => present.has(c));
@@ -100,8 +151,16 @@ export function checkEnvelope(env: Envelope, catalogue: Catalogue, now: number, 
   const missing = contained.filter((c) => !named.has(c));
   const extra = [...named].filter((c) => !present.has(c));
   if (missing.length || extra.length || named.size !== env.categories.length) {
-    const parts = [missing.length ? `missing ${missing.join(", ")}` : "", extra.length ? `not in the payload ${extra.join(", ")}` : "", named.size !== env.categories.length ? "named twice" : ""];
-    throw new ApiError("categories_mismatch", `categories must name exactly the categories the payload contains (${contained.join(", ") || "none"}): ${parts.filter(Boolean).join("; ")}`, "/categories");
+    const parts = [
+      missing.length ? `missing ${missing.join(", ")}` : "",
+      extra.length ? `not in the payload ${extra.join(", ")}` : "",
+      named.size !== env.categories.length ? "named twice" : "",
+    ];
+    throw new ApiError(
+      "categories_mismatch",
+      `categories must name exactly the categories the payload contains (${contained.join(", ") || "none"}): ${parts.filter(Boolean).join("; ")}`,
+      "/categories",
+    );
   }
   return contained;
 }

@@ -4,25 +4,15 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import type { Amount } from "./activity.table.ts";
-import { SAFE_LIMIT } from "./counters.table.ts";
+import { SAFE_LIMIT } from "../wire/safe-integer.ts";
+import { closedThrough, rollupMerge, statsLock } from "./counters.query.ts";
 
 const p = sql.param;
 const LIMIT = sql.raw(String(SAFE_LIMIT));
 const NEG_LIMIT = sql.raw(String(-SAFE_LIMIT));
 
 /**
- * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
- * transaction ends: rollup deltas are computed from the values being replaced, which two
- * concurrent uploads of one account would otherwise both read. Other accounts are not held up.
- */
-export async function lockAccountStats(tx: Db, uuid: string) {
-  await tx.execute(sql`select ${statsLock(uuid)}`);
-}
-
-const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextextended(${`tally.stats.${uuid}`}, 0))`;
-
-/**
- * Takes the account's stats lock (lockAccountStats) and claims the batchId in one statement: true
+ * Takes the account's stats lock (see lockAccountStats) and claims the batchId in one statement: true
  * if the batchId is new (or its last use is older than `windowStart`). Either order of the two is
  * safe: a concurrent copy of the batch waits on the claimed row or on the lock, never both ways.
  *
@@ -32,7 +22,14 @@ const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextextended($
  * rollups job, which writes marks under the same lock, never waits on it the other way round.
  * The mark is not read here: this statement's snapshot is older than the lock it waited for.
  */
-export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, now: number, windowStart: number, firstMark: string): Promise<boolean> {
+export async function lockAndClaimBatch(
+  tx: Db,
+  uuid: string,
+  batchId: string,
+  now: number,
+  windowStart: number,
+  firstMark: string,
+): Promise<boolean> {
   const [row] = await rows<{ claimed: number }>(
     tx,
     sql`with claim as (
@@ -52,7 +49,10 @@ export async function lockAndClaimBatch(tx: Db, uuid: string, batchId: string, n
 }
 
 export async function storedAnswer(tx: Db, uuid: string, batchId: string): Promise<string | null> {
-  const [row] = await rows<{ answer: string | null }>(tx, sql`select answer from ingest_batches where uuid = ${uuid} and batch_id = ${batchId}`);
+  const [row] = await rows<{ answer: string | null }>(
+    tx,
+    sql`select answer from ingest_batches where uuid = ${uuid} and batch_id = ${batchId}`,
+  );
   return row?.answer ?? null;
 }
 
@@ -66,7 +66,13 @@ export async function purgeBatches(db: Db, before: number): Promise<number> {
  * (display only: a profile is never found by its name). The name of the latest-sent upload wins,
  * whatever the arrival order.
  */
-export async function finishUpload(tx: Db, uuid: string, batchId: string, answer: string, profile?: { profileId: string; cuteName: string; sentAt: number }) {
+export async function finishUpload(
+  tx: Db,
+  uuid: string,
+  batchId: string,
+  answer: string,
+  profile?: { profileId: string; cuteName: string; sentAt: number },
+) {
   const store = sql`update ingest_batches set answer = ${answer} where uuid = ${uuid} and batch_id = ${batchId}`;
   if (!profile) return tx.execute(store);
   const { profileId, cuteName, sentAt } = profile;
@@ -95,30 +101,7 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
   return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
 }
 
-const newer = sql`(excluded.last_day, excluded.last_sent_at, excluded.last_install) >= (counter_rollups.last_day, counter_rollups.last_sent_at, counter_rollups.last_install)`;
-
-/**
- * How a rollup row takes in the fold of more day rows (`excluded`): sums and parts add, max and
- * min widen, the span of days widens, the reading with the later (day, sentAt, install) wins, and
- * stale stays stale. The one merge for ingest's deltas and for closing days.
- */
-export const rollupMerge = sql`
-        sum = counter_rollups.sum + excluded.sum,
-        pos = counter_rollups.pos + excluded.pos,
-        neg = counter_rollups.neg + excluded.neg,
-        max = greatest(counter_rollups.max, excluded.max),
-        min = least(counter_rollups.min, excluded.min),
-        first_day = least(counter_rollups.first_day, excluded.first_day),
-        last_day = greatest(counter_rollups.last_day, excluded.last_day),
-        last_value = case when ${newer} then excluded.last_value else counter_rollups.last_value end,
-        last_sent_at = case when ${newer} then excluded.last_sent_at else counter_rollups.last_sent_at end,
-        last_install = case when ${newer} then excluded.last_install else counter_rollups.last_install end,
-        stale = counter_rollups.stale or excluded.stale`;
-
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
-
-/** The account's mark as SQL: its closed_through, or -infinity when nothing is closed yet. */
-export const closedThrough = (uuid: string) => sql`coalesce((select m.closed_through from counter_marks m where m.uuid = ${uuid}), '-infinity'::date)`;
 
 /**
  * Writes an upload's day rows and, in the same statement, moves the rollups by what changed on the
@@ -136,7 +119,13 @@ export const closedThrough = (uuid: string) => sql`coalesce((select m.closed_thr
  * rollup) for this.
  * Answers nothing when every rollup moved, so the usual upload pays no extra statement.
  */
-export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt: number, list: DayRow[]): Promise<{ profileId: string; key: string }[]> {
+export async function upsertDays(
+  tx: Db,
+  uuid: string,
+  installId: string,
+  sentAt: number,
+  list: DayRow[],
+): Promise<{ profileId: string; key: string }[]> {
   if (list.length === 0) return [];
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   const keysOfKind = (kind: string) => [...new Set(list.filter((r) => r.kind === kind).map((r) => r.key))];
@@ -144,7 +133,9 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
   // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
   // Reads in this statement see the rows as they were before it (its snapshot): open days' old parts.
-  const over = await rows<{ profile_id: string; key: string }>(tx, sql`with mark as (select ${closedThrough(uuid)} as through),
+  const over = await rows<{ profile_id: string; key: string }>(
+    tx,
+    sql`with mark as (select ${closedThrough(uuid)} as through),
     written as (
       insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
       select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
@@ -202,7 +193,8 @@ export async function upsertDays(tx: Db, uuid: string, installId: string, sentAt
     select d.profile_id, d.key from deltas d
     where exists (select 1 from parts o where o.profile_id = d.profile_id and o.key = d.key and (o.pos > ${LIMIT} or o.neg < ${NEG_LIMIT}))
       or (d.any_closed and not exists (select 1 from moved m where m.profile_id = d.profile_id and m.key = d.key))
-    order by d.profile_id, d.key collate "C"`);
+    order by d.profile_id, d.key collate "C"`,
+  );
   return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
 }
 
@@ -220,7 +212,16 @@ export async function upsertBackfills(tx: Db, uuid: string, installId: string, s
       sent_at = greatest(counter_backfills.sent_at, excluded.sent_at)`);
 }
 
-export type SessionRow = { id: string; profileId: string; activity: string; day: string; startedAt: number; endedAt: number; gains: Amount[]; costs: Amount[] };
+export type SessionRow = {
+  id: string;
+  profileId: string;
+  activity: string;
+  day: string;
+  startedAt: number;
+  endedAt: number;
+  gains: Amount[];
+  costs: Amount[];
+};
 
 /** Answers how many sessions were written (a copy that ended earlier than the stored one is not). */
 export async function upsertSessions(tx: Db, uuid: string, installId: string, list: SessionRow[]): Promise<number> {
@@ -242,7 +243,15 @@ export async function upsertSessions(tx: Db, uuid: string, installId: string, li
   return written.length;
 }
 
-export type EventRow = { id: string; profileId: string; kind: string; day: string; at: number; key: string | null; value: number | null };
+export type EventRow = {
+  id: string;
+  profileId: string;
+  kind: string;
+  day: string;
+  at: number;
+  key: string | null;
+  value: number | null;
+};
 
 /** Answers how many events were new (a repeated id is ignored). */
 export async function insertEvents(tx: Db, uuid: string, installId: string, list: EventRow[]): Promise<number> {
@@ -263,7 +272,14 @@ export async function insertEvents(tx: Db, uuid: string, installId: string, list
 export type MirrorRow = { section: string; values: Amount[] };
 
 /** Answers how many sections were written (an observation not newer than the stored one is not). */
-export async function upsertMirror(tx: Db, uuid: string, profileId: string, installId: string, observedAt: number, list: MirrorRow[]): Promise<number> {
+export async function upsertMirror(
+  tx: Db,
+  uuid: string,
+  profileId: string,
+  installId: string,
+  observedAt: number,
+  list: MirrorRow[],
+): Promise<number> {
   if (list.length === 0) return 0;
   const written = await rows(
     tx,

@@ -1,5 +1,6 @@
 // The ingest answer (design.md 4): what was applied, dropped, refused, and what to look at.
 import { Type as T } from "@sinclair/typebox";
+import type { ErrorCode } from "../http/errors.ts";
 
 const strict = { additionalProperties: false } as const;
 const Count = T.Integer({ minimum: 0 });
@@ -19,3 +20,20 @@ export const IngestAnswer = T.Object(
   },
   strict,
 );
+
+/** The refusals of an upload beyond those of any body route (design.md 4, docs/decisions.md "HTTP status per condition"). */
+export const INGEST_REFUSALS = [
+  "gzip_required",
+  "unsupported_schema",
+  "empty_upload",
+  "categories_mismatch",
+  "day_too_far_ahead",
+  "denylisted_string",
+  "unknown_namespace",
+  "profile_mismatch",
+  "unknown_cute_name",
+  "unknown_mirror_section",
+  "duplicate_row",
+  "too_many_rows",
+  "total_out_of_range",
+] as const satisfies readonly ErrorCode[];

@@ -8,16 +8,16 @@ import type { Clock } from "../clock.ts";
 import type { Log } from "../log.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Config } from "../config.ts";
-import { ApiError, isOutOfRange } from "../http/errors.ts";
-import { SAFE_LIMIT } from "./counters.table.ts";
-import { requireAccount } from "../accounts/settings.ts";
-import { markUpload, type Account } from "../accounts/accounts.query.ts";
+import { ApiError } from "../http/errors.ts";
+import { isOutOfRange } from "../db/errors.ts";
+import { SAFE_LIMIT } from "../wire/safe-integer.ts";
+import { markUpload, requireAccount, type Account } from "../accounts/accounts.ts";
 import { ACCOUNT_PROFILE, type Envelope } from "../wire/envelope.ts";
 import { checkEnvelope, namespaceOf } from "./ingest-checks.ts";
 import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
-import { sealedBefore } from "./seal.ts";
-import { markFor } from "./rollups.ts";
+import { BATCH_WINDOW_MS, markFor, sealedBefore } from "./horizons.ts";
+import { resealedDays } from "./seal.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -35,9 +35,6 @@ export type IngestDeps = {
 type Answer = Static<typeof IngestAnswer>;
 type Warning = Answer["warnings"][number];
 
-/** Contract 4.1 and 8: the same batchId within 7 days is a duplicate. */
-export const BATCH_WINDOW_MS = 7 * 86_400_000;
-
 /** Kind, unit and category a key is pinned with the first time it arrives. */
 function firstPin(catalogue: Catalogue, key: string, declared: string | undefined): q.KeyPin {
   const known = catalogue.lookup(key);
@@ -49,14 +46,27 @@ function firstPin(catalogue: Catalogue, key: string, declared: string | undefine
 function envelopeWarnings(env: Envelope, account: Account, deps: IngestDeps, now: number): Warning[] {
   const warnings: Warning[] = [];
   if (Math.abs(env.sentAt - now) > deps.config.clockSkewWarnMs) {
-    warnings.push({ code: "clock_skew", message: `sentAt is ${Math.round((env.sentAt - now) / 1000)} s from the service's clock; check the computer's clock` });
+    warnings.push({
+      code: "clock_skew",
+      message: `sentAt is ${Math.round((env.sentAt - now) / 1000)} s from the service's clock; check the computer's clock`,
+    });
   }
   if (env.client.catalogue !== deps.catalogue.version) {
-    warnings.push({ code: "catalogue_mismatch", message: `the client holds catalogue ${env.client.catalogue}; the service serves ${deps.catalogue.version}` });
+    warnings.push({
+      code: "catalogue_mismatch",
+      message: `the client holds catalogue ${env.client.catalogue}; the service serves ${deps.catalogue.version}`,
+    });
   }
-  if (env.zone.id !== account.zone) warnings.push({ code: "zone_mismatch", message: `days must be labelled in the account's zone ${account.zone}, not ${env.zone.id}` });
+  if (env.zone.id !== account.zone)
+    warnings.push({
+      code: "zone_mismatch",
+      message: `days must be labelled in the account's zone ${account.zone}, not ${env.zone.id}`,
+    });
   if (env.settingsVersion !== account.settingsVersion) {
-    warnings.push({ code: "settings_changed", message: `settings are at version ${account.settingsVersion}; fetch them again` });
+    warnings.push({
+      code: "settings_changed",
+      message: `settings are at version ${account.settingsVersion}; fetch them again`,
+    });
   }
   return warnings;
 }
@@ -100,7 +110,172 @@ function outOfRange(env: Envelope, sealedBeforeDay: string, over: { profileId: s
     }
   }
   const first = over[0]!;
-  return new ApiError("total_out_of_range", `${first.key}: a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`, "/counters");
+  return new ApiError(
+    "total_out_of_range",
+    `${first.key}: a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`,
+    "/counters",
+  );
+}
+
+type Kept = ReturnType<typeof consentFilter>;
+type Target = { profileId: string; key: string; day: string; value: number; declared?: string };
+type DayTarget = q.DayRow & { declared?: string };
+
+/**
+ * Claims the upload's batchId under the account's stats lock (closing the account's early days on
+ * its first upload). A batchId already claimed within the window answers its stored answer, marked
+ * a duplicate; null: the upload is new and applies.
+ */
+async function claimBatch(tx: Db, uuid: string, env: Envelope, account: Account, now: number): Promise<Answer | null> {
+  const claimed = await q.lockAndClaimBatch(
+    tx,
+    uuid,
+    env.batchId,
+    now,
+    now - BATCH_WINDOW_MS,
+    markFor(account.zone, now),
+  );
+  if (claimed) return null;
+  const stored = await q.storedAnswer(tx, uuid, env.batchId);
+  return { ...(JSON.parse(stored!) as Answer), duplicate: true };
+}
+
+/** The kept blocks' day rows and backfills; a day block older than the seal horizon is refused, counted by day. */
+function splitBlocks(blocks: Kept["blocks"], sealedBeforeDay: string, resealed: Set<string>) {
+  const refusedByDay = new Map<string, number>();
+  const dayRows: DayTarget[] = [];
+  const backfills: (q.BackfillRow & { declared?: string })[] = [];
+  for (const block of blocks) {
+    if (block.scope === "day" && (block.day < sealedBeforeDay || resealed.has(block.day))) {
+      if (block.rows.length) refusedByDay.set(block.day, (refusedByDay.get(block.day) ?? 0) + block.rows.length);
+      continue;
+    }
+    for (const row of block.rows) {
+      const target = { profileId: block.profileId, key: row.k, day: block.day, value: row.v, declared: row.m };
+      if (block.scope === "day") dayRows.push({ ...target, kind: "" });
+      else backfills.push(target);
+    }
+  }
+  return { dayRows, backfills, refusedByDay };
+}
+
+/**
+ * The pin of every key of these rows: the instance's known pins, and the others pinned now (a key
+ * first seen takes its first row's declaration). `learned`: pins read from the database here.
+ */
+async function pinRowKeys(tx: Db, deps: IngestDeps, rows: Target[], now: number) {
+  const firstDeclared = new Map<string, string | undefined>();
+  for (const r of rows)
+    if (!firstDeclared.has(r.key) || firstDeclared.get(r.key) === undefined) firstDeclared.set(r.key, r.declared);
+  const unknown = [...firstDeclared].filter(([key]) => !deps.pins.has(key));
+  const learned = await q.pinKeys(
+    tx,
+    unknown.map(([key, declared]) => firstPin(deps.catalogue, key, declared)),
+    now,
+  );
+  const pinned = new Map<string, q.KeyPin>(learned.map((pin) => [pin.key, pin]));
+  for (const key of firstDeclared.keys()) if (deps.pins.has(key)) pinned.set(key, deps.pins.get(key)!);
+  return { learned, pinned };
+}
+
+/** Rows declaring another kind than their key's pin, or under the other scope: a warning per key and code, by key. */
+function keyWarnings(catalogue: Catalogue, rows: Target[], pinned: Map<string, q.KeyPin>): Warning[] {
+  const found = new Map<string, Warning>();
+  for (const r of rows) {
+    const pin = pinned.get(r.key)!;
+    if (r.declared && r.declared !== pin.kind && !found.has(`kind/${r.key}`)) {
+      found.set(`kind/${r.key}`, {
+        code: "kind_mismatch",
+        key: r.key,
+        message: `declared ${r.declared}, but the key is pinned as ${pin.kind}; stored as ${pin.kind}`,
+      });
+    }
+    const scope = catalogue.lookup(r.key)?.scope;
+    if (scope && (scope === "account") !== (r.profileId === ACCOUNT_PROFILE) && !found.has(`scope/${r.key}`)) {
+      found.set(`scope/${r.key}`, {
+        code: "scope_mismatch",
+        key: r.key,
+        message: `the catalogue files this key under the ${scope} scope`,
+      });
+    }
+  }
+  return [...found.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : a.code < b.code ? -1 : 1));
+}
+
+/** Writes the day rows (refusing the upload if a count key would leave the safe range), then the backfills. */
+async function writeCounters(
+  tx: Db,
+  uuid: string,
+  env: Envelope,
+  rows: ReturnType<typeof splitBlocks>,
+  sealedBeforeDay: string,
+) {
+  const { dayRows, backfills } = rows;
+  const over = await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows).catch((error: unknown) => {
+    // The statement answers the keys it could not move; a check or bigint fault it did not
+    // foresee (a total stored before the check existed) is the same refusal, not a 500.
+    if (isOutOfRange(error))
+      throw new ApiError(
+        "total_out_of_range",
+        `a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`,
+        "/counters",
+      );
+    throw error;
+  });
+  if (over.length > 0) throw outOfRange(env, sealedBeforeDay, over);
+  await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
+}
+
+/** Writes the kept sessions, timeline events and mirror sections; answers how many of each were written. */
+async function writeActivity(tx: Db, uuid: string, env: Envelope, kept: Kept) {
+  const { install } = env.client;
+  const profileId = env.profile.id;
+  const sessions = await q.upsertSessions(
+    tx,
+    uuid,
+    install,
+    kept.sessions.map((s) => ({ ...s, profileId })),
+  );
+  const events = await q.insertEvents(
+    tx,
+    uuid,
+    install,
+    kept.events.map((e) => ({
+      id: e.id,
+      profileId,
+      kind: e.kind,
+      day: e.day,
+      at: e.at,
+      key: e.key ?? null,
+      value: e.value ?? null,
+    })),
+  );
+  const sections = env.mirror
+    ? await q.upsertMirror(
+        tx,
+        uuid,
+        profileId,
+        install,
+        env.mirror.observedAt,
+        kept.sections.map((s) => ({ section: s.name, values: s.values })),
+      )
+    : 0;
+  return { sessions, events, sections };
+}
+
+/**
+ * Stores the answer for duplicates of the batchId. Statistics off stores nothing (1.1 rule 1): the
+ * profile is noted only when something was kept.
+ */
+async function finish(tx: Db, uuid: string, env: Envelope, answer: Answer, kept: Kept, rows: number) {
+  const keptAny = rows + kept.sessions.length + kept.events.length + kept.sections.length > 0;
+  await q.finishUpload(
+    tx,
+    uuid,
+    env.batchId,
+    JSON.stringify(answer),
+    keptAny ? { profileId: env.profile.id, cuteName: env.profile.cuteName, sentAt: env.sentAt } : undefined,
+  );
 }
 
 export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Promise<Answer> {
@@ -113,87 +288,38 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
   let learned: q.KeyPin[] = [];
   const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
     const account = await requireAccount(tx, uuid);
-    if (!(await q.lockAndClaimBatch(tx, uuid, env.batchId, now, now - BATCH_WINDOW_MS, markFor(account.zone, now)))) {
-      const stored = await q.storedAnswer(tx, uuid, env.batchId);
-      return { ...(JSON.parse(stored!) as Answer), duplicate: true };
-    }
+    const duplicate = await claimBatch(tx, uuid, env, account, now);
+    if (duplicate) return duplicate;
 
     const sealedBeforeDay = sealedBefore(account.zone, now);
     const off = new Set(contained.filter((c) => !account.consented.includes(c)));
     const kept = consentFilter(env, off, deps.catalogue);
+    const dayBlocks = kept.blocks.filter((b) => b.scope === "day" && b.rows.length > 0).map((b) => b.day);
+    const resealed = await resealedDays(tx, uuid, dayBlocks, sealedBeforeDay);
     const warnings = envelopeWarnings(env, account, deps, now);
+    const sorted = splitBlocks(kept.blocks, sealedBeforeDay, resealed);
+    const { dayRows, backfills, refusedByDay } = sorted;
+    const pins = await pinRowKeys(tx, deps, [...dayRows, ...backfills], now);
+    learned = pins.learned;
+    const mismatches = keyWarnings(deps.catalogue, [...dayRows, ...backfills], pins.pinned);
+    for (const r of dayRows) r.kind = pins.pinned.get(r.key)!.kind;
 
-    const refusedByDay = new Map<string, number>();
-    const dayRows: (q.DayRow & { declared?: string })[] = [];
-    const backfills: (q.BackfillRow & { declared?: string })[] = [];
-    for (const block of kept.blocks) {
-      if (block.scope === "day" && block.day < sealedBeforeDay) {
-        if (block.rows.length) refusedByDay.set(block.day, (refusedByDay.get(block.day) ?? 0) + block.rows.length);
-        continue;
-      }
-      for (const row of block.rows) {
-        const target = { profileId: block.profileId, key: row.k, day: block.day, value: row.v, declared: row.m };
-        if (block.scope === "day") dayRows.push({ ...target, kind: "" });
-        else backfills.push(target);
-      }
-    }
-
-    const firstDeclared = new Map<string, string | undefined>();
-    for (const r of [...dayRows, ...backfills]) if (!firstDeclared.has(r.key) || firstDeclared.get(r.key) === undefined) firstDeclared.set(r.key, r.declared);
-    const unknown = [...firstDeclared].filter(([key]) => !deps.pins.has(key));
-    learned = await q.pinKeys(tx, unknown.map(([key, declared]) => firstPin(deps.catalogue, key, declared)), now);
-    const pinned = new Map<string, q.KeyPin>(learned.map((pin) => [pin.key, pin]));
-    for (const key of firstDeclared.keys()) if (deps.pins.has(key)) pinned.set(key, deps.pins.get(key)!);
-    const keyWarnings = new Map<string, Warning>();
-    for (const r of [...dayRows, ...backfills]) {
-      const pin = pinned.get(r.key)!;
-      if (r.declared && r.declared !== pin.kind && !keyWarnings.has(`kind/${r.key}`)) {
-        keyWarnings.set(`kind/${r.key}`, { code: "kind_mismatch", key: r.key, message: `declared ${r.declared}, but the key is pinned as ${pin.kind}; stored as ${pin.kind}` });
-      }
-      const scope = deps.catalogue.lookup(r.key)?.scope;
-      if (scope && (scope === "account") !== (r.profileId === ACCOUNT_PROFILE) && !keyWarnings.has(`scope/${r.key}`)) {
-        keyWarnings.set(`scope/${r.key}`, { code: "scope_mismatch", key: r.key, message: `the catalogue files this key under the ${scope} scope` });
-      }
-    }
-    for (const r of dayRows) r.kind = pinned.get(r.key)!.kind;
-
-    const over = await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows).catch((error: unknown) => {
-      // The statement answers the keys it could not move; a check or bigint fault it did not
-      // foresee (a total stored before the check existed) is the same refusal, not a 500.
-      if (isOutOfRange(error)) throw new ApiError("total_out_of_range", `a lifetime total would leave the safe integer range ±${SAFE_LIMIT}; nothing of this upload was stored`, "/counters");
-      throw error;
-    });
-    if (over.length > 0) throw outOfRange(env, sealedBeforeDay, over);
-    await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
-    const sessions = await q.upsertSessions(
-      tx,
-      uuid,
-      env.client.install,
-      kept.sessions.map((s) => ({ ...s, profileId: env.profile.id })),
-    );
-    const events = await q.insertEvents(
-      tx,
-      uuid,
-      env.client.install,
-      kept.events.map((e) => ({ id: e.id, profileId: env.profile.id, kind: e.kind, day: e.day, at: e.at, key: e.key ?? null, value: e.value ?? null })),
-    );
-    const sections = env.mirror
-      ? await q.upsertMirror(tx, uuid, env.profile.id, env.client.install, env.mirror.observedAt, kept.sections.map((s) => ({ section: s.name, values: s.values })))
-      : 0;
+    await writeCounters(tx, uuid, env, sorted, sealedBeforeDay);
+    const written = await writeActivity(tx, uuid, env, kept);
     await markUpload(tx, uuid, now);
 
     const answer: Answer = {
       sealedBeforeDay,
       catalogueVersion: deps.catalogue.version,
       duplicate: false,
-      warnings: [...warnings, ...[...keyWarnings.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : a.code < b.code ? -1 : 1))],
+      warnings: [...warnings, ...mismatches],
       dropped: { categories: contained.filter((c) => off.has(c)), rows: kept.dropped },
-      refused: [...refusedByDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, rows]) => ({ day, code: "day_sealed" as const, rows })),
-      applied: { rows: dayRows.length + backfills.length, sessions, events, sections },
+      refused: [...refusedByDay]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([day, rows]) => ({ day, code: "day_sealed" as const, rows })),
+      applied: { rows: dayRows.length + backfills.length, ...written },
     };
-    // Statistics off stores nothing (1.1 rule 1): the profile is noted only when something was kept.
-    const keptAny = dayRows.length + backfills.length + kept.sessions.length + kept.events.length + kept.sections.length > 0;
-    await q.finishUpload(tx, uuid, env.batchId, JSON.stringify(answer), keptAny ? { profileId: env.profile.id, cuteName: env.profile.cuteName, sentAt: env.sentAt } : undefined);
+    await finish(tx, uuid, env, answer, kept, dayRows.length + backfills.length);
     return answer;
   });
   for (const pin of learned) deps.pins.set(pin.key, pin);

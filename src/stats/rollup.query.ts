@@ -4,7 +4,7 @@
 // mark). Every statement touches one account.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough, lockAccountStats, rollupMerge } from "./ingest.query.ts";
+import { closedThrough, foldIntoRollups, lockAccountStats, rollupMerge } from "./counters.query.ts";
 
 const p = sql.param;
 
@@ -14,34 +14,29 @@ export async function recomputeRollups(tx: Db, uuid: string, keys: string[], pro
   const profile = profileId === undefined ? sql`` : sql` and profile_id = ${profileId}`;
   const dayProfile = profileId === undefined ? sql`` : sql` and d.profile_id = ${profileId}`;
   await tx.execute(sql`delete from counter_rollups where uuid = ${uuid} and key = any(${p(keys)}::text[])${profile}`);
-  // Sums only for count keys (see counterRollups); a part past the safe range breaks its check.
-  await tx.execute(sql`insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select d.uuid, d.profile_id, d.key,
-      coalesce(sum(d.value) filter (where k.kind = 'count'), 0),
-      coalesce(sum(greatest(d.value, 0)) filter (where k.kind = 'count'), 0),
-      coalesce(sum(least(d.value, 0)) filter (where k.kind = 'count'), 0),
-      max(d.value), min(d.value), min(d.day), max(d.day),
-      (array_agg(d.value order by d.day desc, d.sent_at desc, d.install_id desc))[1],
-      (array_agg(d.sent_at order by d.day desc, d.sent_at desc, d.install_id desc))[1],
-      (array_agg(d.install_id order by d.day desc, d.sent_at desc, d.install_id desc))[1],
-      false
-    from counter_days d join counter_keys k on k.key = d.key
-    where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[])${dayProfile} and d.day <= ${closedThrough(uuid)}
-    group by d.uuid, d.profile_id, d.key`);
+  await tx.execute(
+    foldIntoRollups(
+      sql`d.uuid = ${uuid} and d.key = any(${p(keys)}::text[])${dayProfile} and d.day <= ${closedThrough(uuid)}`,
+    ),
+  );
 }
 
 /** The account's mark (null: nothing closed), read after the caller took its stats lock. */
 export async function markOf(tx: Db, uuid: string): Promise<string | null> {
-  const [row] = await rows<{ closed_through: string }>(tx, sql`select closed_through::text as closed_through from counter_marks where uuid = ${uuid}`);
+  const [row] = await rows<{ closed_through: string }>(
+    tx,
+    sql`select closed_through::text as closed_through from counter_marks where uuid = ${uuid}`,
+  );
   return row?.closed_through ?? null;
 }
 
-/** Every account with its zone and its mark (null: none), in a stable order, for the rollups job. */
-export function accountMarks(db: Db) {
-  return rows<{ uuid: string; zone: string; closed_through: string | null }>(
+/** Every account's mark, for the rollups job (an account without one has closed nothing). */
+export async function allMarks(db: Db): Promise<Map<string, string>> {
+  const marks = await rows<{ uuid: string; closed_through: string }>(
     db,
-    sql`select a.uuid, a.zone, m.closed_through::text as closed_through from accounts a left join counter_marks m on m.uuid = a.uuid order by a.uuid`,
+    sql`select uuid, closed_through::text as closed_through from counter_marks`,
   );
+  return new Map(marks.map((m) => [m.uuid, m.closed_through]));
 }
 
 /**
@@ -50,18 +45,10 @@ export function accountMarks(db: Db) {
  * Answers the (profile, key) rollups moved. The caller holds the account's stats lock.
  */
 export async function closeDays(tx: Db, uuid: string, from: string | null, through: string): Promise<number> {
-  const latest = (column: string) => sql.raw(`(array_agg(d.${column} order by d.day desc, d.sent_at desc, d.install_id desc))[1]`);
+  const days = sql`d.uuid = ${uuid} and d.day <= ${through}::date ${from === null ? sql`` : sql`and d.day > ${from}::date`}`;
   const moved = await rows(
     tx,
-    sql`insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
-    select d.uuid, d.profile_id, d.key,
-      coalesce(sum(d.value) filter (where k.kind = 'count'), 0),
-      coalesce(sum(greatest(d.value, 0)) filter (where k.kind = 'count'), 0),
-      coalesce(sum(least(d.value, 0)) filter (where k.kind = 'count'), 0),
-      max(d.value), min(d.value), min(d.day), max(d.day), ${latest("value")}, ${latest("sent_at")}, ${latest("install_id")}, false
-    from counter_days d join counter_keys k on k.key = d.key
-    where d.uuid = ${uuid} and d.day <= ${through}::date ${from === null ? sql`` : sql`and d.day > ${from}::date`}
-    group by d.uuid, d.profile_id, d.key
+    sql`${foldIntoRollups(days)}
     on conflict (uuid, profile_id, key) do update set ${rollupMerge}
     returning 1`,
   );
@@ -76,10 +63,18 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
  * waits for it (rebuilding a key that stopped being stale meanwhile changes nothing).
  */
 export async function refreshStaleRollups(db: Db, uuid: string, profileId: string) {
-  const stale = await rows<{ key: string }>(db, sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId} and stale`);
+  const stale = await rows<{ key: string }>(
+    db,
+    sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId} and stale`,
+  );
   if (stale.length === 0) return;
   await db.transaction(async (tx) => {
     await lockAccountStats(tx, uuid);
-    await recomputeRollups(tx, uuid, stale.map((r) => r.key), profileId);
+    await recomputeRollups(
+      tx,
+      uuid,
+      stale.map((r) => r.key),
+      profileId,
+    );
   });
 }

@@ -4,16 +4,11 @@
 // rewriting, stay open.
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
-import { addDays, dayIn } from "../wire/day.ts";
-import { isOutOfRange } from "../http/errors.ts";
-import { lockAccountStats } from "./ingest.query.ts";
-import { accountMarks, closeDays, markOf } from "./rollup.query.ts";
-
-/** Days kept open, counted back from the account's today: today and yesterday. */
-export const OPEN_DAYS = 2;
-
-/** The mark an account's days are closed through at `now`: its today minus OPEN_DAYS. */
-export const markFor = (zone: string, now: number) => addDays(dayIn(zone, now), -OPEN_DAYS);
+import { isOutOfRange } from "../db/errors.ts";
+import { accountsForJobs } from "../accounts/accounts.ts";
+import { lockAccountStats } from "./counters.query.ts";
+import { markFor } from "./horizons.ts";
+import { allMarks, closeDays, markOf } from "./rollup.query.ts";
 
 export type RollupsDeps = { db: Db; clock: Clock };
 /**
@@ -30,10 +25,12 @@ export type RollupsResult = { accounts: number; rollups: number; skipped: number
 export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSignal } = {}): Promise<RollupsResult> {
   const now = deps.clock.now();
   const result: RollupsResult = { accounts: 0, rollups: 0, skipped: 0 };
-  for (const account of await accountMarks(deps.db)) {
+  const marks = await allMarks(deps.db);
+  for (const account of await accountsForJobs(deps.db)) {
     if (opts.signal?.aborted) break;
     const through = markFor(account.zone, now);
-    if (account.closed_through !== null && account.closed_through >= through) continue;
+    const closed = marks.get(account.uuid);
+    if (closed !== undefined && closed >= through) continue;
     try {
       const moved = await deps.db.transaction(async (tx) => {
         await lockAccountStats(tx, account.uuid);

@@ -1,13 +1,25 @@
 // The seal (contract 3) and the retention seal (2.6), one batch of keys of one account at a time.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { dayFold, foldByKind, mergedBackfill } from "./fold.query.ts";
+import { dayFold, foldByKind, latestReading, mergedBackfill, overPair, overRows } from "./counters.query.ts";
 import { recomputeRollups } from "./rollup.query.ts";
 
 /** The install id of a day row that holds the folded value of a sealed day's installs. */
 export const SEALED_INSTALL = "";
 
 const p = sql.param;
+
+/** Of these days, those the account already has sealed: a collapsed row (the seal) or inside a retention baseline. */
+export async function sealedAmong(db: Db, uuid: string, days: string[]): Promise<string[]> {
+  if (days.length === 0) return [];
+  const found = await rows<{ day: string }>(
+    db,
+    sql`select d.day from unnest(${p(days)}::text[]) as d(day)
+        where exists (select 1 from counter_days c where c.uuid = ${uuid} and c.day = d.day::date and c.install_id = ${SEALED_INSTALL})
+           or exists (select 1 from counter_seals s where s.uuid = ${uuid} and s.day >= d.day::date)`,
+  );
+  return found.map((r) => r.day);
+}
 
 /** Keys of the account with rows in days before `before`; `collapsible` limits to days with install rows. */
 export async function keysBefore(db: Db, uuid: string, before: string, collapsible: boolean): Promise<string[]> {
@@ -29,7 +41,7 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
     select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at
     from (
       select d.profile_id, d.key, d.day,
-        ${foldByKind(sql`k.kind`, sql`d.value`, sql`d.sent_at desc, d.install_id desc`, sql`k.kind = 'gauge'`)} as value,
+        ${foldByKind(sql`k.kind`, overRows(sql`d.value`, latestReading, sql`k.kind = 'gauge'`))} as value,
         min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at
       from counter_days d join counter_keys k on k.key = d.key
       where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date
@@ -51,12 +63,18 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
  * baseline (now covering up to `through`), then deletes every day row before `before`, in the
  * caller's transaction. Days inside the baseline are deleted without being added again.
  */
-export async function sealIntoBaseline(tx: Db, uuid: string, keys: string[], before: string, through: string): Promise<number> {
+export async function sealIntoBaseline(
+  tx: Db,
+  uuid: string,
+  keys: string[],
+  before: string,
+  through: string,
+): Promise<number> {
   await tx.execute(sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.key = any(${p(keys)}::text[])`)}),
     seal as (select profile_id, key, day, value from counter_seals where uuid = ${uuid} and key = any(${p(keys)}::text[])),
     folded as (${dayFold(sql`d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date`)}),
     span as (
-      select f.profile_id, f.key, min(f.kind) as kind, ${foldByKind(sql`min(f.kind)`, sql`f.value`, sql`f.day desc`, sql`f.kind = 'gauge'`)} as value
+      select f.profile_id, f.key, min(f.kind) as kind, ${foldByKind(sql`min(f.kind)`, overRows(sql`f.value`, sql`f.day desc`, sql`f.kind = 'gauge'`))} as value
       from folded f
         left join backfill b on b.profile_id = f.profile_id and b.key = f.key
         left join seal s on s.profile_id = f.profile_id and s.key = f.key
@@ -64,23 +82,13 @@ export async function sealIntoBaseline(tx: Db, uuid: string, keys: string[], bef
       group by f.profile_id, f.key
     )
     insert into counter_seals (uuid, profile_id, key, day, value)
-    select ${uuid}, span.profile_id, span.key, greatest(s.day, ${through}::date),
-      case span.kind
-        when 'count' then coalesce(s.value, 0) + span.value
-        when 'max' then greatest(s.value, span.value)
-        when 'min' then least(s.value, span.value)
-        else span.value
-      end
+    select ${uuid}, span.profile_id, span.key, greatest(s.day, ${through}::date), ${foldByKind(sql`span.kind`, overPair(sql`s.value`, sql`span.value`))}
     from span left join seal s on s.profile_id = span.profile_id and s.key = span.key
     on conflict (uuid, profile_id, key) do update set day = excluded.day, value = excluded.value`);
-  const gone = await rows(tx, sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date returning 1`);
+  const gone = await rows(
+    tx,
+    sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date returning 1`,
+  );
   await recomputeRollups(tx, uuid, keys);
   return gone.length;
-}
-
-export type AccountHorizon = { uuid: string; zone: string; retention_days: number };
-
-/** Every account, with what its jobs need (zone and retention), in a stable order. */
-export function accountsForJobs(db: Db) {
-  return rows<AccountHorizon>(db, sql`select uuid, zone, retention_days from accounts order by uuid`);
 }

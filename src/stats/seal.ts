@@ -7,11 +7,12 @@
 //              deleted in the same transaction; lifetime totals do not change.
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
-import { SEAL_HORIZON_DAYS } from "../config.ts";
 import { addDays, dayIn } from "../wire/day.ts";
-import { accountsForJobs, collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
-import { lockAccountStats } from "./ingest.query.ts";
-import { isOutOfRange } from "../http/errors.ts";
+import { sealedBefore } from "./horizons.ts";
+import { accountsForJobs } from "../accounts/accounts.ts";
+import { collapseDays, keysBefore, sealIntoBaseline, sealedAmong } from "./seal.query.ts";
+import { lockAccountStats } from "./counters.query.ts";
+import { isOutOfRange } from "../db/errors.ts";
 
 export type LifecycleDeps = { db: Db; clock: Clock };
 export type PassOptions = {
@@ -28,7 +29,7 @@ export type PassResult = { accounts: number; batches: number; rowsRemoved: numbe
 async function pass(
   deps: LifecycleDeps,
   opts: PassOptions,
-  cutoff: (account: { zone: string; retention_days: number }) => string,
+  cutoff: (account: { zone: string; retentionDays: number }) => string,
   collapsible: boolean,
   work: (tx: Db, uuid: string, keys: string[], before: string) => Promise<number>,
 ): Promise<PassResult> {
@@ -70,12 +71,36 @@ async function pass(
   return result;
 }
 
-/** The oldest writable day of an account (its today minus the horizon): older days are sealed. */
-export const sealedBefore = (zone: string, now: number) => addDays(dayIn(zone, now), -SEAL_HORIZON_DAYS);
+/** How far back a clock step may go and still not reopen a sealed day (test/faults/clock-steps.test.ts). */
+const CLOCK_STEP_BACK_DAYS = 7;
+
+/**
+ * The days of an upload that the clock says are writable but the seal or retention already took:
+ * after the clock stepped back across midnight, the horizon by the clock is earlier than the one
+ * the jobs used, and writing such a day again would count it twice. Only days within a week of
+ * the horizon are asked about (a live upload's days never are).
+ */
+export async function resealedDays(
+  db: Db,
+  uuid: string,
+  days: string[],
+  sealedBeforeDay: string,
+): Promise<Set<string>> {
+  const edge = [
+    ...new Set(days.filter((d) => d >= sealedBeforeDay && d < addDays(sealedBeforeDay, CLOCK_STEP_BACK_DAYS))),
+  ];
+  return new Set(await sealedAmong(db, uuid, edge));
+}
 
 export function sealPass(deps: LifecycleDeps, opts: PassOptions = {}) {
   const now = deps.clock.now();
-  return pass(deps, opts, (a) => sealedBefore(a.zone, now), true, (tx, uuid, keys, before) => collapseDays(tx, uuid, keys, before));
+  return pass(
+    deps,
+    opts,
+    (a) => sealedBefore(a.zone, now),
+    true,
+    (tx, uuid, keys, before) => collapseDays(tx, uuid, keys, before),
+  );
 }
 
 export function retentionPass(deps: LifecycleDeps, opts: PassOptions = {}) {
@@ -83,7 +108,7 @@ export function retentionPass(deps: LifecycleDeps, opts: PassOptions = {}) {
   return pass(
     deps,
     opts,
-    (a) => addDays(dayIn(a.zone, now), -a.retention_days),
+    (a) => addDays(dayIn(a.zone, now), -a.retentionDays),
     false,
     (tx, uuid, keys, before) => sealIntoBaseline(tx, uuid, keys, before, addDays(before, -1)),
   );

@@ -1,15 +1,20 @@
 // The statistics jobs: the seal, the retention seal, closing days into the rollups, and forgetting
 // ingest answers older than the 7-day duplicate window. Each calls the module function tests call directly.
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../job.ts";
 import type { Config } from "../config.ts";
 import { retentionPass, sealPass, type LifecycleDeps } from "./seal.ts";
 import { closeDaysPass } from "./rollups.ts";
 import { purgeBatches } from "./ingest.query.ts";
-import { BATCH_WINDOW_MS } from "./ingest.ts";
+import { BATCH_WINDOW_MS } from "./horizons.ts";
 
 type JobConfig = Pick<
   Config,
-  "jobStatsSealEnabled" | "jobStatsSealIntervalMs" | "jobStatsRetentionEnabled" | "jobStatsRetentionIntervalMs" | "jobStatsBatchesEnabled" | "jobStatsBatchesIntervalMs"
+  | "jobStatsSealEnabled"
+  | "jobStatsSealIntervalMs"
+  | "jobStatsRetentionEnabled"
+  | "jobStatsRetentionIntervalMs"
+  | "jobStatsBatchesEnabled"
+  | "jobStatsBatchesIntervalMs"
   | "jobStatsRollupsEnabled"
   | "jobStatsRollupsIntervalMs"
 >;

@@ -3,7 +3,10 @@ import type { Db } from "../db/database.ts";
 import { upstreamBackoff } from "./backoff.table.ts";
 
 export async function backoffUntil(db: Db, upstream: string): Promise<number> {
-  const [row] = await db.select({ until: upstreamBackoff.until }).from(upstreamBackoff).where(eq(upstreamBackoff.upstream, upstream));
+  const [row] = await db
+    .select({ until: upstreamBackoff.until })
+    .from(upstreamBackoff)
+    .where(eq(upstreamBackoff.upstream, upstream));
   return row?.until ?? 0;
 }
 
@@ -12,5 +15,8 @@ export async function extendBackoff(db: Db, upstream: string, until: number) {
   await db
     .insert(upstreamBackoff)
     .values({ upstream, until })
-    .onConflictDoUpdate({ target: upstreamBackoff.upstream, set: { until: sql`greatest(${upstreamBackoff.until}, excluded.until)` } });
+    .onConflictDoUpdate({
+      target: upstreamBackoff.upstream,
+      set: { until: sql`greatest(${upstreamBackoff.until}, excluded.until)` },
+    });
 }

@@ -3,10 +3,16 @@
 //         answer is the message, its channel_id the thread's id
 //   PATCH {webhook}/messages/{id}?thread_id={thread} -> edits that message
 //   POST  {webhook}?wait=true&thread_id={thread} -> a reply in the thread
-// A 429 carries retry_after (seconds, a float) in its body and Retry-After in its headers; every
-// answer carries X-RateLimit-Remaining and X-RateLimit-Reset-After. The webhook URL is a secret: it
-// never appears in an error, a log line or an answer of ours.
+// Every call goes to a versioned path (/api/v10/webhooks/...) whatever URL was configured: the URL a
+// user copies has none, and there Discord's default version (v6) gives a 429's retry_after in
+// milliseconds. On v10 a 429 carries retry_after (seconds, a float) and `global` in its body,
+// Retry-After (and, when global, X-RateLimit-Global) in its headers; every answer carries
+// X-RateLimit-Remaining and X-RateLimit-Reset-After. Refusals the outbox acts on have their own
+// errors: an archived thread (400 50083), a locked one (160005), a deleted webhook (404 10015), a
+// forum that requires tags (400 40067). The webhook URL is a secret: it never appears in an error,
+// a log line or an answer of ours.
 import { callUpstream, UpstreamError } from "./upstream-error.ts";
+import { bodyBytes, readJson, SMALL_JSON_MAX_BYTES } from "./call.ts";
 
 export type ChatDeps = { fetch: typeof fetch; webhookUrl: string; timeoutMs: number; signal?: AbortSignal };
 
@@ -15,6 +21,8 @@ export type ChatMessage = {
   content: string;
   embeds?: Embed[];
   thread_name?: string;
+  /** Forum tags of a new thread (a forum can require one). */
+  applied_tags?: string[];
   allowed_mentions: { parse: [] };
 };
 
@@ -23,7 +31,10 @@ export type RateState = { remaining?: number; resetAfterMs?: number };
 
 /** The chat asked us to wait (429): nothing should be sent before retryAfterMs. */
 export class ChatRateLimited extends UpstreamError {
-  constructor(readonly retryAfterMs: number, readonly global: boolean) {
+  constructor(
+    readonly retryAfterMs: number,
+    readonly global: boolean,
+  ) {
     super("chat", "status", `chat rate limited for ${retryAfterMs} ms${global ? " (global)" : ""}`, 429);
   }
 }
@@ -35,13 +46,53 @@ export class ChatThreadGone extends UpstreamError {
   }
 }
 
+/** The thread is archived (a post closed by a maintainer, or idle): an edit is refused, a post unarchives it. */
+export class ChatThreadArchived extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the chat thread is archived", status);
+  }
+}
+
+/** The thread is locked: only a moderator can open it again; nothing of ours gets in. */
+export class ChatThreadLocked extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the chat thread is locked", status);
+  }
+}
+
+/** The webhook itself was deleted (404 Unknown Webhook): nothing can be posted until it is replaced. */
+export class ChatWebhookGone extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the chat webhook no longer exists (Unknown Webhook)", status);
+  }
+}
+
+/** The forum requires a tag on new posts (40067). */
+export class ChatTagRequired extends UpstreamError {
+  constructor(status: number) {
+    super("chat", "status", "the forum requires a tag on new posts", status);
+  }
+}
+
 const UPSTREAM = "chat";
 const UNKNOWN_CHANNEL = "10003";
 const UNKNOWN_MESSAGE = "10008";
+const UNKNOWN_WEBHOOK = "10015";
+const TAG_REQUIRED = "40067";
+const THREAD_ARCHIVED = "50083";
+const THREAD_LOCKED = "160005";
+export const API_VERSION = 10;
+
+/** The webhook's path on the versioned API: /api/webhooks/.. and /api/v6/webhooks/.. become /api/v10/webhooks/... */
+export function versionedWebhookUrl(webhookUrl: string): URL {
+  const u = new URL(webhookUrl);
+  u.pathname = u.pathname.replace(/^\/api(?:\/v\d+)?\/webhooks\//, `/api/v${API_VERSION}/webhooks/`);
+  return u;
+}
 
 function endpoint(webhookUrl: string, path: string, query: Record<string, string>): string {
-  const u = new URL(webhookUrl);
-  u.pathname = u.pathname.replace(/\/+$/, "") + path;
+  const u = versionedWebhookUrl(webhookUrl);
+  u.pathname += path; // config trims CHAT_WEBHOOK_URL's trailing slashes
   for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
   return u.toString();
 }
@@ -55,7 +106,12 @@ function rateState(res: Response): RateState {
   };
 }
 
-async function send(deps: ChatDeps, method: "POST" | "PATCH", url: string, message: Partial<ChatMessage>): Promise<{ body: unknown; rate: RateState }> {
+async function send(
+  deps: ChatDeps,
+  method: "POST" | "PATCH",
+  url: string,
+  message: Partial<ChatMessage>,
+): Promise<{ body: unknown; rate: RateState }> {
   const res = await callUpstream(deps.fetch, UPSTREAM, url, deps.timeoutMs, {
     method,
     signal: deps.signal,
@@ -65,26 +121,43 @@ async function send(deps: ChatDeps, method: "POST" | "PATCH", url: string, messa
   if (res.status === 429) {
     let body: { retry_after?: unknown; global?: unknown } = {};
     try {
-      body = (await res.json()) as typeof body;
+      body = (await readJson(
+        res,
+        { upstream: UPSTREAM, timeoutMs: deps.timeoutMs },
+        SMALL_JSON_MAX_BYTES,
+      )) as typeof body;
     } catch {
       // the header still says how long
     }
-    const seconds = typeof body.retry_after === "number" ? body.retry_after : Number(res.headers.get("retry-after") ?? 1);
-    throw new ChatRateLimited(Math.max(1, Math.ceil((Number.isFinite(seconds) ? seconds : 1) * 1000)), body.global === true);
+    const seconds =
+      typeof body.retry_after === "number" ? body.retry_after : Number(res.headers.get("retry-after") ?? 1);
+    const global = body.global === true || res.headers.get("x-ratelimit-global") === "true";
+    throw new ChatRateLimited(Math.max(1, Math.ceil((Number.isFinite(seconds) ? seconds : 1) * 1000)), global);
   }
   if (res.status < 200 || res.status >= 300) {
     // Discord's error body ({ code, message }) says what was wrong; it holds no secret of ours.
-    const detail = (await res.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ");
+    const bytes = await bodyBytes(res, UPSTREAM, 2048, deps.timeoutMs).catch(() => new Uint8Array());
+    const detail = new TextDecoder().decode(bytes).slice(0, 200).replace(/\s+/g, " ");
     const code = /"code":\s*(\d+)/.exec(detail)?.[1];
-    if (res.status === 404 && (code === UNKNOWN_CHANNEL || code === UNKNOWN_MESSAGE)) throw new ChatThreadGone(res.status);
-    throw new UpstreamError(UPSTREAM, "status", `chat answered ${res.status}${detail ? `: ${detail}` : ""}`, res.status);
+    if (res.status === 404 && code === UNKNOWN_WEBHOOK) throw new ChatWebhookGone(res.status);
+    if (res.status === 404 && (code === UNKNOWN_CHANNEL || code === UNKNOWN_MESSAGE))
+      throw new ChatThreadGone(res.status);
+    if (code === THREAD_ARCHIVED) throw new ChatThreadArchived(res.status);
+    if (code === THREAD_LOCKED) throw new ChatThreadLocked(res.status);
+    if (code === TAG_REQUIRED) throw new ChatTagRequired(res.status);
+    throw new UpstreamError(
+      UPSTREAM,
+      "status",
+      `chat answered ${res.status}${detail ? `: ${detail}` : ""}`,
+      res.status,
+    );
   }
   if (res.status === 204) return { body: undefined, rate: rateState(res) };
-  try {
-    return { body: await res.json(), rate: rateState(res) };
-  } catch {
-    throw new UpstreamError(UPSTREAM, "malformed", `chat answered ${res.status} with a body that is not JSON`);
-  }
+  // A body that is not JSON is an UpstreamError "malformed"; one over the cap, "too_large".
+  return {
+    body: await readJson(res, { upstream: UPSTREAM, timeoutMs: deps.timeoutMs }, SMALL_JSON_MAX_BYTES),
+    rate: rateState(res),
+  };
 }
 
 /** Opens a forum thread with its starter message; answers the thread's and the message's ids. */
@@ -98,11 +171,21 @@ export async function createThread(deps: ChatDeps, message: ChatMessage & { thre
 }
 
 export async function editMessage(deps: ChatDeps, threadId: string, messageId: string, patch: Partial<ChatMessage>) {
-  const { rate } = await send(deps, "PATCH", endpoint(deps.webhookUrl, `/messages/${encodeURIComponent(messageId)}`, { thread_id: threadId }), patch);
+  const { rate } = await send(
+    deps,
+    "PATCH",
+    endpoint(deps.webhookUrl, `/messages/${encodeURIComponent(messageId)}`, { thread_id: threadId }),
+    patch,
+  );
   return { rate };
 }
 
 export async function postReply(deps: ChatDeps, threadId: string, message: ChatMessage) {
-  const { rate } = await send(deps, "POST", endpoint(deps.webhookUrl, "", { wait: "true", thread_id: threadId }), message);
+  const { rate } = await send(
+    deps,
+    "POST",
+    endpoint(deps.webhookUrl, "", { wait: "true", thread_id: threadId }),
+    message,
+  );
   return { rate };
 }

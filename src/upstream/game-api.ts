@@ -3,9 +3,19 @@
 //   200 { success: true, profiles: [...] | null }; errors { success: false, cause } with 403 (bad
 //   key), 422 (malformed uuid), 429 (throttled, RateLimit-* headers); Cloudflare 5xx HTML pages.
 // The key goes into the header and nowhere else: no message below ever carries it.
+// Every status carries a JSON body worth reading (its `cause`), so this client takes the call and
+// the capped read from call.ts and sorts the statuses itself. The body is read under maxBytes
+// (GAME_API_MAX_BYTES): real answers run to about 3 MB for a player with five co-op profiles.
+import { bodyBytes } from "./call.ts";
 import { callUpstream, UpstreamError } from "./upstream-error.ts";
 
-export type GameApiDeps = { fetch: typeof fetch; gameApiUrl: string; gameApiKey: string; timeoutMs: number };
+export type GameApiDeps = {
+  fetch: typeof fetch;
+  gameApiUrl: string;
+  gameApiKey: string;
+  timeoutMs: number;
+  maxBytes: number;
+};
 
 /** The upstream's rate-limit budget as its headers told it (absent headers: unknown). */
 export type RateBudget = { remaining?: number; resetSeconds?: number };
@@ -33,27 +43,40 @@ function budgetOf(headers: Headers): RateBudget {
 }
 
 /** The raw `profiles` value (an array, or null for a player without profiles) and the budget left. */
-export async function skyblockProfiles(deps: GameApiDeps, uuid: string): Promise<{ profiles: unknown[] | null; budget: RateBudget }> {
-  const url = `${deps.gameApiUrl.replace(/\/+$/, "")}/v2/skyblock/profiles?uuid=${encodeURIComponent(uuid)}`;
+export async function skyblockProfiles(
+  deps: GameApiDeps,
+  uuid: string,
+): Promise<{ profiles: unknown[] | null; budget: RateBudget }> {
+  const url = `${deps.gameApiUrl}/v2/skyblock/profiles?uuid=${encodeURIComponent(uuid)}`;
   let res: Response;
   try {
-    res = await callUpstream(deps.fetch, "game API", url, deps.timeoutMs, { headers: { "API-Key": deps.gameApiKey, accept: "application/json" } });
+    res = await callUpstream(deps.fetch, "game API", url, deps.timeoutMs, {
+      headers: { "API-Key": deps.gameApiKey, accept: "application/json" },
+    });
   } catch (e) {
-    if (e instanceof UpstreamError) throw new GameApiError(e.reason === "timeout" ? "timeout" : "unavailable", e.message);
+    if (e instanceof UpstreamError)
+      throw new GameApiError(e.reason === "timeout" ? "timeout" : "unavailable", e.message);
     throw e;
   }
   const budget = budgetOf(res.headers);
   let body: { success?: unknown; profiles?: unknown; cause?: unknown } | undefined;
+  let bytes: Uint8Array;
   try {
-    body = (await res.json()) as typeof body;
+    bytes = await bodyBytes(res, "game API", deps.maxBytes, deps.timeoutMs);
   } catch (e) {
-    if ((e as Error).name === "TimeoutError" || (e as Error).name === "AbortError") throw new GameApiError("timeout", `game API did not finish its answer within ${deps.timeoutMs} ms`, budget);
+    if (!(e instanceof UpstreamError)) throw e;
+    throw new GameApiError(e.reason === "timeout" ? "timeout" : "unavailable", e.message, budget, res.status);
+  }
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes)) as typeof body;
+  } catch {
     body = undefined; // a Cloudflare HTML page, or a cut-off body
   }
   const cause = typeof body?.cause === "string" ? body.cause.slice(0, 200) : undefined;
   switch (res.status) {
     case 200:
-      if (body?.success === true && (body.profiles === null || Array.isArray(body.profiles))) return { profiles: body.profiles as unknown[] | null, budget };
+      if (body?.success === true && (body.profiles === null || Array.isArray(body.profiles)))
+        return { profiles: body.profiles as unknown[] | null, budget };
       throw new GameApiError("unavailable", "game API answered 200 without a profiles list", budget, 200);
     case 403:
       throw new GameApiError("key_rejected", `game API refused the key (${cause ?? "403"})`, budget, 403);

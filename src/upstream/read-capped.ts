@@ -7,8 +7,16 @@ export async function readCapped(res: Response, upstream: string, maxBytes: numb
   const declared = Number(res.headers.get("content-length") ?? "NaN");
   if (declared > maxBytes) {
     await res.body?.cancel();
-    throw new UpstreamError(upstream, "malformed", `${upstream} answered ${declared} bytes, over the ${maxBytes}-byte cap`);
+    throw new UpstreamError(
+      upstream,
+      "malformed",
+      `${upstream} answered ${declared} bytes, over the ${maxBytes}-byte cap`,
+    );
   }
   if (!res.body) return new Uint8Array(0);
-  return readStreamCapped(res.body, maxBytes, () => new UpstreamError(upstream, "malformed", `${upstream} answered more than the ${maxBytes}-byte cap`));
+  return readStreamCapped(
+    res.body,
+    maxBytes,
+    () => new UpstreamError(upstream, "malformed", `${upstream} answered more than the ${maxBytes}-byte cap`),
+  );
 }

@@ -1,45 +1,122 @@
-// /docs/api: the API reference, rendered on the server from this service's own OpenAPI document
-// (GET /v1/openapi.json), without any third-party viewer.
-import Html from "@kitajs/html";
 import { esc, Layout } from "./layout.tsx";
 
-type Schema = { type?: string | string[]; pattern?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; enum?: unknown[]; const?: unknown };
-type Operation = { tags?: string[]; summary?: string; parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[]; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
-export type OpenApiDocument = { info?: { title?: string; version?: string }; paths?: Record<string, Record<string, Operation>> };
+type Schema = {
+  type?: string | string[];
+  description?: string;
+  pattern?: string;
+  format?: string;
+  properties?: Record<string, Schema>;
+  patternProperties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+};
+type Media = Record<string, { schema?: Schema; example?: unknown }>;
+type Response = { description?: string; content?: Media };
+type Operation = {
+  tags?: string[];
+  summary?: string;
+  security?: Record<string, unknown>[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
+  requestBody?: { required?: boolean; description?: string; content?: Media };
+  responses?: Record<string, Response>;
+};
+export type OpenApiDocument = {
+  info?: { title?: string; version?: string };
+  paths?: Record<string, Record<string, Operation>>;
+};
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
+/** Nested fields deeper than this are shown as their type only. */
+const MAX_DEPTH = 6;
 
-function typeOf(s: Schema | undefined): JSX.Element {
+const isObject = (s: Schema) => s.type === "object" || s.properties !== undefined;
+const nonNull = (s: Schema) => (s.anyOf ? s.anyOf.filter((a) => a.type !== "null") : [s]);
+
+function typeOf(s: Schema | undefined): string {
   if (!s) return "any";
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.anyOf) return s.anyOf.map(typeOf).join(" | ");
   if (s.enum) return s.enum.map((e) => JSON.stringify(e)).join(" | ");
   const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "object");
   if (t === "array") return `array of ${typeOf(s.items)}`;
-  return s.pattern ? `${t} (${s.pattern})` : t;
+  if (t === "object" && s.patternProperties) return `map of ${typeOf(Object.values(s.patternProperties)[0])}`;
+  if (t === "object" && s.additionalProperties && typeof s.additionalProperties === "object")
+    return `map of ${typeOf(s.additionalProperties)}`;
+  return t;
 }
 
-function Fields(props: { schema: Schema | undefined }): JSX.Element {
-  const props_ = props.schema?.properties;
-  if (!props_) return <p class="muted">{esc(typeOf(props.schema))}</p>;
-  const required = new Set(props.schema?.required ?? []);
+/** The constraints a client must meet, in words. */
+function rules(s: Schema): string {
+  const out: string[] = [];
+  for (const one of nonNull(s)) {
+    if (one.pattern) out.push(`pattern ${one.pattern}`);
+    if (one.format) out.push(one.format);
+    if (one.minLength !== undefined && one.maxLength !== undefined)
+      out.push(`${one.minLength} to ${one.maxLength} characters`);
+    else if (one.maxLength !== undefined) out.push(`at most ${one.maxLength} characters`);
+    if (one.minimum !== undefined && one.maximum !== undefined) out.push(`${one.minimum} to ${one.maximum}`);
+    else if (one.minimum !== undefined) out.push(`at least ${one.minimum}`);
+    if (one.maxItems !== undefined) out.push(`at most ${one.maxItems} items`);
+    if (one.maxProperties !== undefined) out.push(`at most ${one.maxProperties} entries`);
+    if (one.patternProperties) out.push(`keys: ${Object.keys(one.patternProperties).join(", ")}`);
+  }
+  return out.join("; ");
+}
+
+type Row = { path: string; schema: Schema; required: boolean };
+
+/** Every field of a schema, nested ones by their path, in document order. */
+function rowsOf(schema: Schema, prefix = "", depth = 0): Row[] {
+  const rows: Row[] = [];
+  const required = new Set(schema.required ?? []);
+  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+    const path = prefix + name;
+    rows.push({ path, schema: s, required: required.has(name) });
+    if (depth >= MAX_DEPTH) continue;
+    for (const one of nonNull(s)) {
+      if (isObject(one) && one.properties) rows.push(...rowsOf(one, `${path}.`, depth + 1));
+      else if (one.type === "array" && one.items && isObject(one.items) && one.items.properties)
+        rows.push(...rowsOf(one.items, `${path}[].`, depth + 1));
+    }
+  }
+  return rows;
+}
+
+function Fields(props: { schema: Schema | undefined; caption: string }): JSX.Element {
+  const schema = props.schema;
+  const rows = schema ? rowsOf(schema) : [];
+  if (!schema || !rows.length) return <p class="muted">{esc(typeOf(schema))}</p>;
   return (
-    <table>
+    <table class="fields">
+      <caption class="muted">{esc(props.caption)}</caption>
       <thead>
         <tr>
           <th scope="col">Field</th>
           <th scope="col">Type</th>
           <th scope="col">Required</th>
+          <th scope="col">Rules</th>
         </tr>
       </thead>
       <tbody>
-        {Object.entries(props_).map(([name, s]) => (
+        {rows.map((r) => (
           <tr>
             <td>
-              <code>{esc(name)}</code>
+              <code>{esc(r.path)}</code>
+              {r.schema.description ? <div class="muted">{esc(r.schema.description)}</div> : ""}
             </td>
-            <td>{esc(typeOf(s))}</td>
-            <td>{required.has(name) ? "yes" : "no"}</td>
+            <td>{esc(typeOf(r.schema))}</td>
+            <td>{r.required ? "yes" : "no"}</td>
+            <td>{esc(rules(r.schema))}</td>
           </tr>
         ))}
       </tbody>
@@ -47,19 +124,98 @@ function Fields(props: { schema: Schema | undefined }): JSX.Element {
   );
 }
 
-const schemaOf = (content: Record<string, { schema?: Schema }> | undefined) => Object.values(content ?? {})[0]?.schema;
+function Example(props: { value: unknown }): JSX.Element {
+  if (props.value === undefined) return "";
+  return (
+    <details>
+      <summary>Example (from the golden fixtures)</summary>
+      <pre>{esc(JSON.stringify(props.value, null, 2))}</pre>
+    </details>
+  );
+}
+
+const jsonOf = (content: Media | undefined) => content?.["application/json"];
+const mediaTypes = (content: Media | undefined) => Object.keys(content ?? {});
+
+/** The codes an error answer may carry (the enum of its error.code), or null when it is not the error shape. */
+function errorCodes(r: Response): string[] | null {
+  const codes = jsonOf(r.content)?.schema?.properties?.error?.properties?.code?.enum;
+  return Array.isArray(codes) ? codes.map(String) : null;
+}
+
+function Answers(props: { responses: Record<string, Response> }): JSX.Element {
+  const entries = Object.entries(props.responses);
+  const refusals = entries.filter(([, r]) => errorCodes(r));
+  const others = entries.filter(([, r]) => !errorCodes(r));
+  return (
+    <>
+      {others.map(([status, r]) => {
+        const media = jsonOf(r.content);
+        return (
+          <>
+            <h4>
+              Answer {esc(status)}
+              {mediaTypes(r.content).length && !media ? ` (${esc(mediaTypes(r.content).join(", "))})` : ""}
+            </h4>
+            {r.description && !media ? <p>{esc(r.description)}</p> : ""}
+            {media ? <Fields schema={media.schema} caption={`Fields of the ${status} answer`} /> : ""}
+            {media ? <Example value={media.example} /> : ""}
+          </>
+        );
+      })}
+      {refusals.length ? (
+        <>
+          <h4>Refusals</h4>
+          <table class="refusals">
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Codes</th>
+                <th scope="col">Also in the body</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refusals.map(([status, r]) => {
+                const extra = Object.keys(jsonOf(r.content)?.schema?.properties ?? {}).filter((k) => k !== "error");
+                return (
+                  <tr>
+                    <td>{esc(status)}</td>
+                    <td>
+                      {errorCodes(r)!
+                        .map((c) => `<code>${esc(c)}</code>`)
+                        .join(", ")}
+                    </td>
+                    <td>{extra.length ? extra.map((k) => `<code>${esc(k)}</code>`).join(", ") : ""}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      ) : (
+        ""
+      )}
+    </>
+  );
+}
 
 export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
   const ops: { method: string; path: string; op: Operation }[] = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) for (const m of METHODS) if (item[m]) ops.push({ method: m, path, op: item[m]! });
+  for (const [path, item] of Object.entries(doc.paths ?? {}))
+    for (const m of METHODS) if (item[m]) ops.push({ method: m, path, op: item[m]! });
   const tags = [...new Set(ops.map((o) => o.op.tags?.[0] ?? "other"))].sort();
   return (
     <Layout title="API reference" path="/docs/api">
       <div class="prose">
         <h1>API reference</h1>
         <p>
-          Generated from this service's own <a href="/v1/openapi.json">/v1/openapi.json</a> ({esc(doc.info?.title ?? "tally")} {esc(doc.info?.version ?? "")}). Errors answer{" "}
-          <code>{'{ "error": { "code", "message", "path"? } }'}</code>.
+          Generated from this service's own <a href="/v1/openapi.json">/v1/openapi.json</a> (
+          {esc(doc.info?.title ?? "tally")} {esc(doc.info?.version ?? "")}), which a client generator can read. Bodies
+          are JSON (<code>Content-Type: application/json</code>), gzip-compressed with{" "}
+          <code>Content-Encoding: gzip</code> when over 8 KiB. Routes marked <strong>token</strong> need{" "}
+          <code>Authorization: Bearer &lt;token&gt;</code> from sign-in. A refusal answers{" "}
+          <code>{'{ "error": { "code", "message", "path"? } }'}</code> with a stable code; 5xx answers add{" "}
+          <code>requestId</code>, and 429 and 503 carry <code>Retry-After</code>.
         </p>
         <nav aria-label="API sections">
           <ul>
@@ -77,12 +233,13 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
           {ops
             .filter((o) => (o.op.tags?.[0] ?? "other") === tag)
             .map(({ method, path, op }) => {
-              const ok = Object.entries(op.responses ?? {}).find(([code]) => code.startsWith("2"));
-              const body = schemaOf(op.requestBody?.content);
+              const body = op.requestBody;
+              const media = jsonOf(body?.content);
               return (
                 <article class="api-op">
                   <h3>
                     <span class="method">{method.toUpperCase()}</span> <code>{esc(path)}</code>
+                    {op.security?.length ? <span class="badge">token</span> : ""}
                   </h3>
                   {op.summary ? <p>{esc(op.summary)}</p> : ""}
                   {op.parameters?.length ? (
@@ -95,6 +252,7 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
                             <th scope="col">In</th>
                             <th scope="col">Type</th>
                             <th scope="col">Required</th>
+                            <th scope="col">Rules</th>
                           </tr>
                         </thead>
                         <tbody>
@@ -106,6 +264,7 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
                               <td>{esc(p.in)}</td>
                               <td>{esc(typeOf(p.schema))}</td>
                               <td>{p.required ? "yes" : "no"}</td>
+                              <td>{esc(p.schema ? rules(p.schema) : "")}</td>
                             </tr>
                           ))}
                         </tbody>
@@ -114,22 +273,16 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
                   ) : (
                     ""
                   )}
-                  {body ? (
+                  {media ? (
                     <>
-                      <h4>Request body</h4>
-                      <Fields schema={body} />
+                      <h4>Request body{body?.required ? "" : " (optional)"}</h4>
+                      <Fields schema={media.schema} caption="Fields of the request body" />
+                      <Example value={media.example} />
                     </>
                   ) : (
                     ""
                   )}
-                  {ok && schemaOf(ok[1].content) ? (
-                    <>
-                      <h4>Answer ({esc(ok[0])})</h4>
-                      <Fields schema={schemaOf(ok[1].content)} />
-                    </>
-                  ) : (
-                    ""
-                  )}
+                  <Answers responses={op.responses ?? {}} />
                 </article>
               );
             })}

@@ -1,9 +1,3 @@
-// A key's daily chart as server-rendered SVG: one x position per calendar day of the range, a line
-// through each stretch of consecutive observed days, a dot for a day standing alone. A day without
-// an observation is a gap in the line, never a zero (contract 2.3 rule 5). Each observed day has a
-// column the height of the plot with its own <title> (the day and its value in its unit), so
-// hovering a day shows it without a script; a day without an observation has no column.
-import Html from "@kitajs/html";
 import { esc } from "./layout.tsx";
 import { formatDay } from "./format.ts";
 
@@ -17,19 +11,6 @@ const BOTTOM = 80;
 /** Days since 1970-01-01 of a calendar day "YYYY-MM-DD" (cheaper than parsing a Date per point). */
 const epochDay = (day: string) => Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000;
 const r1 = (n: number) => Math.round(n * 10) / 10;
-
-/** Stretches of consecutive days. */
-export function runsOf(points: ChartPoint[]): ChartPoint[][] {
-  const runs: ChartPoint[][] = [];
-  let previous = NaN;
-  for (const p of points) {
-    const index = epochDay(p.day);
-    if (index === previous + 1) runs.at(-1)!.push(p);
-    else runs.push([p]);
-    previous = index;
-  }
-  return runs;
-}
 
 export type ChartProps = {
   id: string;

@@ -2,7 +2,20 @@
 // durations from milliseconds, coins with separators, calendar days in words.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 /** "2026-05-29" -> "29 May 2026" (a calendar day: no zone is involved). */
 export function formatDay(day: string): string {
@@ -13,7 +26,11 @@ export function formatDay(day: string): string {
 const grouped = new Map<number, Intl.NumberFormat>();
 function groupedFormat(decimals: number) {
   let f = grouped.get(decimals);
-  if (!f) grouped.set(decimals, (f = new Intl.NumberFormat("en-GB", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  if (!f)
+    grouped.set(
+      decimals,
+      (f = new Intl.NumberFormat("en-GB", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })),
+    );
   return f;
 }
 
@@ -68,7 +85,19 @@ export function formatTime(at: number, zone: string): string {
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 function timeFormat(zone: string) {
   let f = timeFormats.get(zone);
-  if (!f) timeFormats.set(zone, (f = new Intl.DateTimeFormat("en-GB", { timeZone: zone, year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
+  if (!f)
+    timeFormats.set(
+      zone,
+      (f = new Intl.DateTimeFormat("en-GB", {
+        timeZone: zone,
+        year: "numeric",
+        month: "long",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      })),
+    );
   return f;
 }
 

@@ -22,7 +22,8 @@ const nav = [
 export type LayoutProps = { title: string; path?: string; noindex?: boolean; description?: string };
 
 export function Layout(props: Html.PropsWithChildren<LayoutProps>): string {
-  const current = (href: string) => (props.path === href || (href === "/docs/" && props.path?.startsWith("/docs/")) ? "page" : undefined);
+  const current = (href: string) =>
+    props.path === href || (href === "/docs/" && props.path?.startsWith("/docs/")) ? "page" : undefined;
   return (
     "<!doctype html>" +
     sync(
@@ -59,12 +60,12 @@ export function Layout(props: Html.PropsWithChildren<LayoutProps>): string {
           <main id="content">{props.children as "safe"}</main>
           <footer class="site">
             <div>
-              tally, the statistics service of the mod. Every picture and file on this page comes from this service itself.{" "}
-              <a href="/assets/privacy.html">Privacy</a>
+              tally, the statistics service of the mod. Every picture and file on this page comes from this service
+              itself. <a href="/assets/privacy.html">Privacy</a>
             </div>
           </footer>
         </body>
-      </html>
+      </html>,
     )
   );
 }

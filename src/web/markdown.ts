@@ -16,7 +16,7 @@ const marked = new Marked({ gfm: true, async: false });
 export type MarkdownPage = { title: string; html: string };
 
 /** The page's title is its first level-one heading. */
-export function renderMarkdown(text: string): MarkdownPage {
+function renderMarkdown(text: string): MarkdownPage {
   const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? "tally";
   return { title, html: marked.parse(text) as string };
 }

@@ -20,14 +20,25 @@ export const pageSecurityHeaders = {
   "referrer-policy": "no-referrer",
 } as const;
 
-export type PageOptions = { status?: number; cacheControl: string; noindex?: boolean; headers?: Record<string, string> };
+export type PageOptions = {
+  status?: number;
+  cacheControl: string;
+  noindex?: boolean;
+  headers?: Record<string, string>;
+};
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
 /** Compresses a text body for a browser that accepts it (anything under 1 KiB goes as it is). */
-export function encoded(request: Request, body: string): { body: string | Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
+export function encoded(
+  request: Request,
+  body: string,
+): { body: string | Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
   if (body.length < 1024 || !acceptsGzip(request)) return { body, headers: { vary: "accept-encoding" } };
-  return { body: Bun.gzipSync(new TextEncoder().encode(body)) as Uint8Array<ArrayBuffer>, headers: { vary: "accept-encoding", "content-encoding": "gzip" } };
+  return {
+    body: Bun.gzipSync(new TextEncoder().encode(body)) as Uint8Array<ArrayBuffer>,
+    headers: { vary: "accept-encoding", "content-encoding": "gzip" },
+  };
 }
 
 export function htmlPage(request: Request, html: string, opts: PageOptions): Response {

@@ -2,7 +2,6 @@
 // static files under /assets/. Pages are Markdown rendered once; /docs/api is rendered from the
 // service's own OpenAPI document.
 import { Elysia } from "elysia";
-import Html from "@kitajs/html";
 import { hashedAssets, IMMUTABLE } from "./assets.ts";
 import { markdownPage, markdownPaths, type MarkdownPath } from "./markdown.ts";
 import { Layout, sync } from "./layout.tsx";
@@ -11,7 +10,7 @@ import { encoded, htmlPage } from "./respond.ts";
 import { NotFoundPage } from "./not-found.tsx";
 
 /** The mod's pages change only with a new build; a few minutes in a cache is harmless. */
-export const SITE_CACHE = "public, max-age=300";
+const SITE_CACHE = "public, max-age=300";
 
 export type SiteDeps = { openapi: () => Promise<OpenApiDocument> };
 
@@ -46,7 +45,14 @@ export function siteRoutes(deps: SiteDeps) {
         const asset = hashedAssets.get(`/assets/${params.file}`);
         if (!asset) return htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
         const { body, headers } = encoded(request, asset.body);
-        return new Response(body, { headers: { "content-type": asset.type, "cache-control": IMMUTABLE, "x-content-type-options": "nosniff", ...headers } });
+        return new Response(body, {
+          headers: {
+            "content-type": asset.type,
+            "cache-control": IMMUTABLE,
+            "x-content-type-options": "nosniff",
+            ...headers,
+          },
+        });
       },
       hide,
     );

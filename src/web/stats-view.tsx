@@ -1,14 +1,9 @@
-// The statistics page (/u/<name>, /s/<key>): only what the player chose to record. Lifetime totals
-// of the selected profile and of the account scope, grouped by the catalogue's groups with their
-// labels and units, each with its baseline's date; a daily chart per key with gaps left as gaps;
-// the latest sessions and timeline events.
-import Html from "@kitajs/html";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { describeKey } from "../stats/fold.ts";
 import type { RecentEvent, RecentSession } from "../stats/activity.ts";
 import { Chart, type ChartPoint } from "./chart.tsx";
 import { esc, Layout } from "./layout.tsx";
-import { formatDay, formatDuration, formatTime, formatValue } from "./format.ts";
+import { formatDay, formatValue } from "./format.ts";
+import { Sessions, Timeline } from "./activity-view.tsx";
 
 export type KeyFigure = {
   key: string;
@@ -16,12 +11,18 @@ export type KeyFigure = {
   group: string;
   kind: string;
   unit: string;
-  lifetime: { value: number; baseline: { day: string } | null; days: { first: string; last: string } | null; clamped?: true };
+  lifetime: {
+    value: number;
+    baseline: { day: string } | null;
+    days: { first: string; last: string } | null;
+    clamped?: true;
+  };
 };
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
 const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
-  (f.lifetime.clamped ? (f.lifetime.value > 0 ? "more than " : "less than ") : "") + formatValue(catalogue, f.unit, f.lifetime.value);
+  (f.lifetime.clamped ? (f.lifetime.value > 0 ? "more than " : "less than ") : "") +
+  formatValue(catalogue, f.unit, f.lifetime.value);
 
 export type StatsView = {
   catalogue: Catalogue;
@@ -47,7 +48,8 @@ export type StatsView = {
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
 export function sinceText(kind: string, lifetime: KeyFigure["lifetime"]): JSX.Element {
   const { baseline, days } = lifetime;
-  if (kind === "gauge") return days ? `as of ${formatDay(days.last)}` : baseline ? `as of ${formatDay(baseline.day)}` : "";
+  if (kind === "gauge")
+    return days ? `as of ${formatDay(days.last)}` : baseline ? `as of ${formatDay(baseline.day)}` : "";
   if (baseline && days) return `since ${formatDay(days.first)}, including everything up to ${formatDay(baseline.day)}`;
   if (baseline) return `everything up to ${formatDay(baseline.day)}`;
   if (days) return `since ${formatDay(days.first)}`;
@@ -57,16 +59,28 @@ export function sinceText(kind: string, lifetime: KeyFigure["lifetime"]): JSX.El
 /** Groups in the catalogue's order (keys, then patterns); groups it does not name follow, by name. */
 function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
   const known: string[] = [];
-  for (const e of [...catalogue.document.keys, ...catalogue.document.patterns]) if (!known.includes(e.group)) known.push(e.group);
+  for (const e of [...catalogue.document.keys, ...catalogue.document.patterns])
+    if (!known.includes(e.group)) known.push(e.group);
   const present = new Set(figures.map((f) => f.group));
   const rest = [...present].filter((g) => !known.includes(g)).sort();
   return [...known.filter((g) => present.has(g)), ...rest];
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "group";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "") || "group";
 
 /** One key's card: its lifetime figure, where that starts, and its chart of the range. */
-function Figure(props: { view: StatsView; f: KeyFigure; id: string; points: ChartPoint[] | undefined; dayText: (day: string) => string; group?: JSX.Element }): JSX.Element {
+function Figure(props: {
+  view: StatsView;
+  f: KeyFigure;
+  id: string;
+  points: ChartPoint[] | undefined;
+  dayText: (day: string) => string;
+  group?: JSX.Element;
+}): JSX.Element {
   const { view, f, points } = props;
   return (
     <li data-key={f.key}>
@@ -97,13 +111,21 @@ function Figure(props: { view: StatsView; f: KeyFigure; id: string; points: Char
  * over a grid of its cards. Groups of one key in a row share one grid, each card headed by its
  * group's name, so a page of many small groups is not a column of lone cards.
  */
-function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; days: Map<string, ChartPoint[]>; dayText: (day: string) => string }): JSX.Element {
+function Figures(props: {
+  view: StatsView;
+  scope: string;
+  figures: KeyFigure[];
+  days: Map<string, ChartPoint[]>;
+  dayText: (day: string) => string;
+}): JSX.Element {
   const { view } = props;
   if (props.figures.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
   const groups = groupOrder(view.catalogue, props.figures).map((group) => ({
     group,
     id: `${props.scope}-${slug(group)}`,
-    figures: props.figures.filter((f) => f.group === group).sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key)),
+    figures: props.figures
+      .filter((f) => f.group === group)
+      .sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key)),
   }));
   const out: JSX.Element[] = [];
   for (let i = 0; i < groups.length; ) {
@@ -126,87 +148,23 @@ function Figures(props: { view: StatsView; scope: string; figures: KeyFigure[]; 
     out.push(
       <ul class="figures alone">
         {alone.map(({ group, id, figures: [f] }) => (
-          <Figure view={view} f={f!} id={`${id}-c0`} points={props.days.get(f!.key)} dayText={props.dayText} group={<h3 id={id} class="group">{esc(group)}</h3>} />
+          <Figure
+            view={view}
+            f={f!}
+            id={`${id}-c0`}
+            points={props.days.get(f!.key)}
+            dayText={props.dayText}
+            group={
+              <h3 id={id} class="group">
+                {esc(group)}
+              </h3>
+            }
+          />
         ))}
       </ul>,
     );
   }
   return <>{out}</>;
-}
-
-/** Timeline kinds the page names; any other kind is shown by its own words (kinds are open: contract 2.5). */
-export const TIMELINE_KINDS: Record<string, string> = {
-  level_up: "Level up",
-  rare_drop: "Rare drop",
-  first: "First",
-  personal_best: "Personal best",
-  death: "Death",
-  unlock: "Unlock",
-};
-
-const words = (id: string) => {
-  const w = id.replaceAll("_", " ");
-  return w.charAt(0).toUpperCase() + w.slice(1);
-};
-
-function amountText(catalogue: Catalogue, a: { k: string; v: number }): JSX.Element {
-  const unit = catalogue.lookup(a.k)?.unit ?? "count";
-  return `${describeKey(catalogue, a.k).label}: ${formatValue(catalogue, unit, a.v)}`;
-}
-
-function Sessions(props: { view: StatsView }): JSX.Element {
-  const { view } = props;
-  if (view.sessions.length === 0) return <p class="muted">No sessions recorded for this profile.</p>;
-  return (
-    <table>
-      <caption class="muted">
-        {view.sessions.length === 1 ? "The latest session" : `The latest ${view.sessions.length} sessions, newest first`} (times in {esc(view.zone)})
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Activity</th>
-          <th scope="col" class="num">
-            Length
-          </th>
-          <th scope="col">Gains</th>
-          <th scope="col">Costs</th>
-        </tr>
-      </thead>
-      <tbody>
-        {view.sessions.map((s) => (
-          <tr>
-            <td>{esc(formatTime(s.startedAt, view.zone))}</td>
-            <td>{esc(words(s.activity))}</td>
-            <td class="num">{esc(formatDuration(s.endedAt - s.startedAt))}</td>
-            <td>{esc(s.gains.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
-            <td>{esc(s.costs.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function Timeline(props: { view: StatsView }): JSX.Element {
-  const { view } = props;
-  if (view.events.length === 0) return <p class="muted">No timeline events recorded for this profile.</p>;
-  return (
-    <ol class="timeline">
-      {view.events.map((e) => {
-        const known = TIMELINE_KINDS[e.kind];
-        const about = e.key ? (e.value === null ? describeKey(view.catalogue, e.key).label : amountText(view.catalogue, { k: e.key, v: e.value })) : "";
-        return (
-          <li data-kind={e.kind}>
-            <span class={known ? "kind" : "kind unknown"}>{esc(known ?? words(e.kind))}</span> {esc(about)}{" "}
-            <small>
-              <time datetime={new Date(e.at).toISOString()}>{esc(formatTime(e.at, view.zone))}</time>
-            </small>
-          </li>
-        );
-      })}
-    </ol>
-  );
 }
 
 function query(view: StatsView, change: { profile?: string; range?: number }) {
@@ -229,7 +187,8 @@ export function StatsPage(view: StatsView): JSX.Element {
       <h1>{esc(view.heading)}</h1>
       {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
       <p class="muted">
-        Only what this player chose to record with the mod. Days are calendar days in the player's time zone ({esc(view.zone)}).
+        Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
+        {esc(view.zone)}).
       </p>
       {view.profiles.length > 1 ? (
         <nav aria-label="Profiles">
@@ -259,7 +218,11 @@ export function StatsPage(view: StatsView): JSX.Element {
       </nav>
       <section aria-labelledby="profile-h">
         <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
-        {view.selected ? <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} dayText={dayText} /> : <p class="muted">No profile recorded yet.</p>}
+        {view.selected ? (
+          <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} dayText={dayText} />
+        ) : (
+          <p class="muted">No profile recorded yet.</p>
+        )}
       </section>
       <section aria-labelledby="account-h">
         <h2 id="account-h">Whole account</h2>
@@ -269,11 +232,11 @@ export function StatsPage(view: StatsView): JSX.Element {
         <>
           <section aria-labelledby="sessions-h">
             <h2 id="sessions-h">Sessions</h2>
-            <Sessions view={view} />
+            <Sessions catalogue={view.catalogue} zone={view.zone} sessions={view.sessions} />
           </section>
           <section aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
-            <Timeline view={view} />
+            <Timeline catalogue={view.catalogue} zone={view.zone} events={view.events} />
           </section>
         </>
       ) : (

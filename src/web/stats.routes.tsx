@@ -6,8 +6,14 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { accountByName, accountByPageToken, accountByShareKey, insertPageToken, type Account } from "../accounts/accounts.query.ts";
-import { hashToken, newToken } from "../auth/tokens.ts";
+import {
+  accountByName,
+  accountByPageCookie,
+  accountByShareKey,
+  mintPageToken,
+  takePageLink,
+  type Account,
+} from "../accounts/accounts.ts";
 import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
@@ -17,13 +23,18 @@ import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 
-export type StatsPageDeps = { db: Db; clock: Clock; catalogue: Catalogue; config: Pick<Config, "baseUrl" | "pageCookieTtlMs"> };
+export type StatsPageDeps = {
+  db: Db;
+  clock: Clock;
+  catalogue: Catalogue;
+  config: Pick<Config, "baseUrl" | "pageCookieTtlMs">;
+};
 
 /** Chart ranges offered, in days; the middle one is the default. */
-export const RANGE_OPTIONS = [30, 90, 365] as const;
+const RANGE_OPTIONS = [30, 90, 365] as const;
 /** Sessions and timeline events shown, newest first. */
-export const RECENT_SESSIONS = 20;
-export const RECENT_EVENTS = 30;
+const RECENT_SESSIONS = 20;
+const RECENT_EVENTS = 30;
 
 export const PAGE_COOKIE = "tally_page";
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
@@ -38,11 +49,19 @@ function cookieOf(request: Request, name: string): string | undefined {
 }
 
 /** Everything the page shows for one account. */
-export async function statsView(deps: StatsPageDeps, account: Account, url: URL, page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">): Promise<StatsView> {
+export async function statsView(
+  deps: StatsPageDeps,
+  account: Account,
+  url: URL,
+  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">,
+): Promise<StatsView> {
   const profiles = await listProfiles(deps.db, account.uuid);
   const asked = url.searchParams.get("profile");
   // By default the profile last uploaded for.
-  const latest = profiles.reduce<(typeof profiles)[number] | null>((a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a), null);
+  const latest = profiles.reduce<(typeof profiles)[number] | null>(
+    (a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a),
+    null,
+  );
   const selected = profiles.find((p) => p.id === asked) ?? latest;
   const rangeAsked = Number(url.searchParams.get("range"));
   const days = (RANGE_OPTIONS as readonly number[]).includes(rangeAsked) ? rangeAsked : RANGE_OPTIONS[1];
@@ -76,66 +95,99 @@ export async function statsView(deps: StatsPageDeps, account: Account, url: URL,
 
 export function statsPageRoutes(deps: StatsPageDeps) {
   const secure = deps.config.baseUrl.startsWith("https://");
-  const notFound = (request: Request) => htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
+  const notFound = (request: Request) =>
+    htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
   const hide = { detail: { hide: true } };
   return new Elysia({ name: "tally.web.stats" })
-    .get("/u/:name", async ({ params, request }) => {
-      const url = new URL(request.url);
-      const name = params.name;
-      if (!NAME.test(name)) return notFound(request);
-      const now = deps.clock.now();
+    .get(
+      "/u/:name",
+      async ({ params, request }) => {
+        const url = new URL(request.url);
+        const name = params.name;
+        if (!NAME.test(name)) return notFound(request);
+        const now = deps.clock.now();
 
-      // A page link from the mod: trade its token for a cookie, then show the clean address.
-      const token = url.searchParams.get("t");
-      if (token !== null) {
-        const owner = token.length <= 64 ? await accountByPageToken(deps.db, token, now) : undefined;
-        if (owner) {
-          const pageToken = newToken();
+        // A page link from the mod: spend it for a cookie of its own kind (which ends at a fixed time
+        // and is never taken as a link), then show the clean address.
+        const token = url.searchParams.get("t");
+        if (token !== null) {
           const maxAgeMs = deps.config.pageCookieTtlMs;
-          await insertPageToken(deps.db, { tokenHash: hashToken(pageToken), uuid: owner.uuid, expiresAt: now + maxAgeMs, now });
-          const cookie = `${PAGE_COOKIE}=${pageToken}; Path=/u/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+          const traded =
+            token.length <= 64
+              ? await deps.db.transaction(async (tx) => {
+                  const link = await takePageLink(tx, token, now);
+                  if (!link) return undefined;
+                  const cookie = await mintPageToken(
+                    tx,
+                    { uuid: link.account.uuid, sessionId: link.sessionId, kind: "cookie" },
+                    now,
+                    maxAgeMs,
+                  );
+                  return { owner: link.account, pageToken: cookie.token };
+                })
+              : undefined;
+          if (traded) {
+            const { owner, pageToken } = traded;
+            const cookie = `${PAGE_COOKIE}=${pageToken}; Path=/u/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+            return new Response(null, {
+              status: 303,
+              headers: {
+                location: `/u/${encodeURIComponent(owner.name)}`,
+                "set-cookie": cookie,
+                "cache-control": "no-store",
+                "referrer-policy": "no-referrer",
+              },
+            });
+          }
+          const holder = await accountByName(deps.db, name);
+          if (!holder?.findable) return notFound(request);
           return new Response(null, {
             status: 303,
-            headers: { location: `/u/${encodeURIComponent(owner.name)}`, "set-cookie": cookie, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+            headers: { location: `/u/${encodeURIComponent(holder.name)}`, "cache-control": "no-store" },
           });
         }
+
+        const cookie = cookieOf(request, PAGE_COOKIE);
+        const own = cookie && cookie.length <= 64 ? await accountByPageCookie(deps.db, cookie, now) : undefined;
         const holder = await accountByName(deps.db, name);
-        if (!holder?.findable) return notFound(request);
-        return new Response(null, { status: 303, headers: { location: `/u/${encodeURIComponent(holder.name)}`, "cache-control": "no-store" } });
-      }
-
-      const cookie = cookieOf(request, PAGE_COOKIE);
-      const own = cookie && cookie.length <= 64 ? await accountByPageToken(deps.db, cookie, now) : undefined;
-      const holder = await accountByName(deps.db, name);
-      const account = own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
-      if (!account) return notFound(request);
-      const isOwn = own?.uuid === account.uuid;
-      const view = await statsView(deps, account, url, {
-        title: `${account.name}'s statistics`,
-        heading: `${account.name}'s statistics`,
-        path: `/u/${encodeURIComponent(account.name)}`,
-        noindex: !account.findable,
-        notice: isOwn && !account.findable ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while." : undefined,
-      });
-      return htmlPage(request, sync(StatsPage(view)), {
-        cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
-        noindex: !account.findable,
-        headers: { vary: "accept-encoding, cookie" },
-      });
-    }, hide)
-    .get("/s/:key", async ({ params, request }) => {
-      const hidden = { cacheControl: "no-store", noindex: true } as const;
-      const key = params.key;
-      const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
-      if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
-      const view = await statsView(deps, account, new URL(request.url), {
-        title: "Shared statistics",
-        heading: "Shared statistics",
-        path: `/s/${key}`,
-        noindex: true,
-      });
-      return htmlPage(request, sync(StatsPage(view)), hidden);
-    }, hide);
+        const account =
+          own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
+        if (!account) return notFound(request);
+        const isOwn = own?.uuid === account.uuid;
+        const view = await statsView(deps, account, url, {
+          title: `${account.name}'s statistics`,
+          heading: `${account.name}'s statistics`,
+          path: `/u/${encodeURIComponent(account.name)}`,
+          noindex: !account.findable,
+          notice:
+            isOwn && !account.findable
+              ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
+              : undefined,
+        });
+        return htmlPage(request, sync(StatsPage(view)), {
+          cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
+          noindex: !account.findable,
+          headers: { vary: "accept-encoding, cookie" },
+        });
+      },
+      hide,
+    )
+    .get(
+      "/s/:key",
+      async ({ params, request }) => {
+        const hidden = { cacheControl: "no-store", noindex: true } as const;
+        const key = params.key;
+        const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
+        if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
+        const view = await statsView(deps, account, new URL(request.url), {
+          title: "Shared statistics",
+          heading: "Shared statistics",
+          path: `/s/${key}`,
+          noindex: true,
+        });
+        return htmlPage(request, sync(StatsPage(view)), hidden);
+      },
+      hide,
+    );
 }
-

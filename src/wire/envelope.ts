@@ -61,7 +61,10 @@ export const TimelineEvent = T.Object(
   strict,
 );
 
-export const MirrorSection = T.Object({ name: T.String({ pattern: "^[a-z][a-z0-9_]{1,31}$" }), values: Amounts }, strict);
+export const MirrorSection = T.Object(
+  { name: T.String({ pattern: "^[a-z][a-z0-9_]{1,31}$" }), values: Amounts },
+  strict,
+);
 export const Mirror = T.Object({ observedAt: Epoch, sections: T.Array(MirrorSection, { maxItems: 64 }) }, strict);
 
 export const Envelope = T.Object(
@@ -93,12 +96,13 @@ export const Envelope = T.Object(
 
 export type Envelope = Static<typeof Envelope>;
 export type CounterBlock = Static<typeof CounterBlock>;
-export type CounterKind = Static<typeof Kind>;
 
 /** The reserved all-zero profileId: the account, not a profile (contract 2.1 rule 1). */
 export const ACCOUNT_PROFILE = "0".repeat(32);
 
 /** Fields that are identifiers by contract: the denylist does not read them. */
 export function isIdentifierPath(path: string): boolean {
-  return /^\/(batchId|client\/install|profile\/id|counters\/\d+\/profileId|sessions\/\d+\/id|timeline\/\d+\/id)$/.test(path);
+  return /^\/(batchId|client\/install|profile\/id|counters\/\d+\/profileId|sessions\/\d+\/id|timeline\/\d+\/id)$/.test(
+    path,
+  );
 }

@@ -3,13 +3,21 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
 import { fakeIdentity } from "../support/fakes/identity.ts";
 import { alice, bob, signIn, type SignedIn } from "../support/players.ts";
-import { accountByPageToken, accountByShareKey } from "../../src/accounts/accounts.query.ts";
+import { accountByShareKey, takePageLink } from "../../src/accounts/accounts.query.ts";
 
 const identity = fakeIdentity([alice, bob]);
 let t: TestApp;
 let a: SignedIn;
 beforeAll(async () => {
-  t = await testApp({ fetch: loopbackFetch, settings: { identityUrl: identity.url, baseUrl: "https://stats.example.org/", pageTokenTtlMs: 600_000, authRateLimit: 0 } });
+  t = await testApp({
+    fetch: loopbackFetch,
+    settings: {
+      identityUrl: identity.url,
+      baseUrl: "https://stats.example.org/",
+      pageTokenTtlMs: 600_000,
+      authRateLimit: 0,
+    },
+  });
   a = await signIn(t, identity, alice);
 });
 afterAll(async () => {
@@ -17,10 +25,24 @@ afterAll(async () => {
   identity.stop();
 });
 
-type Status = { consented: string[]; pageUrl: string | null; shareUrl: string | null; warnings: { code: string }[]; lastUploadAt: number | null; catalogueVersion: number; settingsVersion: number };
-const status = async (s: SignedIn) => (await (await t.request("/v1/stats/me/status", { headers: s.auth })).json()) as Status;
+type Status = {
+  consented: string[];
+  pageUrl: string | null;
+  shareUrl: string | null;
+  warnings: { code: string }[];
+  lastUploadAt: number | null;
+  catalogueVersion: number;
+  settingsVersion: number;
+};
+const status = async (s: SignedIn) =>
+  (await (await t.request("/v1/stats/me/status", { headers: s.auth })).json()) as Status;
 const post = (path: string, s: SignedIn) => t.postJson(path, {}, { headers: s.auth });
-const patch = (s: SignedIn, body: Record<string, unknown>) => t.request("/v1/stats/settings", { method: "PATCH", headers: { ...s.auth, "content-type": "application/json" }, body: JSON.stringify(body) });
+const patch = (s: SignedIn, body: Record<string, unknown>) =>
+  t.request("/v1/stats/settings", {
+    method: "PATCH",
+    headers: { ...s.auth, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("GET /v1/stats/me/status", () => {
   test("a new account: nothing consented (said as a warning), no page, no share link, no upload yet", async () => {
@@ -39,7 +61,12 @@ describe("GET /v1/stats/me/status", () => {
   test("follows the settings: consented categories, and the findable page under BASE_URL", async () => {
     const s = await signIn(t, identity, bob);
     await patch(s, { settingsVersion: 1, categories: { gathering: true }, findable: true });
-    expect(await status(s)).toMatchObject({ consented: ["gathering"], warnings: [], pageUrl: "https://stats.example.org/u/bob", settingsVersion: 2 });
+    expect(await status(s)).toMatchObject({
+      consented: ["gathering"],
+      warnings: [],
+      pageUrl: "https://stats.example.org/u/bob",
+      settingsVersion: 2,
+    });
   });
 });
 
@@ -66,16 +93,20 @@ describe("POST /v1/stats/share/rotate and DELETE /v1/stats/share", () => {
 });
 
 describe("POST /v1/stats/me/page-token", () => {
-  test("answers the full page URL with a short-lived token that opens this account's page only until it expires", async () => {
-    const res = await post("/v1/stats/me/page-token", a);
-    const body = (await res.json()) as { url: string; expiresAt: number };
-    expect(body.expiresAt).toBe(t.clock.now() + 600_000);
-    const url = new URL(body.url);
-    expect(`${url.origin}${url.pathname}`).toBe(`https://stats.example.org/u/${alice.name}`);
-    const token = url.searchParams.get("t")!;
-    expect((await accountByPageToken(t.db, token, t.clock.now()))?.uuid).toBe(alice.uuid);
-    expect(await accountByPageToken(t.db, token + "x", t.clock.now())).toBeUndefined();
+  test("answers the full page URL with a short-lived token that opens this account's page once, until it expires", async () => {
+    const link = async () => {
+      const body = (await (await post("/v1/stats/me/page-token", a)).json()) as { url: string; expiresAt: number };
+      expect(body.expiresAt).toBe(t.clock.now() + 600_000);
+      const url = new URL(body.url);
+      expect(`${url.origin}${url.pathname}`).toBe(`https://stats.example.org/u/${alice.name}`);
+      return url.searchParams.get("t")!;
+    };
+    const token = await link();
+    expect(await takePageLink(t.db, token + "x", t.clock.now())).toBeUndefined();
+    expect((await takePageLink(t.db, token, t.clock.now()))?.account.uuid).toBe(alice.uuid);
+    expect(await takePageLink(t.db, token, t.clock.now())).toBeUndefined();
+    const later = await link();
     t.clock.advance(600_000);
-    expect(await accountByPageToken(t.db, token, t.clock.now())).toBeUndefined();
+    expect(await takePageLink(t.db, later, t.clock.now())).toBeUndefined();
   });
 });

@@ -10,7 +10,13 @@ import { accountByName, accountByNameQuery, upsertAtSignIn } from "../../src/acc
 let t: TestApp;
 beforeAll(async () => {
   t = await testApp();
-  await upsertAtSignIn(t.db, { uuid: "42".padStart(32, "c"), name: "Name_42", zone: "UTC", now: 0, retentionDays: 365 });
+  await upsertAtSignIn(t.db, {
+    uuid: "42".padStart(32, "c"),
+    name: "Name_42",
+    zone: "UTC",
+    now: 0,
+    retentionDays: 365,
+  });
   // Enough other players that reading every account would cost more than the index.
   await t.db.execute(sql`insert into accounts (uuid, name, zone, created_at, retention_days)
     select lpad(i::text, 32, 'd'), 'Player_' || i, 'UTC', i, 365 from generate_series(1, 20000) as i`);
@@ -30,7 +36,9 @@ test("the look-up reads accounts_name_lower_idx", async () => {
     const v = params[Number(n) - 1];
     return typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
   });
-  const plan = (await rows<{ "QUERY PLAN": string }>(t.db, sql.raw(`explain ${literal}`))).map((r) => r["QUERY PLAN"]).join("\n");
+  const plan = (await rows<{ "QUERY PLAN": string }>(t.db, sql.raw(`explain ${literal}`)))
+    .map((r) => r["QUERY PLAN"])
+    .join("\n");
   expect(plan).toContain("accounts_name_lower_idx");
   expect(plan).not.toContain("Seq Scan");
 });

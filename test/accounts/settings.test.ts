@@ -5,25 +5,51 @@ import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
 import { fakeIdentity, type Player } from "../support/fakes/identity.ts";
 import { signIn, type SignedIn } from "../support/players.ts";
 
-const players: Player[] = Array.from({ length: 12 }, (_, i) => ({ uuid: `${i}`.padStart(32, "a"), name: `Player_${i}`, accessToken: `token-${i}` }));
+const players: Player[] = Array.from({ length: 12 }, (_, i) => ({
+  uuid: `${i}`.padStart(32, "a"),
+  name: `Player_${i}`,
+  accessToken: `token-${i}`,
+}));
 const identity = fakeIdentity(players);
 let t: TestApp;
 let next = 0;
 beforeAll(async () => {
-  t = await testApp({ fetch: loopbackFetch, settings: { identityUrl: identity.url, retentionOptionsDays: "120,365,730", retentionDefaultDays: 365, authRateLimit: 0 } });
+  t = await testApp({
+    fetch: loopbackFetch,
+    settings: {
+      identityUrl: identity.url,
+      retentionOptionsDays: "120,365,730",
+      retentionDefaultDays: 365,
+      authRateLimit: 0,
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
   identity.stop();
 });
 
-type Settings = { settingsVersion: number; categories: Record<string, boolean>; zone: string; zoneChangeableAt: number; retentionDays: number; retentionOptionsDays: number[]; findable: boolean };
+type Settings = {
+  settingsVersion: number;
+  categories: Record<string, boolean>;
+  zone: string;
+  zoneChangeableAt: number;
+  retentionDays: number;
+  retentionOptionsDays: number[];
+  findable: boolean;
+};
 /** A new player for each test, so tests do not share an account. */
 const newPlayer = () => signIn(t, identity, players[next++]!, { zone: "Europe/Berlin" });
-const read = async (s: SignedIn) => (await (await t.request("/v1/stats/settings", { headers: s.auth })).json()) as Settings;
+const read = async (s: SignedIn) =>
+  (await (await t.request("/v1/stats/settings", { headers: s.auth })).json()) as Settings;
 const change = (s: SignedIn, body: Record<string, unknown>) =>
-  t.request("/v1/stats/settings", { method: "PATCH", headers: { ...s.auth, "content-type": "application/json" }, body: JSON.stringify(body) });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
+  t.request("/v1/stats/settings", {
+    method: "PATCH",
+    headers: { ...s.auth, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
 
 describe("GET /v1/stats/settings", () => {
   test("a new account has every catalogue category off, its sign-in zone and the default retention", async () => {
@@ -51,7 +77,9 @@ describe("PATCH /v1/stats/settings", () => {
     expect(doc.settingsVersion).toBe(2);
     expect(doc.categories).toMatchObject({ gathering: true, combat: false });
     expect(await read(s)).toEqual(doc);
-    const off = (await (await change(s, { settingsVersion: 2, categories: { gathering: false, combat: true } })).json()) as Settings;
+    const off = (await (
+      await change(s, { settingsVersion: 2, categories: { gathering: false, combat: true } })
+    ).json()) as Settings;
     expect(off).toMatchObject({ settingsVersion: 3, categories: { gathering: false, combat: true } });
   });
 
@@ -68,14 +96,25 @@ describe("PATCH /v1/stats/settings", () => {
 
   test("two writers with the same version: exactly one wins", async () => {
     const s = await newPlayer();
-    const answers = await Promise.all([change(s, { settingsVersion: 1, findable: true }), change(s, { settingsVersion: 1, retentionDays: 730 })]);
+    const answers = await Promise.all([
+      change(s, { settingsVersion: 1, findable: true }),
+      change(s, { settingsVersion: 1, retentionDays: 730 }),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await read(s)).settingsVersion).toBe(2);
   });
 
   test("a change that changes nothing keeps the version", async () => {
     const s = await newPlayer();
-    const doc = (await (await change(s, { settingsVersion: 1, categories: { combat: false }, findable: false, zone: "Europe/Berlin", retentionDays: 365 })).json()) as Settings;
+    const doc = (await (
+      await change(s, {
+        settingsVersion: 1,
+        categories: { combat: false },
+        findable: false,
+        zone: "Europe/Berlin",
+        retentionDays: 365,
+      })
+    ).json()) as Settings;
     expect(doc.settingsVersion).toBe(1);
   });
 
@@ -107,7 +146,9 @@ describe("PATCH /v1/stats/settings", () => {
     expect(error.message).toContain(new Date(changedAt + 30 * 86_400_000).toISOString());
     expect((await read(s)).zone).toBe("America/New_York");
     t.clock.advance(86_400_000);
-    expect(((await (await change(s, { settingsVersion: 2, zone: "Asia/Tokyo" })).json()) as Settings).zone).toBe("Asia/Tokyo");
+    expect(((await (await change(s, { settingsVersion: 2, zone: "Asia/Tokyo" })).json()) as Settings).zone).toBe(
+      "Asia/Tokyo",
+    );
   });
 
   test("retention must be one of the configured periods", async () => {
@@ -115,12 +156,18 @@ describe("PATCH /v1/stats/settings", () => {
     const res = await change(s, { settingsVersion: 1, retentionDays: 30 });
     expect(res.status).toBe(422);
     expect(await errorOf(res)).toMatchObject({ code: "invalid_retention", path: "/retentionDays" });
-    expect(((await (await change(s, { settingsVersion: 1, retentionDays: 120 })).json()) as Settings).retentionDays).toBe(120);
+    expect(
+      ((await (await change(s, { settingsVersion: 1, retentionDays: 120 })).json()) as Settings).retentionDays,
+    ).toBe(120);
   });
 
   test("a uuid or any unknown field in the body is refused", async () => {
     const s = await newPlayer();
-    for (const body of [{ settingsVersion: 1, uuid: s.uuid }, { settingsVersion: 1, categories: { combat: "yes" } }, { findable: true }]) {
+    for (const body of [
+      { settingsVersion: 1, uuid: s.uuid },
+      { settingsVersion: 1, categories: { combat: "yes" } },
+      { findable: true },
+    ]) {
       const res = await change(s, body);
       expect(res.status).toBe(400);
       expect((await errorOf(res)).code).toBe("invalid_body");

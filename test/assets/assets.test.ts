@@ -6,9 +6,24 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
 import { testApp, loopbackFetch } from "../support/app.ts";
-import { fakeSessionServer, fakeImageServer, skinPng, legacySkinPng, hugePng, heavyPng, notPng, itemPng, hashOf, colour, FACE, HAT } from "../support/fakes/skins.ts";
+import {
+  fakeSessionServer,
+  fakeImageServer,
+  skinPng,
+  legacySkinPng,
+  hugePng,
+  heavyPng,
+  notPng,
+  itemPng,
+  hashOf,
+  colour,
+  FACE,
+  HAT,
+} from "../support/fakes/skins.ts";
 import { fakeUpstream } from "../support/upstream.ts";
+import { HASH_63 } from "../support/recorded.ts";
 import { defaultHead } from "../../src/assets/head.ts";
+import { createApp } from "../../src/app.ts";
 
 const alice = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 const bob = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
@@ -32,7 +47,14 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
   ]);
   opened.push({ close: images.stop }, { close: evil.stop }, { close: session.stop });
   const t = await testApp({
-    settings: { identityUrl: session.url, texturesUrl: images.url, itemImagesUrl: images.url, assetRateLimit: 0, upstreamTimeoutMs: 500, ...settings },
+    settings: {
+      identityUrl: session.url,
+      texturesUrl: images.url,
+      itemImagesUrl: images.url,
+      assetRateLimit: 0,
+      upstreamTimeoutMs: 500,
+      ...settings,
+    },
     fetch: loopbackFetch,
   });
   opened.push(t);
@@ -41,7 +63,12 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
 
 const pixels = async (res: Response) => {
   const png = decode(new Uint8Array(await res.arrayBuffer()));
-  return { ...png, at: (x: number, y: number) => [...png.data.subarray((y * png.width + x) * png.channels, (y * png.width + x + 1) * png.channels)] };
+  return {
+    ...png,
+    at: (x: number, y: number) => [
+      ...png.data.subarray((y * png.width + x) * png.channels, (y * png.width + x + 1) * png.channels),
+    ],
+  };
 };
 
 describe("GET /v1/assets/head/<uuid>.png", () => {
@@ -60,7 +87,12 @@ describe("GET /v1/assets/head/<uuid>.png", () => {
         const hatPixel = HAT[by]![bx]!;
         const want = hatPixel === "." ? colour(FACE[by]![bx]!) : colour(hatPixel);
         // every pixel of the 8x8 block is the one skin pixel: corners and centre agree
-        for (const [dx, dy] of [[0, 0], [7, 7], [3, 4]] as const) expect(img.at(bx * 8 + dx, by * 8 + dy)).toEqual(want);
+        for (const [dx, dy] of [
+          [0, 0],
+          [7, 7],
+          [3, 4],
+        ] as const)
+          expect(img.at(bx * 8 + dx, by * 8 + dy)).toEqual(want);
       }
     }
     expect(session.calls.map((c) => c.path)).toEqual([`/session/minecraft/profile/${alice}`]);
@@ -107,7 +139,9 @@ describe("GET /v1/assets/head/<uuid>.png", () => {
   test("the identity provider throttling (429) pauses head look-ups for a minute: default heads, no calls", async () => {
     const { t, session } = await setup();
     session.state.failure = "rateLimited";
-    expect(new Uint8Array(await (await t.request(`/v1/assets/head/${alice}.png`)).arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
+    expect(new Uint8Array(await (await t.request(`/v1/assets/head/${alice}.png`)).arrayBuffer())).toEqual(
+      new Uint8Array(defaultHead()),
+    );
     session.state.failure = "none";
     expect((await t.request(`/v1/assets/head/${bob}.png`)).headers.get("cache-control")).toBe("public, max-age=60");
     expect(session.calls.length).toBe(1);
@@ -116,11 +150,47 @@ describe("GET /v1/assets/head/<uuid>.png", () => {
     expect(session.calls.length).toBe(2);
   });
 
+  test("its gateway's HTML 403 is throttling too: heads pause on every instance, the default head meanwhile", async () => {
+    const { t, session } = await setup();
+    const other = createApp({ ...t }); // a second instance over the same database
+    session.state.failure = "gateway403";
+    expect(new Uint8Array(await (await t.request(`/v1/assets/head/${alice}.png`)).arrayBuffer())).toEqual(
+      new Uint8Array(defaultHead()),
+    );
+    session.state.failure = "none";
+    const elsewhere = await other.handle(new Request(`http://localhost/v1/assets/head/${bob}.png`));
+    expect(new Uint8Array(await elsewhere.arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
+    expect(session.calls.length).toBe(1);
+    t.clock.advance(60_000);
+    expect(
+      (await other.handle(new Request(`http://localhost/v1/assets/head/${alice}.png`))).headers.get("cache-control"),
+    ).toBe("public, max-age=3600");
+  });
+
+  test("a skin whose hash lost a leading zero (63 hex, as the texture server names it) gives the real head", async () => {
+    const { t, session, images, skin } = await setup();
+    images.files.set(`/texture/${HASH_63}`, skin);
+    session.players.push({
+      uuid: nobody,
+      name: "Short_Hash",
+      skinUrl: `http://textures.minecraft.net/texture/${HASH_63}`,
+    });
+    const head = new Uint8Array(await (await t.request(`/v1/assets/head/${nobody}.png`)).arrayBuffer());
+    const usual = new Uint8Array(await (await t.request(`/v1/assets/head/${alice}.png`)).arrayBuffer());
+    expect(head).toEqual(usual);
+    expect(head).not.toEqual(new Uint8Array(defaultHead()));
+    expect(images.calls.map((c) => c.path)).toContain(`/texture/${HASH_63}`);
+  });
+
   test("a skin that is not a usable PNG gives the default head, kept like any head (no refetch on every view)", async () => {
     const { t, session, images } = await setup();
     const broken = notPng();
     images.files.set(`/texture/${hashOf(broken)}`, broken);
-    session.players.push({ uuid: nobody, name: "Broken", skinUrl: `http://textures.minecraft.net/texture/${hashOf(broken)}` });
+    session.players.push({
+      uuid: nobody,
+      name: "Broken",
+      skinUrl: `http://textures.minecraft.net/texture/${hashOf(broken)}`,
+    });
     for (let i = 0; i < 2; i++) {
       const res = await t.request(`/v1/assets/head/${nobody}.png`);
       expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
@@ -132,7 +202,11 @@ describe("GET /v1/assets/head/<uuid>.png", () => {
     const { t, images, session } = await setup();
     const legacy = legacySkinPng();
     images.files.set(`/texture/${hashOf(legacy)}`, legacy);
-    session.players.push({ uuid: nobody, name: "Old", skinUrl: `http://textures.minecraft.net/texture/${hashOf(legacy)}` });
+    session.players.push({
+      uuid: nobody,
+      name: "Old",
+      skinUrl: `http://textures.minecraft.net/texture/${hashOf(legacy)}`,
+    });
     const img = await pixels(await t.request(`/v1/assets/head/${nobody}.png`));
     expect(img.at(0, 0)).toEqual(colour("h")); // hair, not the solid red of the unused hat area
     expect(img.at(1 * 8, 3 * 8)).toEqual(colour("W")); // an eye
@@ -164,9 +238,38 @@ describe("GET /v1/assets/skin/<hash>.png", () => {
     expect(new TextDecoder("latin1").decode(skin)).toContain("upstream-only-text");
     expect(new TextDecoder("latin1").decode(bytes)).not.toContain("upstream-only-text");
     expect(decode(bytes).data).toEqual(decode(skin).data);
-    const again = await t.request(`/v1/assets/skin/${hash}.png`, { headers: { "if-none-match": res.headers.get("etag")! } });
+    const again = await t.request(`/v1/assets/skin/${hash}.png`, {
+      headers: { "if-none-match": res.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
     expect(images.calls.length).toBe(1);
+  });
+
+  test("a 63-character hash (a leading zero dropped) is served like any other", async () => {
+    const { t, images, skin } = await setup();
+    images.files.set(`/texture/${HASH_63}`, skin);
+    const res = await t.request(`/v1/assets/skin/${HASH_63}.png`);
+    expect(res.status).toBe(200);
+    expect(decode(new Uint8Array(await res.arrayBuffer())).data).toEqual(decode(skin).data);
+  });
+
+  test("the texture server's HTML 403 (its CDN throttling): 503 upstream_rate_limited, paused on every instance", async () => {
+    const { t, images, hash } = await setup();
+    const other = createApp({ ...t });
+    images.state.failure = "gateway403";
+    const res = await t.request(`/v1/assets/skin/${hash}.png`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("60");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_rate_limited");
+    images.state.failure = "none";
+    const elsewhere = await other.handle(new Request(`http://localhost/v1/assets/skin/${hash}.png`));
+    expect(elsewhere.status).toBe(503);
+    // A head meanwhile: the identity provider is asked, the texture server is not; the default head.
+    const head = await t.request(`/v1/assets/head/${alice}.png`);
+    expect(new Uint8Array(await head.arrayBuffer())).toEqual(new Uint8Array(defaultHead()));
+    expect(images.calls.length).toBe(1);
+    t.clock.advance(60_000);
+    expect((await other.handle(new Request(`http://localhost/v1/assets/skin/${hash}.png`))).status).toBe(200);
   });
 
   test("an unknown hash answers 404", async () => {
@@ -240,7 +343,10 @@ describe("ids of the wrong shape", () => {
       `/v1/assets/head/${alice}.jpg`,
       `/v1/assets/head/${alice}`,
       `/v1/assets/head/..%2F..%2Fsession%2Fminecraft%2Fprofile%2F${alice}.png`,
-      `/v1/assets/skin/${"a".repeat(63)}.png`,
+      `/v1/assets/skin/0${"a".repeat(62)}.png`, // a shortened hash never starts with 0
+      `/v1/assets/skin/${"a".repeat(55)}.png`,
+      `/v1/assets/skin/${"a".repeat(65)}.png`,
+      `/v1/assets/skin/${"A".repeat(64)}.png`,
       `/v1/assets/skin/http%3A%2F%2F127.0.0.1%2Ftexture%2F${"a".repeat(64)}.png`,
       `/v1/assets/skin/${"a".repeat(64)}%2F..%2F${"b".repeat(64)}.png`,
       "/v1/assets/item/..%2F..%2Fetc%2Fpasswd.png",

@@ -8,17 +8,28 @@ import { alice, bob, signIn } from "../support/players.ts";
 const identity = fakeIdentity([alice, bob]);
 let t: TestApp;
 beforeAll(async () => {
-  t = await testApp({ fetch: loopbackFetch, settings: { identityUrl: identity.url, tokenTtlDays: 30, authRateLimit: 0 } });
+  t = await testApp({
+    fetch: loopbackFetch,
+    settings: { identityUrl: identity.url, tokenTtlDays: 30, authRateLimit: 0 },
+  });
 });
 afterAll(async () => {
   await t.close();
   identity.stop();
 });
 
-type Session = { id: string; device: string; createdAt: number; lastSeenAt: number; expiresAt: number; current: boolean };
+type Session = {
+  id: string;
+  device: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  current: boolean;
+};
 const get = (path: string, auth?: { authorization: string }) => t.request(path, { headers: auth });
 const del = (path: string, auth?: { authorization: string }) => t.request(path, { method: "DELETE", headers: auth });
-const sessionsOf = async (auth: { authorization: string }) => ((await (await get("/v1/auth/sessions", auth)).json()) as { sessions: Session[] }).sessions;
+const sessionsOf = async (auth: { authorization: string }) =>
+  ((await (await get("/v1/auth/sessions", auth)).json()) as { sessions: Session[] }).sessions;
 const codeOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
 describe("the token check", () => {
@@ -35,7 +46,11 @@ describe("the token check", () => {
   });
 
   test("comes before body validation: no token and a bad body is 401, not 400", async () => {
-    const res = await t.request("/v1/stats/settings", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"uuid":1}' });
+    const res = await t.request("/v1/stats/settings", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: '{"uuid":1}',
+    });
     expect(res.status).toBe(401);
   });
 
@@ -68,12 +83,17 @@ describe("the token check", () => {
 
 describe("device sessions", () => {
   test("the list shows every device with its label, and which one is asking", async () => {
-    const phone = await signIn(t, identity, bob, { userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" });
+    const phone = await signIn(t, identity, bob, {
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+    });
     const mod = await signIn(t, identity, bob, { userAgent: "TallyMod/2.1.0 (Fabric; Minecraft 1.21.4)" });
     const list = await sessionsOf(mod.auth);
     const byId = new Map(list.map((s) => [s.id, s]));
     expect(byId.get(phone.sessionId)).toMatchObject({ device: "Firefox on Linux", current: false });
-    expect(byId.get(mod.sessionId)).toMatchObject({ device: "TallyMod/2.1.0 (Fabric; Minecraft 1.21.4)", current: true });
+    expect(byId.get(mod.sessionId)).toMatchObject({
+      device: "TallyMod/2.1.0 (Fabric; Minecraft 1.21.4)",
+      current: true,
+    });
     const current = (await (await get("/v1/auth/session", phone.auth)).json()) as { session: Session };
     expect(current.session).toMatchObject({ id: phone.sessionId, current: true });
   });

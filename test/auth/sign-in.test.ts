@@ -9,7 +9,10 @@ import { rows } from "../../src/db/database.ts";
 const identity = fakeIdentity([alice, bob]);
 let t: TestApp;
 beforeAll(async () => {
-  t = await testApp({ fetch: loopbackFetch, settings: { identityUrl: identity.url, upstreamTimeoutMs: 300, challengeTtlMs: 60_000, authRateLimit: 0 } });
+  t = await testApp({
+    fetch: loopbackFetch,
+    settings: { identityUrl: identity.url, upstreamTimeoutMs: 300, challengeTtlMs: 60_000, authRateLimit: 0 },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -19,8 +22,10 @@ beforeEach(() => {
   identity.state.failure = "none";
 });
 
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
-const challenge = async () => (await (await t.postJson("/v1/auth/challenge", {})).json()) as { serverId: string; expiresAt: number };
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
+const challenge = async () =>
+  (await (await t.postJson("/v1/auth/challenge", {})).json()) as { serverId: string; expiresAt: number };
 const verify = (body: Record<string, unknown>) => t.postJson("/v1/auth/verify", body);
 
 describe("POST /v1/auth/challenge", () => {
@@ -62,7 +67,10 @@ describe("POST /v1/auth/verify", () => {
     expect(asked).toHaveLength(1);
     expect([...asked[0]!.query.keys()].sort()).toEqual(["serverId", "username"]);
     expect(asked[0]!.headers.get("authorization")).toBeNull();
-    const stored = await rows<{ token_hash: string }>(t.db, sql`select token_hash from device_sessions where id = ${s.sessionId}`);
+    const stored = await rows<{ token_hash: string }>(
+      t.db,
+      sql`select token_hash from device_sessions where id = ${s.sessionId}`,
+    );
     expect(stored[0]!.token_hash).toBe(new Bun.CryptoHasher("sha256").update(s.token).digest("hex"));
     const anywhere = await rows(t.db, sql`select 1 from device_sessions where token_hash = ${s.token}`);
     expect(anywhere).toHaveLength(0);
@@ -85,19 +93,39 @@ describe("POST /v1/auth/verify", () => {
   test.each([
     ["answers 500", "error500", "identity_unavailable", 503],
     ["is rate limited (429)", "rateLimited", "identity_unavailable", 503],
+    ["answers its gateway's HTML 403 (throttled)", "gateway403", "identity_unavailable", 503],
     ["does not answer in time", "hang", "identity_unavailable", 503],
     ["answers JSON that does not parse", "malformed", "identity_unavailable", 503],
     ["confirms a different player than asked", "otherPlayer", "not_joined", 401],
-  ] as const)("when the identity provider %s: %s (%d), and no account is created", async (_what, failure, code, status) => {
+  ] as const)(
+    "when the identity provider %s: %s (%d), and no account is created",
+    async (_what, failure, code, status) => {
+      const c = await challenge();
+      await identity.join(alice, c.serverId);
+      identity.state.failure = failure;
+      const before = await rows<{ n: number }>(t.db, sql`select count(*)::int as n from device_sessions`);
+      const res = await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" });
+      expect(res.status).toBe(status);
+      expect((await errorOf(res)).code).toBe(code);
+      if (status === 503) expect(res.headers.get("retry-after")).toBe("10");
+      expect(await rows(t.db, sql`select count(*)::int as n from device_sessions`)).toEqual(before);
+    },
+  );
+
+  test("throttled at sign-in (its gateway's HTML 403): head look-ups pause on every instance, sign-ins do not", async () => {
     const c = await challenge();
     await identity.join(alice, c.serverId);
-    identity.state.failure = failure;
-    const before = await rows<{ n: number }>(t.db, sql`select count(*)::int as n from device_sessions`);
-    const res = await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" });
-    expect(res.status).toBe(status);
-    expect((await errorOf(res)).code).toBe(code);
-    if (status === 503) expect(res.headers.get("retry-after")).toBe("10");
-    expect(await rows(t.db, sql`select count(*)::int as n from device_sessions`)).toEqual(before);
+    identity.state.failure = "gateway403";
+    expect((await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" })).status).toBe(503);
+    const paused = await rows<{ upstream: string; until: number }>(
+      t.db,
+      sql`select upstream, until::float8 as until from upstream_backoff`,
+    );
+    expect(paused).toEqual([{ upstream: "identity-heads", until: t.clock.now() + 60_000 }]);
+    identity.state.failure = "none";
+    const again = await challenge();
+    await identity.join(alice, again.serverId);
+    expect((await verify({ serverId: again.serverId, name: alice.name, zone: "UTC" })).status).toBe(200);
   });
 
   test("a serverId cannot be replayed after a success", async () => {
@@ -111,21 +139,29 @@ describe("POST /v1/auth/verify", () => {
 
   test("a serverId cannot be replayed after a failure", async () => {
     const c = await challenge();
-    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe("not_joined");
+    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe(
+      "not_joined",
+    );
     await identity.join(alice, c.serverId);
-    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe("challenge_invalid");
+    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe(
+      "challenge_invalid",
+    );
   });
 
   test("an expired serverId is refused, even though the join happened", async () => {
     const c = await challenge();
     await identity.join(alice, c.serverId);
     t.clock.advance(60_001);
-    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe("challenge_invalid");
+    expect((await errorOf(await verify({ serverId: c.serverId, name: alice.name, zone: "UTC" }))).code).toBe(
+      "challenge_invalid",
+    );
   });
 
   test("an unknown serverId is refused without asking the identity provider", async () => {
     const before = identity.calls.length;
-    expect((await errorOf(await verify({ serverId: "f".repeat(40), name: alice.name, zone: "UTC" }))).code).toBe("challenge_invalid");
+    expect((await errorOf(await verify({ serverId: "f".repeat(40), name: alice.name, zone: "UTC" }))).code).toBe(
+      "challenge_invalid",
+    );
     expect(identity.calls.length).toBe(before);
   });
 
@@ -163,7 +199,10 @@ describe("the account", () => {
       await signIn(u, provider, renamed, { zone: "Pacific/Kiritimati" });
       renamed.name = "Caroline";
       const second = await signIn(u, provider, renamed, { zone: "Europe/London" });
-      const session = (await (await u.request("/v1/auth/session", { headers: second.auth })).json()) as { name: string; zone: string };
+      const session = (await (await u.request("/v1/auth/session", { headers: second.auth })).json()) as {
+        name: string;
+        zone: string;
+      };
       expect(session).toMatchObject({ name: "Caroline", zone: "Pacific/Kiritimati" });
     } finally {
       await u.close();

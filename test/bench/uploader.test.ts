@@ -21,7 +21,14 @@ afterAll(async () => {
   await t.close();
 });
 
-const rows = (n: number) => [{ profileId: PROFILE, scope: "day" as const, day: "2026-06-01", rows: Array.from({ length: n }, (_, i) => ({ k: `mining.blocks.B${i}`, v: i + 1 })) }];
+const rows = (n: number) => [
+  {
+    profileId: PROFILE,
+    scope: "day" as const,
+    day: "2026-06-01",
+    rows: Array.from({ length: n }, (_, i) => ({ k: `mining.blocks.B${i}`, v: i + 1 })),
+  },
+];
 const noWait = async () => {};
 
 describe("the reference uploader", () => {
@@ -34,25 +41,40 @@ describe("the reference uploader", () => {
     const prepared = prepareUpload(envelope(t, { counters: rows(400) }));
     expect(prepared.headers["content-encoding"]).toBe("gzip");
     const result = await new Uploader({ baseUrl: base, token }).sendPrepared(prepared);
-    expect(result).toMatchObject({ ok: true, attempts: 1, answer: { duplicate: false, applied: { rows: 400 } } });
+    expect(result).toMatchObject({
+      ok: true,
+      attempts: 1,
+      sealedDays: [],
+      answer: { duplicate: false, applied: { rows: 400 } },
+    });
   });
 
   test("an answer lost on the way back is re-sent with the same batchId and counted once", async () => {
     let calls = 0;
     // The first attempt reaches the service and is applied, but its answer never arrives.
-    const losingFirstAnswer = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const res = await fetch(input, init);
-      if (++calls === 1) throw new Error("connection reset");
-      return res;
-    }, { preconnect: () => {} });
-    const result = await new Uploader({ baseUrl: base, token, fetch: losingFirstAnswer, sleep: noWait }).send(envelope(t, { counters: rows(3) }));
+    const losingFirstAnswer = Object.assign(
+      async (input: RequestInfo | URL, init?: RequestInit) => {
+        const res = await fetch(input, init);
+        if (++calls === 1) throw new Error("connection reset");
+        return res;
+      },
+      { preconnect: () => {} },
+    );
+    const result = await new Uploader({ baseUrl: base, token, fetch: losingFirstAnswer, sleep: noWait }).send(
+      envelope(t, { counters: rows(3) }),
+    );
     expect(result).toMatchObject({ ok: true, attempts: 2, answer: { duplicate: true, applied: { rows: 3 } } });
   });
 
   test("a refusal is final: not re-sent, and its code is reported", async () => {
     let calls = 0;
-    const counting = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => (calls++, fetch(input, init)), { preconnect: () => {} });
-    const result = await new Uploader({ baseUrl: base, token, fetch: counting, sleep: noWait }).send(envelope(t, { counters: rows(1), categories: [] }));
+    const counting = Object.assign(
+      async (input: RequestInfo | URL, init?: RequestInit) => (calls++, fetch(input, init)),
+      { preconnect: () => {} },
+    );
+    const result = await new Uploader({ baseUrl: base, token, fetch: counting, sleep: noWait }).send(
+      envelope(t, { counters: rows(1), categories: [] }),
+    );
     expect(result).toMatchObject({ ok: false, status: 422, refusal: { code: "categories_mismatch" }, attempts: 1 });
     expect(calls).toBe(1);
   });
@@ -60,11 +82,23 @@ describe("the reference uploader", () => {
   test("503 is retried after the service's Retry-After, then the final answer is kept", async () => {
     const waits: number[] = [];
     let calls = 0;
-    const unavailableOnce = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (++calls === 1) return Response.json({ error: { code: "database_unavailable", message: "down" } }, { status: 503, headers: { "retry-after": "5" } });
-      return fetch(input, init);
-    }, { preconnect: () => {} });
-    const result = await new Uploader({ baseUrl: base, token, fetch: unavailableOnce, sleep: async (ms) => void waits.push(ms) }).send(envelope(t, { counters: rows(2) }));
+    const unavailableOnce = Object.assign(
+      async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (++calls === 1)
+          return Response.json(
+            { error: { code: "database_unavailable", message: "down" } },
+            { status: 503, headers: { "retry-after": "5" } },
+          );
+        return fetch(input, init);
+      },
+      { preconnect: () => {} },
+    );
+    const result = await new Uploader({
+      baseUrl: base,
+      token,
+      fetch: unavailableOnce,
+      sleep: async (ms) => void waits.push(ms),
+    }).send(envelope(t, { counters: rows(2) }));
     expect(result).toMatchObject({ ok: true, attempts: 2, answer: { duplicate: false } });
     expect(waits).toEqual([5000]);
   });

@@ -31,12 +31,15 @@ describe("the built-in catalogue", () => {
   });
 
   test("turning gathering off stops exactly mining, farming, fishing, foraging and hunting", () => {
-    const gathering = [...catalogue.categoryOf].filter(([, category]) => category === "gathering").map(([namespace]) => namespace);
+    const gathering = [...catalogue.categoryOf]
+      .filter(([, category]) => category === "gathering")
+      .map(([namespace]) => namespace);
     expect(gathering.sort()).toEqual(["farming", "fishing", "foraging", "hunting", "mining"]);
   });
 
   test("the contract's example namespaces and categories are there", () => {
-    for (const namespace of ["loot", "kills", "dungeon", "mining"]) expect(catalogue.categoryOf.has(namespace)).toBe(true);
+    for (const namespace of ["loot", "kills", "dungeon", "mining"])
+      expect(catalogue.categoryOf.has(namespace)).toBe(true);
     for (const category of ["combat", "gathering"]) expect(catalogue.categories).toContain(category);
   });
 
@@ -69,7 +72,11 @@ describe("the built-in catalogue", () => {
     const item = catalogue.lookup("loot.item.ENCHANTED_DIAMOND");
     expect(item).toMatchObject({ source: "pattern", kind: "count", category: catalogue.categoryOf.get("loot")! });
     // A fastest run is a min counter (contract 2.3), a duration in milliseconds.
-    expect(catalogue.lookup("dungeon.best_split.F7.finish")).toMatchObject({ kind: "min", unit: "ms", source: "pattern" });
+    expect(catalogue.lookup("dungeon.best_split.F7.finish")).toMatchObject({
+      kind: "min",
+      unit: "ms",
+      source: "pattern",
+    });
     expect(catalogue.lookup("loot.item")).toBeUndefined();
     expect(catalogue.lookup("loot.item.ENCHANTED_DIAMOND.extra")).toBeUndefined();
     expect(catalogue.lookup("nosuch.item.X")).toBeUndefined();

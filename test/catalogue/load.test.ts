@@ -65,7 +65,15 @@ describe("a valid document", () => {
 
   test("a pattern may mix fixed segments and placeholders anywhere after the namespace", () => {
     const d = changed((d) => {
-      d.patterns.push({ pattern: "dungeon.{FLOOR}.split.{PHASE_2}", kind: "min", unit: "ms", category: "combat", label: "x", group: "x", scope: "profile" });
+      d.patterns.push({
+        pattern: "dungeon.{FLOOR}.split.{PHASE_2}",
+        kind: "min",
+        unit: "ms",
+        category: "combat",
+        label: "x",
+        group: "x",
+        scope: "profile",
+      });
     });
     expect(parseCatalogue(bytesOf(d), "mixed").lookup("dungeon.F7.split.boss")?.kind).toBe("min");
   });
@@ -172,18 +180,28 @@ describe("an invalid document is refused with the path of the fault", () => {
   });
 
   test("duplicate namespaces, categories, units, patterns and mirror sections", () => {
-    expect(refusal(changed((d) => d.namespaces.push({ id: "loot", category: "gathering", label: "Loot 2" }))).path).toBe("/namespaces/3");
-    expect(refusal(changed((d) => d.categories.unshift({ id: "gathering", label: "Again" }))).path).toBe("/categories/2");
+    expect(
+      refusal(changed((d) => d.namespaces.push({ id: "loot", category: "gathering", label: "Loot 2" }))).path,
+    ).toBe("/namespaces/3");
+    expect(refusal(changed((d) => d.categories.unshift({ id: "gathering", label: "Again" }))).path).toBe(
+      "/categories/2",
+    );
     expect(refusal(changed((d) => d.units.push({ id: "ms", label: "again", scale: 1000 }))).path).toBe("/units/2");
     expect(refusal(changed((d) => d.patterns.push({ ...d.patterns[0]! }))).path).toBe("/patterns/1/pattern");
-    expect(refusal(changed((d) => d.mirrorSections.push({ id: "skills", label: "Again" }))).path).toBe("/mirrorSections/1");
+    expect(refusal(changed((d) => d.mirrorSections.push({ id: "skills", label: "Again" }))).path).toBe(
+      "/mirrorSections/1",
+    );
   });
 
   test("two patterns differing only in placeholder names match the same keys: the second is refused", () => {
     const e = refusal(
       changed((d) => {
         const [namespace, ...rest] = d.patterns[0]!.pattern.split(".");
-        d.patterns.push({ ...d.patterns[0]!, kind: "max", pattern: [namespace, ...rest.map((seg) => (seg.startsWith("{") ? "{OTHER_NAME}" : seg))].join(".") });
+        d.patterns.push({
+          ...d.patterns[0]!,
+          kind: "max",
+          pattern: [namespace, ...rest.map((seg) => (seg.startsWith("{") ? "{OTHER_NAME}" : seg))].join("."),
+        });
       }),
     );
     expect(e.path).toBe("/patterns/1/pattern");
@@ -237,11 +255,16 @@ describe("an invalid document is refused with the path of the fault", () => {
   });
 
   test("a scope outside profile and account", () => {
-    expect(refusal(changed((d) => ((d.patterns[0] as { scope: string }).scope = "day"))).path).toBe("/patterns/0/scope");
+    expect(refusal(changed((d) => ((d.patterns[0] as { scope: string }).scope = "day"))).path).toBe(
+      "/patterns/0/scope",
+    );
   });
 
   test("the error names its source and is an Error a start-up can print", () => {
-    const e = refusal(changed((d) => (d.keys[0]!.unit = "furlongs")), "/etc/tally/catalogue.json");
+    const e = refusal(
+      changed((d) => (d.keys[0]!.unit = "furlongs")),
+      "/etc/tally/catalogue.json",
+    );
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe("CatalogueError");
     expect(e.source).toBe("/etc/tally/catalogue.json");

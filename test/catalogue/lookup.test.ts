@@ -29,7 +29,18 @@ function catalogueWith(patterns: Pattern[], keys: CatalogueDocument["keys"] = []
 describe("exact keys", () => {
   const catalogue = catalogueWith(
     [entry("loot.item.{ITEM_ID}", "any item")],
-    [{ key: "loot.item.SPECIAL", kind: "max", unit: "ms", category: "combat", label: "Special", group: "Loot", scope: "account", icon: "SPECIAL" }],
+    [
+      {
+        key: "loot.item.SPECIAL",
+        kind: "max",
+        unit: "ms",
+        category: "combat",
+        label: "Special",
+        group: "Loot",
+        scope: "account",
+        icon: "SPECIAL",
+      },
+    ],
   );
 
   test("an exact key answers its own entry, whole", () => {
@@ -59,7 +70,13 @@ describe("patterns", () => {
   test("a placeholder matches any one segment, and the answer names the pattern", () => {
     const catalogue = catalogueWith([entry("loot.item.{ITEM_ID}", "item", { kind: "max", unit: "ms" })]);
     for (const id of ["ENCHANTED_DIAMOND", "x", "ENCHANTED_BOOK;5", "PET:LION+3#a-b", "7"]) {
-      expect(catalogue.lookup(`loot.item.${id}`)).toMatchObject({ kind: "max", unit: "ms", category: "combat", source: "pattern", pattern: "loot.item.{ITEM_ID}" });
+      expect(catalogue.lookup(`loot.item.${id}`)).toMatchObject({
+        kind: "max",
+        unit: "ms",
+        category: "combat",
+        source: "pattern",
+        pattern: "loot.item.{ITEM_ID}",
+      });
     }
   });
 
@@ -75,7 +92,10 @@ describe("patterns", () => {
   });
 
   test("a key with more or fewer segments than the pattern does not match it", () => {
-    const catalogue = catalogueWith([entry("loot.item.{ITEM_ID}", "item"), entry("dungeon.best_split.{FLOOR}.finish", "split")]);
+    const catalogue = catalogueWith([
+      entry("loot.item.{ITEM_ID}", "item"),
+      entry("dungeon.best_split.{FLOOR}.finish", "split"),
+    ]);
     expect(catalogue.lookup("loot.item")).toBeUndefined();
     expect(catalogue.lookup("loot.item.A.B")).toBeUndefined();
     expect(catalogue.lookup("loot")).toBeUndefined();
@@ -101,7 +121,11 @@ describe("patterns", () => {
       [items, generic, diamond],
     ]) {
       const catalogue = catalogueWith(order);
-      expect(catalogue.lookup("loot.item.ENCHANTED_DIAMOND")).toMatchObject({ label: "item", kind: "max", pattern: "loot.item.{ITEM_ID}" });
+      expect(catalogue.lookup("loot.item.ENCHANTED_DIAMOND")).toMatchObject({
+        label: "item",
+        kind: "max",
+        pattern: "loot.item.{ITEM_ID}",
+      });
       expect(catalogue.lookup("loot.item.DIAMOND")).toMatchObject({ label: "diamond pattern", kind: "gauge" });
       expect(catalogue.lookup("loot.pet.LION")).toMatchObject({ label: "generic", pattern: "loot.{SOURCE}.{ID}" });
     }
@@ -128,7 +152,20 @@ describe("patterns", () => {
 });
 
 describe("keys the catalogue does not know", () => {
-  const catalogue = catalogueWith([entry("loot.item.{ITEM_ID}", "item")], [{ key: "mining.blocks.total", kind: "count", unit: "count", category: "gathering", label: "Blocks", group: "Mining", scope: "profile" }]);
+  const catalogue = catalogueWith(
+    [entry("loot.item.{ITEM_ID}", "item")],
+    [
+      {
+        key: "mining.blocks.total",
+        kind: "count",
+        unit: "count",
+        category: "gathering",
+        label: "Blocks",
+        group: "Mining",
+        scope: "profile",
+      },
+    ],
+  );
 
   test("a well-formed key absent from the catalogue is undefined", () => {
     expect(catalogue.lookup("mining.blocks.today")).toBeUndefined();
@@ -137,7 +174,16 @@ describe("keys the catalogue does not know", () => {
   });
 
   test("a key that breaks the grammar is undefined, never an exception", () => {
-    for (const key of ["", "loot", "loot.", "loot..X", "Loot.item.X", "loot.item.ÉPÉE", "loot.item.{ITEM_ID}", `loot.item.${"a".repeat(200)}`]) {
+    for (const key of [
+      "",
+      "loot",
+      "loot.",
+      "loot..X",
+      "Loot.item.X",
+      "loot.item.ÉPÉE",
+      "loot.item.{ITEM_ID}",
+      `loot.item.${"a".repeat(200)}`,
+    ]) {
       expect(catalogue.lookup(key)).toBeUndefined();
     }
   });

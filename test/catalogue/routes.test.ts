@@ -12,7 +12,7 @@ import { smallDocument } from "./documents.ts";
 // blank lines. Any re-serialisation on the way out changes these bytes.
 const d = smallDocument();
 const text = [
-  "{\t\"levelling\" : { \"skill\" : [0,50 ,  175,375] } ,\r\n",
+  '{\t"levelling" : { "skill" : [0,50 ,  175,375] } ,\r\n',
   `  "catalogueVersion"   :   42,\r\n`,
   `\t"categories": ${JSON.stringify(d.categories)},\n`,
   `"namespaces":[ ${d.namespaces.map((n) => JSON.stringify(n)).join(" ,\n\t\t")} ],\n`,

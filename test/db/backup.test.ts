@@ -59,11 +59,16 @@ describe("tally backup and restore", () => {
     const env = { DATA_DIR: dir, PORT: port, HOST: "127.0.0.1", ADMIN_TOKEN: "admin-secret-token-1234" };
     let stop!: (s: string) => void;
     const listening = Promise.withResolvers<void>();
-    const served = run(["serve"], env, { stopSignal: new Promise<string>((r) => (stop = r)), onListening: () => listening.resolve() });
+    const served = run(["serve"], env, {
+      stopSignal: new Promise<string>((r) => (stop = r)),
+      onListening: () => listening.resolve(),
+    });
     await listening.promise;
     const file = join(tempDir(), "live.tgz");
     try {
-      expect((await run(["backup", file], { DATA_DIR: dir, PORT: port, HOST: "127.0.0.1" })).err).toContain("give this command the service's ADMIN_TOKEN");
+      expect((await run(["backup", file], { DATA_DIR: dir, PORT: port, HOST: "127.0.0.1" })).err).toContain(
+        "give this command the service's ADMIN_TOKEN",
+      );
       expect((await run(["backup", file], env)).code).toBe(0);
       const refused = await run(["restore", file], env);
       expect(refused.code).toBe(1);
@@ -90,8 +95,13 @@ describe("tally backup and restore", () => {
   });
 
   test("on Postgres the commands point at pg_dump; without a file they say so", async () => {
-    expect((await run(["backup", "x.tgz"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" })).err).toContain("pg_dump");
-    expect(await run(["backup"], {})).toMatchObject({ code: 2, err: "tally: backup needs a file: tally backup <file>\n" });
+    expect((await run(["backup", "x.tgz"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" })).err).toContain(
+      "pg_dump",
+    );
+    expect(await run(["backup"], {})).toMatchObject({
+      code: 2,
+      err: "tally: backup needs a file: tally backup <file>\n",
+    });
   });
 });
 

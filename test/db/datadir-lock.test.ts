@@ -20,7 +20,11 @@ const tempDir = tempDirs("lock");
 /** A separate process that takes the folder's lock and holds it until killed. */
 async function holder(dir: string) {
   const child = Bun.spawn(
-    ["bun", "-e", `import { lockDataDir } from ${JSON.stringify(join(import.meta.dir, "../../src/db/datadir-lock.ts"))}; lockDataDir(${JSON.stringify(dir)}); console.log("locked"); setInterval(() => {}, 1000);`],
+    [
+      "bun",
+      "-e",
+      `import { lockDataDir } from ${JSON.stringify(join(import.meta.dir, "../../src/db/datadir-lock.ts"))}; lockDataDir(${JSON.stringify(dir)}); console.log("locked"); setInterval(() => {}, 1000);`,
+    ],
     { stdout: "pipe", stderr: "inherit" },
   );
   const reader = child.stdout.getReader();

@@ -23,9 +23,12 @@ afterEach(async () => {
 });
 
 const tables = async (d: Database) =>
-  (await rows<{ table_name: string }>(d.db, sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`)).map(
-    (r) => r.table_name,
-  );
+  (
+    await rows<{ table_name: string }>(
+      d.db,
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+    )
+  ).map((r) => r.table_name);
 
 describe(`migrations on the ${backend} database`, () => {
   test("a fresh database gets every migration, in order, and its tables", async () => {
@@ -48,7 +51,13 @@ describe(`migrations on the ${backend} database`, () => {
   test("a later migration is applied on top of an earlier history", async () => {
     const d = await open();
     await migrate(d.db);
-    const next = [...migrations, { tag: "9999_probe", sql: "create table probe_a (id int);\n--> statement-breakpoint\ncreate table probe_b (id int);" }];
+    const next = [
+      ...migrations,
+      {
+        tag: "9999_probe",
+        sql: "create table probe_a (id int);\n--> statement-breakpoint\ncreate table probe_b (id int);",
+      },
+    ];
     expect(await migrate(d.db, next)).toEqual(["9999_probe"]);
     expect(await tables(d)).toEqual(expect.arrayContaining(["probe_a", "probe_b"]));
   });
@@ -56,7 +65,10 @@ describe(`migrations on the ${backend} database`, () => {
   test("a failing migration leaves nothing half-applied", async () => {
     const d = await open();
     await migrate(d.db);
-    const broken = [...migrations, { tag: "9999_broken", sql: "create table half (id int);\n--> statement-breakpoint\nthis is not sql;" }];
+    const broken = [
+      ...migrations,
+      { tag: "9999_broken", sql: "create table half (id int);\n--> statement-breakpoint\nthis is not sql;" },
+    ];
     await expect(migrate(d.db, broken)).rejects.toThrow();
     expect(await tables(d)).not.toContain("half");
     expect(await migrate(d.db)).toEqual([]);

@@ -21,31 +21,49 @@ export type Batch = {
   eventId: string;
 };
 
-export type Answer = { duplicate: boolean; applied: { rows: number; sessions: number; events: number }; [k: string]: unknown };
+export type Answer = {
+  duplicate: boolean;
+  applied: { rows: number; sessions: number; events: number };
+  [k: string]: unknown;
+};
 
 /** What the client knows about one upload: acknowledged means it got a 200 for it. */
 export type Sent = { batch: Batch; acked: boolean; answer?: Answer; attempts: number; unavailable: number };
 
-const dayPlus = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const dayPlus = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The days uploads write to: 100 days ending the day before yesterday (UTC), well inside the 120-day horizon. */
 export const firstDay = () => dayPlus(new Date().toISOString().slice(0, 10), -102);
 
 export async function signIn(url: string, scenario: number, index: number): Promise<Account> {
   const uuid = hex(0xfa000000 + scenario * 0x10000 + index);
-  const res = await fetch(`${url}/v1/auth/dev`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid, name: `Fault${scenario}_${index}`, zone: "UTC" }) });
+  const res = await fetch(`${url}/v1/auth/dev`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ uuid, name: `Fault${scenario}_${index}`, zone: "UTC" }),
+  });
   if (res.status !== 200) throw new Error(`dev sign-in answered ${res.status}: ${await res.text()}`);
   const auth = { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
-  const settings = await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+  const settings = await fetch(`${url}/v1/stats/settings`, {
+    method: "PATCH",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }),
+  });
   if (settings.status !== 200) throw new Error(`settings answered ${settings.status}: ${await settings.text()}`);
   return { index, uuid, install: hex(0xc0ffee00 + scenario * 0x100 + index), auth };
 }
 
 /** Upload i of an account: cells (mining.fault.r<i/100>.k<j>, day i mod 100), value i*1000+j+1. */
 export function batchOf(scenario: number, account: Account, i: number, from: string): Batch {
-  const batchId = hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const batchId =
+    hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
   const day = dayPlus(from, i % 100);
-  const rows = Array.from({ length: ROWS }, (_, j) => ({ key: `mining.fault.r${Math.floor(i / 100)}.k${j}`, day, value: i * 1000 + j + 1 }));
+  const rows = Array.from({ length: ROWS }, (_, j) => ({
+    key: `mining.fault.r${Math.floor(i / 100)}.k${j}`,
+    day,
+    value: i * 1000 + j + 1,
+  }));
   const at = Date.parse(`${day}T12:00:00Z`) + i;
   const sessionId = `s-${batchId}`;
   const eventId = `e-${batchId}`;
@@ -59,8 +77,20 @@ export function batchOf(scenario: number, account: Account, i: number, from: str
     settingsVersion: 2,
     profile: { id: PROFILE, cuteName: "Kiwi" },
     categories: ["gathering"],
-    counters: [{ profileId: PROFILE, scope: "day", day, rows: rows.map((r) => ({ k: r.key, v: r.value, m: "count" })) }],
-    sessions: [{ id: sessionId, activity: "mining", day, startedAt: at, endedAt: at + 60_000, gains: [{ k: "mining.fault.gain", v: i + 1 }], costs: [] }],
+    counters: [
+      { profileId: PROFILE, scope: "day", day, rows: rows.map((r) => ({ k: r.key, v: r.value, m: "count" })) },
+    ],
+    sessions: [
+      {
+        id: sessionId,
+        activity: "mining",
+        day,
+        startedAt: at,
+        endedAt: at + 60_000,
+        gains: [{ k: "mining.fault.gain", v: i + 1 }],
+        costs: [],
+      },
+    ],
     timeline: [{ id: eventId, kind: "fault_probe", day, at, value: i }],
   };
   return { account, i, batchId, body: Bun.gzipSync(JSON.stringify(envelope)), rows, sessionId, eventId };
@@ -94,7 +124,10 @@ export type LoadOptions = {
   more: () => boolean;
   /** On 503 the client keeps the upload and tries it again after this pause (the mod's outbox); undefined: give up on it. */
   retryUnavailableAfterMs?: number;
-  onReply?: (reply: Reply, at: number) => void;
+  /** Once `more()` is false, retries of a kept upload stop after this long (a service that never recovers ends the load). */
+  retryForMsAfterStop?: number;
+  /** `at`: when the answer came (performance.now()); `ms`: how long the request took. */
+  onReply?: (reply: Reply, at: number, ms: number) => void;
 };
 
 /**
@@ -103,21 +136,34 @@ export type LoadOptions = {
  */
 export async function runLoad(o: LoadOptions): Promise<Sent[]> {
   const sent: Sent[] = [];
+  let stoppedAt: number | undefined;
+  const retryMore = () => {
+    if (o.more()) return true;
+    stoppedAt ??= performance.now();
+    return performance.now() - stoppedAt < (o.retryForMsAfterStop ?? 30_000);
+  };
   await Promise.all(
     o.accounts.map(async (account) => {
       for (let i = 0; o.more(); i++) {
-        const entry: Sent = { batch: batchOf(o.scenario, account, i, o.from), acked: false, attempts: 0, unavailable: 0 };
+        const entry: Sent = {
+          batch: batchOf(o.scenario, account, i, o.from),
+          acked: false,
+          attempts: 0,
+          unavailable: 0,
+        };
         sent.push(entry);
         for (;;) {
           entry.attempts++;
+          const t0 = performance.now();
           const reply = await send(o.url, entry.batch);
-          o.onReply?.(reply, performance.now());
+          o.onReply?.(reply, performance.now(), performance.now() - t0);
           if (reply.status === 200) {
             entry.acked = true;
             entry.answer = reply.answer;
             break;
           }
-          if (reply.status === 503 && reply.code === "database_unavailable" && o.retryUnavailableAfterMs !== undefined) {
+          const retryable = reply.code === "database_unavailable" || reply.code === "storage_full";
+          if (reply.status === 503 && retryable && o.retryUnavailableAfterMs !== undefined && retryMore()) {
             entry.unavailable++;
             await Bun.sleep(o.retryUnavailableAfterMs);
             continue;

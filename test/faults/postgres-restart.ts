@@ -37,7 +37,15 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
     const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => signIn(url, scenario, i)));
     const seen: Seen[] = [];
     let running = true;
-    const load = runLoad({ url, scenario, accounts, from: firstDay(), more: () => running, retryUnavailableAfterMs: 100, onReply: (reply, at) => seen.push({ at, reply }) });
+    const load = runLoad({
+      url,
+      scenario,
+      accounts,
+      from: firstDay(),
+      more: () => running,
+      retryUnavailableAfterMs: 100,
+      onReply: (reply, at) => seen.push({ at, reply }),
+    });
     const figures: Figures = {};
 
     for (const mode of ["fast", "immediate"] as const) {
@@ -55,12 +63,31 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
       }
       const restartAt = performance.now();
       const down = seen.filter((s) => s.at >= from && s.at < restartAt);
-      const unavailable = down.filter((s) => s.reply.status === 503 && s.reply.code === "database_unavailable" && Number(s.reply.retryAfter) > 0);
+      const unavailable = down.filter(
+        (s) => s.reply.status === 503 && s.reply.code === "database_unavailable" && Number(s.reply.retryAfter) > 0,
+      );
       // A 200 here is an upload committed before the stop and answered late (it must then be stored, checked below).
       const other = down.filter((s) => s.reply.status !== 200 && !unavailable.includes(s));
-      report.check(`${label}: uploads are answered 503 database_unavailable with Retry-After`, unavailable.length > 0 && other.length === 0, `${unavailable.length} answers 503${other.length ? `; others: ${other.slice(0, 3).map((s) => `${s.reply.status} ${s.reply.code ?? s.reply.error}`).join(", ")}` : ""}`);
-      const badHealth = health.filter((h) => !(h.status === 503 && h.database === "unavailable" && Number(h.retryAfter) > 0));
-      report.check(`${label}: /v1/health answers 503, database unavailable`, health.length > 0 && badHealth.length === 0, badHealth.length ? JSON.stringify(badHealth[0]) : `${health.length} probes`);
+      report.check(
+        `${label}: uploads are answered 503 database_unavailable with Retry-After`,
+        unavailable.length > 0 && other.length === 0,
+        `${unavailable.length} answers 503${
+          other.length
+            ? `; others: ${other
+                .slice(0, 3)
+                .map((s) => `${s.reply.status} ${s.reply.code ?? s.reply.error}`)
+                .join(", ")}`
+            : ""
+        }`,
+      );
+      const badHealth = health.filter(
+        (h) => !(h.status === 503 && h.database === "unavailable" && Number(h.retryAfter) > 0),
+      );
+      report.check(
+        `${label}: /v1/health answers 503, database unavailable`,
+        health.length > 0 && badHealth.length === 0,
+        badHealth.length ? JSON.stringify(badHealth[0]) : `${health.length} probes`,
+      );
       report.check(`${label}: the service stays up`, service.proc.exitCode === null, `exit ${service.proc.exitCode}`);
 
       const readyAt = await cluster.start();
@@ -70,7 +97,11 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
         if (!first200) await Bun.sleep(5);
       }
       const recoveryMs = first200 ? Math.round(first200.at - readyAt) : -1;
-      report.check(`${label}: uploads are acknowledged again within ${RECOVERY_LIMIT_MS / 1000} s of Postgres accepting connections`, first200 !== undefined && recoveryMs <= RECOVERY_LIMIT_MS, `${recoveryMs} ms`);
+      report.check(
+        `${label}: uploads are acknowledged again within ${RECOVERY_LIMIT_MS / 1000} s of Postgres accepting connections`,
+        first200 !== undefined && recoveryMs <= RECOVERY_LIMIT_MS,
+        `${recoveryMs} ms`,
+      );
       // A pool connection that was still connecting while Postgres finished starting may fail one
       // more request; health must be back within the same limit as uploads, not at one instant.
       let healthBack = await healthOf(url);
@@ -79,7 +110,12 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
         healthBack = await healthOf(url);
       }
       const healthMs = Math.round(performance.now() - readyAt);
-      const why = () => service!.output().split("\n").findLast((line) => line.includes("health: database unavailable"))?.slice(0, 600) ?? "";
+      const why = () =>
+        service!
+          .output()
+          .split("\n")
+          .findLast((line) => line.includes("health: database unavailable"))
+          ?.slice(0, 600) ?? "";
       report.check(
         `${label}: /v1/health answers 200 again within ${RECOVERY_LIMIT_MS / 1000} s`,
         healthBack.status === 200 && healthBack.database === "ok",
@@ -94,17 +130,40 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
     const sent = await load;
     const acked = sent.filter((s) => s.acked);
     const refused = sent.filter((s) => !s.acked);
-    report.check("Postgres restarts: every upload is acknowledged in the end (503s retried)", refused.length === 0, `${acked.length} of ${sent.length}`);
+    report.check(
+      "Postgres restarts: every upload is acknowledged in the end (503s retried)",
+      refused.length === 0,
+      `${acked.length} of ${sent.length}`,
+    );
     const stored = await storedBatches(url, accounts, sent);
     const lost = acked.filter((s) => !stored.whole.has(s.batch.batchId));
-    report.check("Postgres restarts: every acknowledged upload is stored whole", lost.length === 0, `${lost.length} lost of ${acked.length}`);
-    report.check("Postgres restarts: no upload is stored in part, nothing unexplained", stored.partial.length === 0 && stored.unexplained === 0, `${stored.partial.length} partial, ${stored.unexplained} unexplained`);
+    report.check(
+      "Postgres restarts: every acknowledged upload is stored whole",
+      lost.length === 0,
+      `${lost.length} lost of ${acked.length}`,
+    );
+    report.check(
+      "Postgres restarts: no upload is stored in part, nothing unexplained",
+      stored.partial.length === 0 && stored.unexplained === 0,
+      `${stored.partial.length} partial, ${stored.unexplained} unexplained`,
+    );
     const differ = await totalsDiffer(url, accounts, sent);
-    report.check("Postgres restarts: lifetime totals are those of sending each upload once", differ.length === 0, differ.slice(0, 3).join("; "));
+    report.check(
+      "Postgres restarts: lifetime totals are those of sending each upload once",
+      differ.length === 0,
+      differ.slice(0, 3).join("; "),
+    );
     const code = await stopService(service);
     report.check("Postgres restarts: the service stops cleanly afterwards", code === 0, `exit ${code}`);
-    const records = await batchRecords(cluster.url, accounts.map((a) => a.uuid));
-    report.check("Postgres restarts: one idempotency record per batchId, each with its answer", records.records === sent.length && records.withoutAnswer === 0, JSON.stringify(records));
+    const records = await batchRecords(
+      cluster.url,
+      accounts.map((a) => a.uuid),
+    );
+    report.check(
+      "Postgres restarts: one idempotency record per batchId, each with its answer",
+      records.records === sent.length && records.withoutAnswer === 0,
+      JSON.stringify(records),
+    );
     report.figures("Postgres stop/start", {
       sent: sent.length,
       acknowledged: acked.length,

@@ -37,14 +37,24 @@ export async function retryScenario(report: Report, binary: string, scenario: nu
     const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => signIn(url, scenario, i)));
     const from = firstDay();
     const sent: (Sent & { timeouts: number; final?: Answer })[] = accounts.flatMap((a) =>
-      Array.from({ length: UPLOADS_PER_ACCOUNT }, (_, i) => ({ batch: batchOf(scenario, a, i, from), acked: false, attempts: 0, unavailable: 0, timeouts: 0 })),
+      Array.from({ length: UPLOADS_PER_ACCOUNT }, (_, i) => ({
+        batch: batchOf(scenario, a, i, from),
+        acked: false,
+        attempts: 0,
+        unavailable: 0,
+        timeouts: 0,
+      })),
     );
     // Every upload at once; each one sent again a moment after its attempt times out, waiting longer each time.
     await Promise.all(
       sent.map(async (s) => {
         while (!s.acked) {
           s.attempts++;
-          const reply = await send(url, s.batch, s.attempts <= ATTEMPTS_WITH_TIMEOUT ? FIRST_TIMEOUT_MS * 2 ** (s.attempts - 1) : undefined);
+          const reply = await send(
+            url,
+            s.batch,
+            s.attempts <= ATTEMPTS_WITH_TIMEOUT ? FIRST_TIMEOUT_MS * 2 ** (s.attempts - 1) : undefined,
+          );
           if (reply.status === 200) {
             s.acked = true;
             s.final = reply.answer;
@@ -56,7 +66,11 @@ export async function retryScenario(report: Report, binary: string, scenario: nu
       }),
     );
     const acked = sent.filter((s) => s.acked);
-    report.check(`${label}: every upload is acknowledged in the end`, acked.length === sent.length, `${acked.length} of ${sent.length}`);
+    report.check(
+      `${label}: every upload is acknowledged in the end`,
+      acked.length === sent.length,
+      `${acked.length} of ${sent.length}`,
+    );
     const retried = sent.filter((s) => s.timeouts > 0);
     const landedWhileAway = retried.filter((s) => s.final?.duplicate);
     report.check(
@@ -64,20 +78,48 @@ export async function retryScenario(report: Report, binary: string, scenario: nu
       retried.length > 0 && landedWhileAway.length > 0,
       `${retried.length} retried, ${landedWhileAway.length} of them had been applied meanwhile`,
     );
-    const wrongDuplicates = landedWhileAway.filter((s) => s.final!.applied.rows !== ROWS || s.final!.applied.events !== 1);
-    report.check(`${label}: a re-sent upload that was applied meanwhile answers duplicate with the answer of its one application`, wrongDuplicates.length === 0, `${wrongDuplicates.length} wrong`);
+    const wrongDuplicates = landedWhileAway.filter(
+      (s) => s.final!.applied.rows !== ROWS || s.final!.applied.events !== 1,
+    );
+    report.check(
+      `${label}: a re-sent upload that was applied meanwhile answers duplicate with the answer of its one application`,
+      wrongDuplicates.length === 0,
+      `${wrongDuplicates.length} wrong`,
+    );
     const firstTime = sent.filter((s) => s.final && !s.final.duplicate);
-    report.check(`${label}: each upload got at most one answer that it was applied`, firstTime.length + landedWhileAway.length === acked.length);
+    report.check(
+      `${label}: each upload got at most one answer that it was applied`,
+      firstTime.length + landedWhileAway.length === acked.length,
+    );
     const applied = await appliedByService(url);
-    report.check(`${label}: the service applied each upload exactly once (its own count)`, applied === sent.length, `${applied} applied for ${sent.length} uploads in ${sent.reduce((n, s) => n + s.attempts, 0)} attempts`);
+    report.check(
+      `${label}: the service applied each upload exactly once (its own count)`,
+      applied === sent.length,
+      `${applied} applied for ${sent.length} uploads in ${sent.reduce((n, s) => n + s.attempts, 0)} attempts`,
+    );
     const stored = await storedBatches(url, accounts, sent);
-    report.check(`${label}: every upload is stored whole, nothing else`, stored.whole.size === sent.length && stored.partial.length === 0 && stored.unexplained === 0, `${stored.whole.size} whole, ${stored.partial.length} partial, ${stored.unexplained} unexplained`);
+    report.check(
+      `${label}: every upload is stored whole, nothing else`,
+      stored.whole.size === sent.length && stored.partial.length === 0 && stored.unexplained === 0,
+      `${stored.whole.size} whole, ${stored.partial.length} partial, ${stored.unexplained} unexplained`,
+    );
     const differ = await totalsDiffer(url, accounts, sent);
-    report.check(`${label}: lifetime totals are those of sending each upload once`, differ.length === 0, differ.slice(0, 3).join("; "));
+    report.check(
+      `${label}: lifetime totals are those of sending each upload once`,
+      differ.length === 0,
+      differ.slice(0, 3).join("; "),
+    );
     const code = await stopService(service);
     report.check(`${label}: the service stops cleanly`, code === 0, `exit ${code}`);
-    const records = await batchRecords(postgresUrl || dataDir, accounts.map((a) => a.uuid));
-    report.check(`${label}: one idempotency record per batchId`, records.records === sent.length && records.withoutAnswer === 0, JSON.stringify(records));
+    const records = await batchRecords(
+      postgresUrl || dataDir,
+      accounts.map((a) => a.uuid),
+    );
+    report.check(
+      `${label}: one idempotency record per batchId`,
+      records.records === sent.length && records.withoutAnswer === 0,
+      JSON.stringify(records),
+    );
     report.figures(label, {
       uploads: sent.length,
       attempts: sent.reduce((n, s) => n + s.attempts, 0),

@@ -1,5 +1,6 @@
 // The compiled binary as the fault tests drive it: started from an empty folder with only the
 // settings named here, waited for until /v1/health answers, stopped by SIGTERM or killed by SIGKILL.
+import { readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 
 export type Service = {
@@ -21,7 +22,12 @@ export function freePort(): number {
 /** Settings every fault run uses: dev sign-in for tokens, no sign-in limit, quiet logs, /metrics. */
 const baseEnv = { DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn", METRICS_ENABLED: "true" };
 
-export async function startService(binary: string, cwd: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Service> {
+export async function startService(
+  binary: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<Service> {
   const port = freePort();
   const t0 = performance.now();
   const proc = Bun.spawn([binary], {
@@ -41,8 +47,15 @@ export async function startService(binary: string, cwd: string, env: Record<stri
   void drain(proc.stderr);
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the service exited ${proc.exitCode} before answering: ${out.slice(-2000)}`);
-    if (await fetch(`${url}/v1/health`).then((r) => r.status === 200, () => false)) break;
+    if (proc.exitCode !== null)
+      throw new Error(`the service exited ${proc.exitCode} before answering: ${out.slice(-2000)}`);
+    if (
+      await fetch(`${url}/v1/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      break;
     if (performance.now() - t0 > timeoutMs) {
       proc.kill("SIGKILL");
       throw new Error(`the service did not answer /v1/health within ${timeoutMs} ms: ${out.slice(-2000)}`);
@@ -63,4 +76,27 @@ export async function stopService(s: Service): Promise<number> {
 export async function killService(s: Service): Promise<void> {
   s.proc.kill("SIGKILL");
   await s.proc.exited;
+}
+
+/** Resident memory of the service now, in MB (VmRSS of /proc/<pid>/status). */
+export function rssMb(s: Service): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${s.proc.pid}/status`, "utf8"))?.[1];
+  return Math.round(Number(kb) / 102.4) / 10;
+}
+
+/** Open file descriptors of the service now (/proc/<pid>/fd), sockets included. */
+export function openFds(s: Service): number {
+  return readdirSync(`/proc/${s.proc.pid}/fd`).length;
+}
+
+/** Samples the service's resident memory every `everyMs` until stopped; answers the peak and the last. */
+export function sampleRss(s: Service, everyMs = 200) {
+  let peak = rssMb(s);
+  let last = peak;
+  const timer = setInterval(() => {
+    if (s.proc.exitCode !== null) return;
+    last = rssMb(s);
+    peak = Math.max(peak, last);
+  }, everyMs);
+  return { stop: () => (clearInterval(timer), { peak, last }) };
 }

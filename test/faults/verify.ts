@@ -35,12 +35,17 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
     const events = new Set(doc.timelineEvents.map((e) => e.id));
     let explained = 0;
     for (const { batch } of sent.filter((s) => s.batch.account === account)) {
-      const rows = batch.rows.filter((r) => cells.get(`${PROFILE}|${r.key}|${r.day}|${account.install}`) === r.value).length;
+      const rows = batch.rows.filter(
+        (r) => cells.get(`${PROFILE}|${r.key}|${r.day}|${account.install}`) === r.value,
+      ).length;
       const parts = rows + (sessions.has(batch.sessionId) ? 1 : 0) + (events.has(batch.eventId) ? 1 : 0);
       explained += parts;
       if (parts === ROWS + 2) out.whole.add(batch.batchId);
       else if (parts === 0) out.absent.add(batch.batchId);
-      else out.partial.push(`${batch.batchId}: ${rows}/${ROWS} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`);
+      else
+        out.partial.push(
+          `${batch.batchId}: ${rows}/${ROWS} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
+        );
     }
     out.unexplained += doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length - explained;
   }
@@ -58,9 +63,12 @@ export async function totalsDiffer(url: string, accounts: Account[], batches: Se
     const res = await fetch(`${url}/v1/stats/totals?profile=${PROFILE}`, { headers: account.auth });
     if (res.status !== 200) return [`totals answered ${res.status}`];
     const doc = (await res.json()) as { profile: { keys: { key: string; lifetime: { value: number } }[] } };
-    const seen = new Map(doc.profile.keys.filter((k) => k.key.startsWith("mining.fault.r")).map((k) => [k.key, k.lifetime.value]));
+    const seen = new Map(
+      doc.profile.keys.filter((k) => k.key.startsWith("mining.fault.r")).map((k) => [k.key, k.lifetime.value]),
+    );
     for (const key of new Set([...expected.keys(), ...seen.keys()])) {
-      if (expected.get(key) !== seen.get(key)) differ.push(`${account.index}/${key}: expected ${expected.get(key)}, shown ${seen.get(key)}`);
+      if (expected.get(key) !== seen.get(key))
+        differ.push(`${account.index}/${key}: expected ${expected.get(key)}, shown ${seen.get(key)}`);
     }
   }
   return differ;
@@ -73,7 +81,14 @@ const withoutFlag = (a: Answer | undefined) => JSON.stringify({ ...a, duplicate:
  * One stored before must answer duplicate with the very answer first given; one absent must apply
  * whole. Answers how many of each it saw.
  */
-export async function resendAll(url: string, accounts: Account[], sent: Sent[], before: Stored, report: Report, label: string) {
+export async function resendAll(
+  url: string,
+  accounts: Account[],
+  sent: Sent[],
+  before: Stored,
+  report: Report,
+  label: string,
+) {
   let duplicates = 0;
   let applied = 0;
   const wrong: string[] = [];
@@ -90,11 +105,17 @@ export async function resendAll(url: string, accounts: Account[], sent: Sent[], 
         if (a.duplicate) duplicates++;
         else applied++;
         if (before.whole.has(id) && !a.duplicate) wrong.push(`${id}: stored before, but applied again`);
-        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== ROWS)) wrong.push(`${id}: absent before, answered ${JSON.stringify(a)}`);
-        if (s.acked && withoutFlag(a) !== withoutFlag(s.answer)) wrong.push(`${id}: the stored answer differs from the one acknowledged`);
+        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== ROWS))
+          wrong.push(`${id}: absent before, answered ${JSON.stringify(a)}`);
+        if (s.acked && withoutFlag(a) !== withoutFlag(s.answer))
+          wrong.push(`${id}: the stored answer differs from the one acknowledged`);
       }
     }),
   );
-  report.check(`${label}: every upload sent again answers duplicate if it was stored (with the answer first given), else applies whole`, wrong.length === 0, wrong.slice(0, 3).join("; "));
+  report.check(
+    `${label}: every upload sent again answers duplicate if it was stored (with the answer first given), else applies whole`,
+    wrong.length === 0,
+    wrong.slice(0, 3).join("; "),
+  );
   return { duplicates, applied };
 }

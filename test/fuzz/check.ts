@@ -11,10 +11,15 @@ export function answerFault(status: number, text: string): string | undefined {
   } catch {
     return `status ${status} with a body that is not JSON: ${text.slice(0, 200)}`;
   }
-  if (status === 200) return typeof body.duplicate === "boolean" && body.applied ? undefined : `200 without an ingest answer: ${text.slice(0, 200)}`;
+  if (status === 200)
+    return typeof body.duplicate === "boolean" && body.applied
+      ? undefined
+      : `200 without an ingest answer: ${text.slice(0, 200)}`;
   const code = body.error?.code;
-  if (typeof code !== "string" || !(code in errorStatus)) return `status ${status} without a stable code: ${text.slice(0, 200)}`;
-  if (errorStatus[code as keyof typeof errorStatus] !== status) return `code ${code} answered with status ${status}, not ${errorStatus[code as keyof typeof errorStatus]}`;
+  if (typeof code !== "string" || !(code in errorStatus))
+    return `status ${status} without a stable code: ${text.slice(0, 200)}`;
+  if (errorStatus[code as keyof typeof errorStatus] !== status)
+    return `code ${code} answered with status ${status}, not ${errorStatus[code as keyof typeof errorStatus]}`;
   if (typeof body.error?.message !== "string") return `code ${code} without a message`;
   return undefined;
 }
@@ -49,10 +54,15 @@ export class Tally {
 
   table(): string {
     const sorted = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
-    const lines = [`requests ${this.requests}: accepted ${this.accepted}, refused ${this.refused}`, "", "answer                          count"];
+    const lines = [
+      `requests ${this.requests}: accepted ${this.accepted}, refused ${this.refused}`,
+      "",
+      "answer                          count",
+    ];
     for (const [answer, n] of sorted(this.byAnswer)) lines.push(`${answer.padEnd(32)}${String(n).padStart(5)}`);
     lines.push("", "mutation                        sent  accepted");
-    for (const [kind, k] of sorted(this.byKind)) lines.push(`${kind.padEnd(32)}${String(k.sent).padStart(4)}  ${String(k.accepted).padStart(8)}`);
+    for (const [kind, k] of sorted(this.byKind))
+      lines.push(`${kind.padEnd(32)}${String(k.sent).padStart(4)}  ${String(k.accepted).padStart(8)}`);
     return lines.join("\n");
   }
 

@@ -46,7 +46,11 @@ const contextOf = (t: TestApp): FuzzContext => ({
 
 async function send(t: TestApp, u: Uploader, req: FuzzRequest) {
   t.clock.set(contextOf(t).nowAt(req.n));
-  const res = await t.request("/v1/stats/ingest", { method: "POST", body: req.body, headers: { ...req.headers, ...(req.auth ? u.auth : {}) } });
+  const res = await t.request("/v1/stats/ingest", {
+    method: "POST",
+    body: req.body,
+    headers: { ...req.headers, ...(req.auth ? u.auth : {}) },
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -54,10 +58,19 @@ async function send(t: TestApp, u: Uploader, req: FuzzRequest) {
 async function dump(t: TestApp, uuid: string): Promise<string> {
   const state = {
     ...(await storedState(t.db, uuid)),
-    rollups: await t.db.select().from(counterRollups).where(eq(counterRollups.uuid, uuid)).orderBy(asc(counterRollups.profileId), asc(counterRollups.key)),
+    rollups: await t.db
+      .select()
+      .from(counterRollups)
+      .where(eq(counterRollups.uuid, uuid))
+      .orderBy(asc(counterRollups.profileId), asc(counterRollups.key)),
     keys: await t.db.select().from(counterKeys).orderBy(asc(counterKeys.key)),
-    batches: await t.db.select().from(ingestBatches).where(eq(ingestBatches.uuid, uuid)).orderBy(asc(ingestBatches.batchId)),
-    lastUploadAt: (await t.db.select({ at: accounts.lastUploadAt }).from(accounts).where(eq(accounts.uuid, uuid)))[0]?.at,
+    batches: await t.db
+      .select()
+      .from(ingestBatches)
+      .where(eq(ingestBatches.uuid, uuid))
+      .orderBy(asc(ingestBatches.batchId)),
+    lastUploadAt: (await t.db.select({ at: accounts.lastUploadAt }).from(accounts).where(eq(accounts.uuid, uuid)))[0]
+      ?.at,
   };
   return JSON.stringify(state, (k, v) => (k === "uuid" ? undefined : typeof v === "bigint" ? String(v) : v), 1);
 }
@@ -79,11 +92,17 @@ test(`${only === undefined ? count : 1} mutated uploads (seed ${seed}): no 5xx, 
     if (status === 200) accepted.push({ req, text });
   }
   const ms = Math.round(performance.now() - t0);
-  console.log(`${tally.table()}\n\n${ms} ms for ${tally.requests} requests\n${JSON.stringify(tally.json({ seed, ms }))}`);
+  console.log(
+    `${tally.table()}\n\n${ms} ms for ${tally.requests} requests\n${JSON.stringify(tally.json({ seed, ms }))}`,
+  );
   expect(faults).toEqual([]);
 
   // The batch table holds exactly the batchIds of the accepted uploads.
-  const stored = (await t.db.select({ id: ingestBatches.batchId }).from(ingestBatches).where(eq(ingestBatches.uuid, u.uuid))).map((r) => r.id).sort();
+  const stored = (
+    await t.db.select({ id: ingestBatches.batchId }).from(ingestBatches).where(eq(ingestBatches.uuid, u.uuid))
+  )
+    .map((r) => r.id)
+    .sort();
   expect(stored).toEqual([...new Set(accepted.map((a) => batchIdOf(a.req)!))].sort());
 
   // Every stored row carries the marker of an accepted upload.

@@ -10,7 +10,11 @@ import { rng, type Rng } from "../support/random.ts";
 
 export const FUZZ_PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
 export const FUZZ_ACCOUNT_PROFILE = "0".repeat(32);
-const INSTALLS = ["a0a1a2a3a4a5a6a7a8a9aaabacadaeaf", "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf", "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"];
+const INSTALLS = [
+  "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
+  "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf",
+  "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf",
+];
 const DAY_MS = 86_400_000;
 
 /** What a run needs to know: the catalogue's namespaces and categories, and each request's time. */
@@ -37,8 +41,8 @@ export const MARKER = /FZ(\d+)Z/g;
 // ---------------------------------------------------------------------------------------------
 // A small seeded generator (mulberry32).
 
-
-const requestSeed = (seed: number, n: number) => (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(n + 1, 0xc2b2ae35)) >>> 0;
+const requestSeed = (seed: number, n: number) =>
+  (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(n + 1, 0xc2b2ae35)) >>> 0;
 
 // ---------------------------------------------------------------------------------------------
 // The valid upload of request n.
@@ -53,12 +57,25 @@ export function validEnvelope(r: Rng, n: number, seed: number, ctx: FuzzContext)
   const now = ctx.nowAt(n);
   const mark = `FZ${n}Z`;
   const days = [0, 1, 2, 3, 4].map((d) => dayOf(now - d * DAY_MS));
-  const row = (ns: string, j: number): Obj => ({ k: `${ns}.fz.${mark}_${j}`, v: r.int(1_000_000), ...(r.chance(0.3) ? { m: r.pick(["count", "max", "min", "gauge"]) } : {}) });
+  const row = (ns: string, j: number): Obj => ({
+    k: `${ns}.fz.${mark}_${j}`,
+    v: r.int(1_000_000),
+    ...(r.chance(0.3) ? { m: r.pick(["count", "max", "min", "gauge"]) } : {}),
+  });
   const counters: Obj[] = [
-    { profileId: FUZZ_PROFILE, scope: "day", day: r.pick(days), rows: Array.from({ length: 1 + r.int(5) }, (_, j) => row(r.pick(["mining", "farming", "kills", "loot", "dungeon"]), j)) },
+    {
+      profileId: FUZZ_PROFILE,
+      scope: "day",
+      day: r.pick(days),
+      rows: Array.from({ length: 1 + r.int(5) }, (_, j) =>
+        row(r.pick(["mining", "farming", "kills", "loot", "dungeon"]), j),
+      ),
+    },
   ];
-  if (r.chance(0.3)) counters.push({ profileId: FUZZ_ACCOUNT_PROFILE, scope: "day", day: days[0]!, rows: [row("tally", 9)] });
-  if (r.chance(0.2)) counters.push({ profileId: FUZZ_PROFILE, scope: "backfill", day: days[1]!, rows: [row("fishing", 8)] });
+  if (r.chance(0.3))
+    counters.push({ profileId: FUZZ_ACCOUNT_PROFILE, scope: "day", day: days[0]!, rows: [row("tally", 9)] });
+  if (r.chance(0.2))
+    counters.push({ profileId: FUZZ_PROFILE, scope: "backfill", day: days[1]!, rows: [row("fishing", 8)] });
   const env: Obj = {
     schema: 1,
     batchId: hex32(n, seed & 0xffff),
@@ -72,10 +89,27 @@ export function validEnvelope(r: Rng, n: number, seed: number, ctx: FuzzContext)
     counters,
   };
   if (r.chance(0.3)) {
-    env.sessions = [{ id: `${mark}_s`, activity: "mining", day: days[0]!, startedAt: now - 60_000, endedAt: now, gains: [{ k: `mining.fz.${mark}_g`, v: r.int(1000) }], costs: [] }];
+    env.sessions = [
+      {
+        id: `${mark}_s`,
+        activity: "mining",
+        day: days[0]!,
+        startedAt: now - 60_000,
+        endedAt: now,
+        gains: [{ k: `mining.fz.${mark}_g`, v: r.int(1000) }],
+        costs: [],
+      },
+    ];
   }
-  if (r.chance(0.3)) env.timeline = [{ id: `${mark}_e`, kind: "rare_drop", day: days[0]!, at: now, key: `loot.fz.${mark}_t`, value: r.int(1000) }];
-  if (r.chance(0.2)) env.mirror = { observedAt: now, sections: [{ name: r.pick(["skills", "bank"]), values: [{ k: `farming.fz.${mark}_m`, v: r.int(1000) }] }] };
+  if (r.chance(0.3))
+    env.timeline = [
+      { id: `${mark}_e`, kind: "rare_drop", day: days[0]!, at: now, key: `loot.fz.${mark}_t`, value: r.int(1000) },
+    ];
+  if (r.chance(0.2))
+    env.mirror = {
+      observedAt: now,
+      sections: [{ name: r.pick(["skills", "bank"]), values: [{ k: `farming.fz.${mark}_m`, v: r.int(1000) }] }],
+    };
   env.categories = categoriesOf(env, ctx);
   return env;
 }
@@ -94,8 +128,13 @@ export function categoriesOf(env: Obj, ctx: FuzzContext): string[] {
 type Path = (string | number)[];
 
 function paths(v: Json, at: Path = [], out: Path[] = []): Path[] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([...at, i]), paths(x, [...at, i], out)));
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push([...at, k]), paths(x, [...at, k], out);
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      out.push([...at, i]);
+      paths(x, [...at, i], out);
+    }
+  } else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) out.push([...at, k]), paths(x, [...at, k], out);
   return out;
 }
 const parentOf = (root: Json, p: Path) => p.slice(0, -1).reduce<any>((o, k) => o[k], root);
@@ -104,21 +143,56 @@ function setAt(root: Json, p: Path, value: Json) {
   parentOf(root, p)[p.at(-1)!] = value;
 }
 const leaves = (root: Json, test: (v: Json) => boolean) => paths(root).filter((p) => test(getAt(root, p)));
-const objects = (root: Json) => [[] as Path, ...paths(root)].filter((p) => {
-  const v = p.length ? getAt(root, p) : root;
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-});
+const objects = (root: Json) =>
+  [[] as Path, ...paths(root)].filter((p) => {
+    const v = p.length ? getAt(root, p) : root;
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Hostile values.
 
 const WRONG_TYPES: Json[] = [null, true, false, 0, 1, -1, "", "x", "1", [], [1], {}, { a: 1 }, [null], "null"];
 const NUMBERS_RAW = [
-  "1e308", "-1e308", "1e400", "-1e400", "9007199254740992", "9007199254740993", "-9007199254740993", "9223372036854775808",
-  "123456789012345678901234567890", "-0", "0.0", "1.0", "1e2", "1E2", "0.5", "-1.5", "1e-400", "4.9e-324", "2147483648", "-2147483649",
+  "1e308",
+  "-1e308",
+  "1e400",
+  "-1e400",
+  "9007199254740992",
+  "9007199254740993",
+  "-9007199254740993",
+  "9223372036854775808",
+  "123456789012345678901234567890",
+  "-0",
+  "0.0",
+  "1.0",
+  "1e2",
+  "1E2",
+  "0.5",
+  "-1.5",
+  "1e-400",
+  "4.9e-324",
+  "2147483648",
+  "-2147483649",
 ];
 const NUMBERS_SAFE = [0, -1, 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 31, -(2 ** 31), 2 ** 52];
-const NANISH = ["NaN", "Infinity", "-Infinity", "1e3", "0x10", "", " 1", "1 ", "١٢٣", "½", "null", "undefined", "true", "0b1", "+1"];
+const NANISH = [
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e3",
+  "0x10",
+  "",
+  " 1",
+  "1 ",
+  "١٢٣",
+  "½",
+  "null",
+  "undefined",
+  "true",
+  "0b1",
+  "+1",
+];
 /** Unicode tricks: each one makes an ASCII key look the same, or nearly, while differing in bytes. */
 const UNICODE_TRICKS_RAW: ((s: string, r: Rng) => string)[] = [
   (s) => s.replace("i", "\u0456"), // Cyrillic i
@@ -151,18 +225,39 @@ function insertAt(s: string, r: Rng, what: string) {
   const i = r.int(s.length + 1);
   return s.slice(0, i) + what + s.slice(i);
 }
-const INVALID_UTF8 = [[0xff], [0xfe], [0xc0, 0xaf], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xf4, 0x90, 0x80, 0x80]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xfe],
+  [0xc0, 0xaf],
+  [0xc3, 0x28],
+  [0xed, 0xa0, 0x80],
+  [0xe2, 0x82],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+];
 
 const bombs = new Map<string, Uint8Array<ArrayBuffer>>();
 /** A small gzip that inflates to `size` bytes of zeros or spaces (made once per run). */
 function bomb(size: number, zeros: boolean): Uint8Array<ArrayBuffer> {
   const key = `${size}/${zeros}`;
-  if (!bombs.has(key)) bombs.set(key, gzipSync(zeros ? new Uint8Array(size) : new TextEncoder().encode(" ".repeat(size)), { level: 9 }));
+  if (!bombs.has(key))
+    bombs.set(key, gzipSync(zeros ? new Uint8Array(size) : new TextEncoder().encode(" ".repeat(size)), { level: 9 }));
   return bombs.get(key)!;
 }
 
 /** A hostile change: its kind, and how it changes the envelope, the text, the bytes or the request. */
-type Plan = { kind: string; env: Obj; raw: Map<string, string>; text?: (text: string) => string; bytes?: (b: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>; plain?: boolean; gzip?: boolean; headers?: Record<string, string>; auth?: boolean };
+type Plan = {
+  kind: string;
+  env: Obj;
+  raw: Map<string, string>;
+  text?: (text: string) => string;
+  bytes?: (b: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>;
+  plain?: boolean;
+  gzip?: boolean;
+  headers?: Record<string, string>;
+  auth?: boolean;
+};
 
 /** A placeholder in the object that becomes raw JSON text after stringify. */
 function rawAt(plan: Plan, p: Path, text: string) {
@@ -175,7 +270,8 @@ type Mutation = { kind: string; weight: number; apply(plan: Plan, r: Rng, ctx: F
 
 const numericLeaves = (env: Obj) => leaves(env, (v) => typeof v === "number");
 const stringLeaves = (env: Obj) => leaves(env, (v) => typeof v === "string");
-const keyLeaves = (env: Obj) => paths(env).filter((p) => (p.at(-1) === "k" || p.at(-1) === "key") && typeof getAt(env, p) === "string");
+const keyLeaves = (env: Obj) =>
+  paths(env).filter((p) => (p.at(-1) === "k" || p.at(-1) === "key") && typeof getAt(env, p) === "string");
 const anyPath = (env: Obj, r: Rng) => r.pick(paths(env));
 const deep = (r: Rng) => {
   const d = r.pick([1_000, 10_000, 100_000, 500_000]);
@@ -184,7 +280,11 @@ const deep = (r: Rng) => {
 
 const mutations: Mutation[] = [
   { kind: "valid", weight: 8, apply: () => {} },
-  { kind: "wrong_type", weight: 8, apply: (p, r) => setAt(p.env, anyPath(p.env, r), structuredClone(r.pick(WRONG_TYPES))) },
+  {
+    kind: "wrong_type",
+    weight: 8,
+    apply: (p, r) => setAt(p.env, anyPath(p.env, r), structuredClone(r.pick(WRONG_TYPES))),
+  },
   { kind: "null", weight: 4, apply: (p, r) => setAt(p.env, anyPath(p.env, r), null) },
   {
     kind: "remove_field",
@@ -201,14 +301,20 @@ const mutations: Mutation[] = [
     apply: (p, r) => {
       const at = r.pick(objects(p.env));
       const o = at.length ? getAt(p.env, at) : p.env;
-      o[r.pick(["uuid", "uuid", "name", "player", "extra", "__proto__x", "constructor", "Batchid", "batchId "])] = r.pick(["0f1e2d3c4b5a69788796a5b4c3d2e1f0", 1, null, {}]);
+      o[r.pick(["uuid", "uuid", "name", "player", "extra", "__proto__x", "constructor", "Batchid", "batchId "])] =
+        r.pick(["0f1e2d3c4b5a69788796a5b4c3d2e1f0", 1, null, {}]);
     },
   },
   { kind: "uuid_at_root", weight: 2, apply: (p) => (p.env.uuid = "0f1e2d3c4b5a69788796a5b4c3d2e1f0") },
   { kind: "number_raw", weight: 6, apply: (p, r) => rawAt(p, r.pick(numericLeaves(p.env)), r.pick(NUMBERS_RAW)) },
   { kind: "number_edge", weight: 4, apply: (p, r) => setAt(p.env, r.pick(numericLeaves(p.env)), r.pick(NUMBERS_SAFE)) },
   { kind: "nanish_string", weight: 3, apply: (p, r) => setAt(p.env, r.pick(numericLeaves(p.env)), r.pick(NANISH)) },
-  { kind: "long_string", weight: 3, apply: (p, r) => setAt(p.env, r.pick(stringLeaves(p.env)), "x".repeat(r.pick([65, 129, 1_000, 100_000, 2_000_000]))) },
+  {
+    kind: "long_string",
+    weight: 3,
+    apply: (p, r) =>
+      setAt(p.env, r.pick(stringLeaves(p.env)), "x".repeat(r.pick([65, 129, 1_000, 100_000, 2_000_000]))),
+  },
   { kind: "deep_nesting", weight: 3, apply: (p, r) => rawAt(p, anyPath(p.env, r), deep(r)) },
   { kind: "deep_root", weight: 1, apply: (p, r) => (p.text = () => deep(r)) },
   {
@@ -255,7 +361,14 @@ const mutations: Mutation[] = [
       };
     },
   },
-  { kind: "unicode_counter_key", weight: 6, apply: (p, r) => { const q = r.pick(keyLeaves(p.env)); setAt(p.env, q, r.pick(UNICODE_TRICKS)(getAt(p.env, q), r)); } },
+  {
+    kind: "unicode_counter_key",
+    weight: 6,
+    apply: (p, r) => {
+      const q = r.pick(keyLeaves(p.env));
+      setAt(p.env, q, r.pick(UNICODE_TRICKS)(getAt(p.env, q), r));
+    },
+  },
   {
     kind: "unicode_field_name",
     weight: 3,
@@ -268,7 +381,19 @@ const mutations: Mutation[] = [
       o[r.pick(UNICODE_TRICKS)(key, r)] = v;
     },
   },
-  { kind: "unicode_free_text", weight: 3, apply: (p, r) => { const q = r.pick([["zone", "id"], ["client", "modVersion"], ["client", "minecraft"], ["profile", "cuteName"]]); setAt(p.env, q, r.pick(UNICODE_TRICKS)(String(getAt(p.env, q)), r)); } },
+  {
+    kind: "unicode_free_text",
+    weight: 3,
+    apply: (p, r) => {
+      const q = r.pick([
+        ["zone", "id"],
+        ["client", "modVersion"],
+        ["client", "minecraft"],
+        ["profile", "cuteName"],
+      ]);
+      setAt(p.env, q, r.pick(UNICODE_TRICKS)(String(getAt(p.env, q)), r));
+    },
+  },
   {
     kind: "gzip_broken",
     weight: 6,
@@ -278,19 +403,28 @@ const mutations: Mutation[] = [
       p.bytes = (b) => {
         if (how === 0) return b.subarray(0, r.int(b.length)); // truncated
         const c = b.slice();
-        if (how === 1) c[c.length - 8] = c[c.length - 8]! ^ 0xff; // CRC
-        else if (how === 2) c[c.length - 1] = c[c.length - 1]! ^ 0x01; // ISIZE
+        if (how === 1)
+          c[c.length - 8] = c[c.length - 8]! ^ 0xff; // CRC
+        else if (how === 2)
+          c[c.length - 1] = c[c.length - 1]! ^ 0x01; // ISIZE
         else if (how === 3) {
           const i = 10 + r.int(Math.max(1, c.length - 18));
           c[i] = c[i]! ^ 0x55; // deflate data
-        }
-        else if (how === 4) c[0] = 0x1e; // magic
+        } else if (how === 4)
+          c[0] = 0x1e; // magic
         else return new Uint8Array([...c, ...c.subarray(0, 20)]); // trailing garbage
         return c;
       };
     },
   },
-  { kind: "gzip_of_non_json", weight: 2, apply: (p, r) => ((p.gzip = true), (p.text = () => r.pick(["not json", "{", "{\"schema\":1,", "\u0000\u0001", "[1,2", "\"unterminated"]))) },
+  {
+    kind: "gzip_of_non_json",
+    weight: 2,
+    apply: (p, r) => (
+      (p.gzip = true),
+      (p.text = () => r.pick(["not json", "{", '{"schema":1,', "\u0000\u0001", "[1,2", '"unterminated']))
+    ),
+  },
   { kind: "gzip_twice", weight: 1, apply: (p) => ((p.gzip = true), (p.bytes = (b) => gzipSync(b))) },
   {
     kind: "gzip_bomb",
@@ -310,12 +444,24 @@ const mutations: Mutation[] = [
       p.plain = true;
       // Over the 1 MiB wire cap as sent, or (gzip) over the 8 MiB cap once decoded.
       if (wire) p.text = (t) => t.replace('"mode"', `"pad":"${"x".repeat(1_100_000)}","mode"`);
-      else ((p.plain = false), (p.gzip = true), (p.text = (t) => t.replace('"mode"', `"pad":"${"x".repeat(8_500_000)}","mode"`)));
+      else
+        (p.plain = false),
+          (p.gzip = true),
+          (p.text = (t) => t.replace('"mode"', `"pad":"${"x".repeat(8_500_000)}","mode"`));
     },
   },
-  { kind: "over_8k_plain", weight: 2, apply: (p) => ((p.plain = true), (p.text = (t) => t.replace('"mode"', `"zone2":"${"y".repeat(9_000)}","mode"`))) },
+  {
+    kind: "over_8k_plain",
+    weight: 2,
+    apply: (p) => ((p.plain = true), (p.text = (t) => t.replace('"mode"', `"zone2":"${"y".repeat(9_000)}","mode"`))),
+  },
   { kind: "empty_body", weight: 2, apply: (p, r) => ((p.gzip = r.chance(0.3)), (p.text = () => "")) },
-  { kind: "non_object_root", weight: 2, apply: (p, r) => (p.text = () => r.pick(["null", "0", "-1", "true", "false", '""', '"x"', "[]", "[{}]", "1e308", " "])) },
+  {
+    kind: "non_object_root",
+    weight: 2,
+    apply: (p, r) =>
+      (p.text = () => r.pick(["null", "0", "-1", "true", "false", '""', '"x"', "[]", "[{}]", "1e308", " "])),
+  },
   {
     kind: "wrong_headers",
     weight: 5,
@@ -343,27 +489,99 @@ const mutations: Mutation[] = [
     weight: 3,
     apply: (p, r) => {
       const days = paths(p.env).filter((q) => q.at(-1) === "day");
-      const day = r.pick(["0000-01-01", "0000-12-31", "0001-01-01", "1969-12-31", "1970-01-01", "2026-02-29", "2024-02-29", "2026-13-01", "2026-00-10", "2026-06-00", "2026-06-31", "9999-12-31", "2026-6-1", "20260601", "2026-06-01T00:00:00Z", "\uff12\uff10\uff12\uff16-06-01", "2026-06-01\n", "\u0662\u0660\u0662\u0666-06-01"]);
+      const day = r.pick([
+        "0000-01-01",
+        "0000-12-31",
+        "0001-01-01",
+        "1969-12-31",
+        "1970-01-01",
+        "2026-02-29",
+        "2024-02-29",
+        "2026-13-01",
+        "2026-00-10",
+        "2026-06-00",
+        "2026-06-31",
+        "9999-12-31",
+        "2026-6-1",
+        "20260601",
+        "2026-06-01T00:00:00Z",
+        "\uff12\uff10\uff12\uff16-06-01",
+        "2026-06-01\n",
+        "\u0662\u0660\u0662\u0666-06-01",
+      ]);
       setAt(p.env, r.pick(days), day);
     },
   },
-  { kind: "gzip_header_on_plain", weight: 1, apply: (p) => ((p.plain = true), (p.headers = { "content-encoding": "gzip" })) },
+  {
+    kind: "gzip_header_on_plain",
+    weight: 1,
+    apply: (p) => ((p.plain = true), (p.headers = { "content-encoding": "gzip" })),
+  },
   { kind: "no_token", weight: 1, apply: (p) => (p.auth = false) },
   // Rules that refuse a valid-shaped upload whole (422), and two that apply only part of it (200).
-  { kind: "day_too_far_ahead", weight: 2, apply: (p, r, ctx, n) => (((p.env.counters as Obj[])[0]!.day = dayOf(ctx.nowAt(n) + (2 + r.int(400)) * DAY_MS))) },
-  { kind: "sealed_day", weight: 2, apply: (p, r, ctx, n) => (((p.env.counters as Obj[])[0]!.day = dayOf(ctx.nowAt(n) - (125 + r.int(3000)) * DAY_MS))) },
-  { kind: "empty_upload", weight: 1, apply: (p) => (delete p.env.counters, delete p.env.sessions, delete p.env.timeline, delete p.env.mirror, (p.env.categories = [])) },
-  { kind: "categories_mismatch", weight: 2, apply: (p, r) => (p.env.categories = r.chance(0.5) ? [] : [...(p.env.categories as string[]), "combat", "gathering", "service"]) },
-  { kind: "unknown_namespace", weight: 1, apply: (p, r) => { const q = r.pick(keyLeaves(p.env)); setAt(p.env, q, String(getAt(p.env, q)).replace(/^[a-z]+/, "zz")); } },
+  {
+    kind: "day_too_far_ahead",
+    weight: 2,
+    apply: (p, r, ctx, n) => ((p.env.counters as Obj[])[0]!.day = dayOf(ctx.nowAt(n) + (2 + r.int(400)) * DAY_MS)),
+  },
+  {
+    kind: "sealed_day",
+    weight: 2,
+    apply: (p, r, ctx, n) => ((p.env.counters as Obj[])[0]!.day = dayOf(ctx.nowAt(n) - (125 + r.int(3000)) * DAY_MS)),
+  },
+  {
+    kind: "empty_upload",
+    weight: 1,
+    apply: (p) => (
+      delete p.env.counters, delete p.env.sessions, delete p.env.timeline, delete p.env.mirror, (p.env.categories = [])
+    ),
+  },
+  {
+    kind: "categories_mismatch",
+    weight: 2,
+    apply: (p, r) =>
+      (p.env.categories = r.chance(0.5) ? [] : [...(p.env.categories as string[]), "combat", "gathering", "service"]),
+  },
+  {
+    kind: "unknown_namespace",
+    weight: 1,
+    apply: (p, r) => {
+      const q = r.pick(keyLeaves(p.env));
+      setAt(p.env, q, String(getAt(p.env, q)).replace(/^[a-z]+/, "zz"));
+    },
+  },
   { kind: "unknown_cute_name", weight: 1, apply: (p) => ((p.env.profile as Obj).cuteName = "Durian") },
   { kind: "profile_mismatch", weight: 1, apply: (p) => ((p.env.counters as Obj[])[0]!.profileId = "1".repeat(32)) },
-  { kind: "duplicate_row", weight: 1, apply: (p) => { const rows = (p.env.counters as Obj[])[0]!.rows as Obj[]; rows.push({ ...rows[0]! }); } },
+  {
+    kind: "duplicate_row",
+    weight: 1,
+    apply: (p) => {
+      const rows = (p.env.counters as Obj[])[0]!.rows as Obj[];
+      rows.push({ ...rows[0]! });
+    },
+  },
   { kind: "unsupported_schema", weight: 1, apply: (p, r) => (p.env.schema = r.pick([0, 2, 3, 999_999])) },
-  { kind: "unknown_mirror_section", weight: 1, apply: (p) => (p.env.mirror = { observedAt: 1, sections: [{ name: "inventory", values: [{ k: "mining.fz.x", v: 1 }] }] }) },
-  { kind: "denylisted_string", weight: 1, apply: (p, r) => setAt(p.env, r.pick([["zone", "id"], ["client", "modVersion"]]), r.pick(["[MVP+] Steve", "Party > hi", "From Alex_9: yo", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"])) },
+  {
+    kind: "unknown_mirror_section",
+    weight: 1,
+    apply: (p) =>
+      (p.env.mirror = { observedAt: 1, sections: [{ name: "inventory", values: [{ k: "mining.fz.x", v: 1 }] }] }),
+  },
+  {
+    kind: "denylisted_string",
+    weight: 1,
+    apply: (p, r) =>
+      setAt(
+        p.env,
+        r.pick([
+          ["zone", "id"],
+          ["client", "modVersion"],
+        ]),
+        r.pick(["[MVP+] Steve", "Party > hi", "From Alex_9: yo", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"]),
+      ),
+  },
 ];
 const totalWeight = mutations.reduce((n, m) => n + m.weight, 0);
-export const mutationKinds = [...mutations.map((m) => m.kind), "replay"];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -384,16 +602,27 @@ export function fuzzRequest(seed: number, n: number, ctx: FuzzContext): FuzzRequ
   const gzip = plan.gzip ?? (!plan.plain && (bytes.length > 8192 || r.chance(0.15)));
   if (gzip && !plan.plain) bytes = gzipSync(bytes);
   if (plan.bytes) bytes = plan.bytes(bytes);
-  const headers: Record<string, string> = { "content-type": "application/json", ...(gzip && !plan.plain ? { "content-encoding": "gzip" } : {}), ...plan.headers };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(gzip && !plan.plain ? { "content-encoding": "gzip" } : {}),
+    ...plan.headers,
+  };
   for (const [k, v] of Object.entries(headers)) if (v === "") delete headers[k];
-  return { n, kind: mutation.kind, body: bytes.length || r.chance(0.5) ? bytes : null, headers, auth: plan.auth ?? true };
+  return {
+    n,
+    kind: mutation.kind,
+    body: bytes.length || r.chance(0.5) ? bytes : null,
+    headers,
+    auth: plan.auth ?? true,
+  };
 }
 
 /** The batchId a request's body carries when it is a readable upload (for accepted requests). */
 export function batchIdOf(req: FuzzRequest): string | undefined {
   if (!req.body) return undefined;
   try {
-    const plain = req.headers["content-encoding"]?.trim().toLowerCase() === "gzip" ? Bun.gunzipSync(req.body) : req.body;
+    const plain =
+      req.headers["content-encoding"]?.trim().toLowerCase() === "gzip" ? Bun.gunzipSync(req.body) : req.body;
     return (JSON.parse(new TextDecoder().decode(plain)) as { batchId?: string }).batchId;
   } catch {
     return undefined;

@@ -61,25 +61,58 @@ async function fuzzBinary(backend: string, env: Record<string, string>): Promise
   const logFile = join(dir, "tally.log");
   const proc = Bun.spawn([binary], {
     cwd: dir,
-    env: { PATH: "/usr/bin:/bin", HOME: tmpdir(), PORT: String(port), HOST: "127.0.0.1", DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", CATALOGUE_FILE: catalogueFile, ...env },
+    env: {
+      PATH: "/usr/bin:/bin",
+      HOME: tmpdir(),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DEV_SIGNIN: "true",
+      AUTH_RATE_LIMIT_PER_MINUTE: "0",
+      CATALOGUE_FILE: catalogueFile,
+      ...env,
+    },
     stdout: Bun.file(logFile),
     stderr: Bun.file(join(dir, "tally.err")),
     stdin: "ignore",
   });
   try {
     for (const t0 = performance.now(); ; await Bun.sleep(20)) {
-      if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} before answering: ${readFileSync(join(dir, "tally.err"), "utf8")}${readFileSync(logFile, "utf8").slice(-2000)}`);
-      if (await fetch(`${url}/v1/health`).then((r) => r.ok, () => false)) break;
+      if (proc.exitCode !== null)
+        throw new Error(
+          `exited ${proc.exitCode} before answering: ${readFileSync(join(dir, "tally.err"), "utf8")}${readFileSync(logFile, "utf8").slice(-2000)}`,
+        );
+      if (
+        await fetch(`${url}/v1/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
     }
     const uuid = crypto.randomUUID().replaceAll("-", "");
     const post = (path: string, body: unknown, headers: Record<string, string> = {}, method = "POST") =>
-      fetch(url + path, { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-    const { token } = (await (await post("/v1/auth/dev", { uuid, name: "Fuzz_Player", zone: "Europe/Berlin" })).json()) as { token: string };
+      fetch(url + path, {
+        method,
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const { token } = (await (
+      await post("/v1/auth/dev", { uuid, name: "Fuzz_Player", zone: "Europe/Berlin" })
+    ).json()) as { token: string };
     const auth = { authorization: `Bearer ${token}` };
-    await post("/v1/stats/settings", { settingsVersion: 1, categories: { combat: true, gathering: true } }, auth, "PATCH");
+    await post(
+      "/v1/stats/settings",
+      { settingsVersion: 1, categories: { combat: true, gathering: true } },
+      auth,
+      "PATCH",
+    );
 
-    const catalogue = JSON.parse(readFileSync(catalogueFile, "utf8")) as { catalogueVersion: number; namespaces: { id: string; category: string }[]; categories: { id: string }[] };
+    const catalogue = JSON.parse(readFileSync(catalogueFile, "utf8")) as {
+      catalogueVersion: number;
+      namespaces: { id: string; category: string }[];
+      categories: { id: string }[];
+    };
     const start = Date.now();
     const ctx: FuzzContext = {
       catalogueVersion: catalogue.catalogueVersion,
@@ -100,17 +133,23 @@ async function fuzzBinary(backend: string, env: Record<string, string>): Promise
         let status = 0;
         let text = "";
         try {
-          const res = await fetch(`${url}/v1/stats/ingest`, { method: "POST", body: req.body, headers: { ...req.headers, ...(req.auth ? auth : {}) } });
+          const res = await fetch(`${url}/v1/stats/ingest`, {
+            method: "POST",
+            body: req.body,
+            headers: { ...req.headers, ...(req.auth ? auth : {}) },
+          });
           status = res.status;
           text = await res.text();
         } catch (e) {
           // The server may close a connection whose body it refused unread (a body over the cap).
-          if (proc.exitCode !== null) throw new Error(`the binary died at request ${n} (${req.kind}), exit ${proc.exitCode}`);
+          if (proc.exitCode !== null)
+            throw new Error(`the binary died at request ${n} (${req.kind}), exit ${proc.exitCode}`);
           status = -1;
           text = String(e);
         }
         if (status === -1) {
-          if (!["giant_body", "giant_array", "gzip_bomb"].includes(req.kind)) faults.push(`FUZZ_SEED=${seed} FUZZ_ONLY=${n} (${req.kind}): connection failed: ${text}`);
+          if (!["giant_body", "giant_array", "gzip_bomb"].includes(req.kind))
+            faults.push(`FUZZ_SEED=${seed} FUZZ_ONLY=${n} (${req.kind}): connection failed: ${text}`);
           tally.add(req.kind, 0, '{"error":{"code":"connection_closed"}}');
           continue;
         }
@@ -131,16 +170,29 @@ async function fuzzBinary(backend: string, env: Record<string, string>): Promise
     // Nothing a refused upload carried reached the player's data; every accepted upload is kept.
     const exported = await (await fetch(`${url}/v1/stats/export`, { headers: auth })).text();
     const acceptedN = new Set(accepted.map((r) => r.n));
-    const strangers = [...new Set([...exported.matchAll(MARKER)].map((m) => Number(m[1])))].filter((n) => !acceptedN.has(n));
-    for (const n of strangers.slice(0, 20)) faults.push(`FUZZ_SEED=${seed} FUZZ_ONLY=${n}: refused, but its rows are in the export`);
+    const strangers = [...new Set([...exported.matchAll(MARKER)].map((m) => Number(m[1])))].filter(
+      (n) => !acceptedN.has(n),
+    );
+    for (const n of strangers.slice(0, 20))
+      faults.push(`FUZZ_SEED=${seed} FUZZ_ONLY=${n}: refused, but its rows are in the export`);
     const sample = accepted.slice(0, 50);
     const duplicates = await Promise.all(
       sample.map(async (req) => {
-        const res = await fetch(`${url}/v1/stats/ingest`, { method: "POST", body: req.body, headers: { ...req.headers, ...auth } });
+        const res = await fetch(`${url}/v1/stats/ingest`, {
+          method: "POST",
+          body: req.body,
+          headers: { ...req.headers, ...auth },
+        });
         return res.status === 200 && ((await res.json()) as { duplicate: boolean }).duplicate;
       }),
     );
-    if (!duplicates.every(Boolean)) faults.push(`an accepted upload sent again was not answered as a duplicate (${sample.filter((_, i) => !duplicates[i]).map((r) => batchIdOf(r)).join(", ")})`);
+    if (!duplicates.every(Boolean))
+      faults.push(
+        `an accepted upload sent again was not answered as a duplicate (${sample
+          .filter((_, i) => !duplicates[i])
+          .map((r) => batchIdOf(r))
+          .join(", ")})`,
+      );
 
     proc.kill("SIGTERM");
     const code = await proc.exited;
@@ -154,14 +206,34 @@ async function fuzzBinary(backend: string, env: Record<string, string>): Promise
     const late = Math.min(...samples.slice(-third));
     const growth = late - early;
     const bound = GROWTH_BOUND_MIB + (env.DATABASE_URL ? 0 : EMBEDDED_CACHE_MIB);
-    if (growth > bound * MiB) faults.push(`the resident set's floor grew ${mib(growth)} MiB from the first third of the run to the last (bound ${bound} MiB)`);
-    if (after.hwm > PEAK_BOUND_MIB * MiB) faults.push(`peak resident set ${mib(after.hwm)} MiB (bound ${PEAK_BOUND_MIB} MiB)`);
-    const memory = { earlyFloorMiB: mib(early), lateFloorMiB: mib(late), growthMiB: mib(growth), afterRssMiB: mib(after.rss), peakRssMiB: mib(after.hwm), growthBoundMiB: bound, peakBoundMiB: PEAK_BOUND_MIB };
-    console.log(`\n== fuzz of ${binary} on the ${backend} database: seed ${seed}, ${count} requests, ${concurrency} at a time, ${ms} ms ==\n`);
+    if (growth > bound * MiB)
+      faults.push(
+        `the resident set's floor grew ${mib(growth)} MiB from the first third of the run to the last (bound ${bound} MiB)`,
+      );
+    if (after.hwm > PEAK_BOUND_MIB * MiB)
+      faults.push(`peak resident set ${mib(after.hwm)} MiB (bound ${PEAK_BOUND_MIB} MiB)`);
+    const memory = {
+      earlyFloorMiB: mib(early),
+      lateFloorMiB: mib(late),
+      growthMiB: mib(growth),
+      afterRssMiB: mib(after.rss),
+      peakRssMiB: mib(after.hwm),
+      growthBoundMiB: bound,
+      peakBoundMiB: PEAK_BOUND_MIB,
+    };
+    console.log(
+      `\n== fuzz of ${binary} on the ${backend} database: seed ${seed}, ${count} requests, ${concurrency} at a time, ${ms} ms ==\n`,
+    );
     console.log(tally.table());
-    console.log(`\nmemory: resident set floor ${memory.earlyFloorMiB} MiB early, ${memory.lateFloorMiB} MiB late (growth ${memory.growthMiB} MiB, bound ${bound}); after the run ${memory.afterRssMiB} MiB; peak ${memory.peakRssMiB} MiB (bound ${PEAK_BOUND_MIB})`);
-    console.log(`resident set every ${SAMPLE_EVERY} requests after the warm-up (MiB): ${samples.map((b) => Math.round(mib(b))).join(" ")}`);
-    console.log(`export: ${new Set([...exported.matchAll(MARKER)].map((m) => m[1])).size} accepted uploads found, none refused; unhandled errors logged: ${unhandled.length}`);
+    console.log(
+      `\nmemory: resident set floor ${memory.earlyFloorMiB} MiB early, ${memory.lateFloorMiB} MiB late (growth ${memory.growthMiB} MiB, bound ${bound}); after the run ${memory.afterRssMiB} MiB; peak ${memory.peakRssMiB} MiB (bound ${PEAK_BOUND_MIB})`,
+    );
+    console.log(
+      `resident set every ${SAMPLE_EVERY} requests after the warm-up (MiB): ${samples.map((b) => Math.round(mib(b))).join(" ")}`,
+    );
+    console.log(
+      `export: ${new Set([...exported.matchAll(MARKER)].map((m) => m[1])).size} accepted uploads found, none refused; unhandled errors logged: ${unhandled.length}`,
+    );
     console.log(JSON.stringify(tally.json({ backend, seed, ms, concurrency, memory })));
     return faults;
   } finally {

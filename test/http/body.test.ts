@@ -3,21 +3,28 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { Type as T } from "@sinclair/typebox";
 import { testApp, type TestApp } from "../support/app.ts";
-import { requireGzipOver } from "../../src/http/body.ts";
+import { readBody, requireGzipOver } from "../../src/http/body.ts";
 import type { Log } from "../../src/log.ts";
 
 const Body = T.Object(
   {
     schema: T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
     client: T.Object({ install: T.String({ pattern: "^[0-9a-f]{32}$" }) }, { additionalProperties: false }),
-    rows: T.Optional(T.Array(T.Object({ k: T.String({ maxLength: 128 }), v: T.Integer() }, { additionalProperties: false }))),
+    rows: T.Optional(
+      T.Array(T.Object({ k: T.String({ maxLength: 128 }), v: T.Integer() }, { additionalProperties: false })),
+    ),
   },
   { additionalProperties: false },
 );
 
 // A route shaped like the ingest route: strict body, gzip required over 8 KiB.
 const probe = new Elysia()
-  .post("/v1/probe/echo", ({ body }) => ({ received: body }), { transform: requireGzipOver(8192), body: Body })
+  // A probe only these tests mount: hidden from the OpenAPI document, so its answers are not checked.
+  .post("/v1/probe/echo", ({ body }) => ({ received: body }), {
+    transform: [readBody(256 * 1024), requireGzipOver(8192)],
+    body: Body,
+    detail: { hide: true },
+  })
   .get("/v1/probe/log", (ctx) => {
     (ctx as unknown as { log: Log }).log.info("probe handled");
     return "logged";
@@ -38,7 +45,8 @@ const install = "0123456789abcdef0123456789abcdef";
 const post = (body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) =>
   app.handle(new Request("http://localhost/v1/probe/echo", { method: "POST", body, headers }));
 const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ k: `loot.item.ITEM_${i}`, v: i }));
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
 
 describe("strict JSON bodies", () => {
   test("a valid body reaches the handler unchanged", async () => {
@@ -55,7 +63,16 @@ describe("strict JSON bodies", () => {
   });
 
   test("an unknown field deep inside is refused with its path", async () => {
-    const res = await post(JSON.stringify({ schema: 1, client: { install }, rows: [{ k: "a.b", v: 1 }, { k: "a.b", v: 2, extra: true }] }));
+    const res = await post(
+      JSON.stringify({
+        schema: 1,
+        client: { install },
+        rows: [
+          { k: "a.b", v: 1 },
+          { k: "a.b", v: 2, extra: true },
+        ],
+      }),
+    );
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toMatchObject({ code: "invalid_body", path: "/rows/1/extra" });
   });
@@ -109,11 +126,16 @@ describe("gzip and the 8 KiB rule", () => {
     expect(exact.length).toBe(8192);
     expect((await post(exact)).status).toBe(200);
     rows[rows.length - 1]!.k += "k";
-    expect((await errorOf(await post(JSON.stringify({ schema: 1, client: { install }, rows })))).code).toBe("gzip_required");
+    expect((await errorOf(await post(JSON.stringify({ schema: 1, client: { install }, rows })))).code).toBe(
+      "gzip_required",
+    );
   });
 
   test("the same body gzip-compressed is decoded and accepted", async () => {
-    const res = await post(Bun.gzipSync(new TextEncoder().encode(bigText)), { "content-type": "application/json", "content-encoding": "gzip" });
+    const res = await post(Bun.gzipSync(new TextEncoder().encode(bigText)), {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { received: typeof big }).received.rows).toHaveLength(400);
   });
@@ -138,10 +160,15 @@ describe("gzip and the 8 KiB rule", () => {
   });
 
   test("a body over the wire cap is refused body_too_large without reading it whole", async () => {
-    const res = await post(Bun.gzipSync(crypto.getRandomValues(new Uint8Array(60_000))).toString().repeat(2), {
-      "content-type": "application/json",
-      "content-encoding": "gzip",
-    });
+    const res = await post(
+      Bun.gzipSync(crypto.getRandomValues(new Uint8Array(60_000)))
+        .toString()
+        .repeat(2),
+      {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+      },
+    );
     expect(res.status).toBe(413);
     expect((await errorOf(res)).code).toBe("body_too_large");
   });
@@ -183,8 +210,8 @@ describe("every answer", () => {
     expect(body.error.code).toBe("internal");
     expect(body.error.requestId).toBe(res.headers.get("x-request-id")!);
     const logged = t.log.lines.find((l) => l.msg === "unhandled error" && l.requestId === body.error.requestId);
-    expect((logged?.error as { message: string }).message).toContain("secret detail");
-    expect((logged?.error as { stack: string }).stack).toContain("body.test.ts");
+    expect((logged!.error as { message: string }).message).toContain("secret detail");
+    expect((logged!.error as { stack: string }).stack).toContain("body.test.ts");
   });
 
   test("what a handler logs carries the request's id", async () => {

@@ -1,7 +1,8 @@
 // The scheduler: named jobs with an off switch, a log line per run with counts, never two runs of a
 // job at once, a clean stop that waits for a running job; on Postgres, one instance at a time.
 import { afterAll, describe, expect, test } from "bun:test";
-import { createScheduler, type Job } from "../../src/jobs/scheduler.ts";
+import { createScheduler } from "../../src/jobs/scheduler.ts";
+import type { Job } from "../../src/job.ts";
 import { advisoryJobLock, jobLockKey, jobLocksHeld, singleProcessJobLock } from "../../src/jobs/job-lock.ts";
 import { sql } from "drizzle-orm";
 import { memoryLog } from "../../src/log.ts";
@@ -12,7 +13,12 @@ afterAll(() => database.close());
 
 /** A job whose runs wait until the test lets them finish. */
 function gatedJob(name: string, enabled = true) {
-  const gate = { runs: 0, aborted: false, started: Promise.withResolvers<void>(), release: Promise.withResolvers<void>() };
+  const gate = {
+    runs: 0,
+    aborted: false,
+    started: Promise.withResolvers<void>(),
+    release: Promise.withResolvers<void>(),
+  };
   const job: Job = {
     name,
     enabled,
@@ -35,7 +41,10 @@ describe("the scheduler", () => {
     const scheduler = createScheduler({ log, lock: singleProcessJobLock, jobs: [job] });
     scheduler.start();
     await gate.started.promise;
-    expect(log.lines.find((l) => l.msg === "job scheduled")).toMatchObject({ job: "test.counts", intervalMs: 3_600_000 });
+    expect(log.lines.find((l) => l.msg === "job scheduled")).toMatchObject({
+      job: "test.counts",
+      intervalMs: 3_600_000,
+    });
     gate.release.resolve();
     await scheduler.stop();
     expect(log.lines.find((l) => l.msg === "job run")).toMatchObject({ job: "test.counts", sent: 2, failed: 0 });
@@ -49,7 +58,10 @@ describe("the scheduler", () => {
     await scheduler.run("test.idle");
     counts = { sent: 1 };
     await scheduler.run("test.idle");
-    expect(log.lines.filter((l) => l.msg === "job run").map((l) => [l.level, l.sent])).toEqual([["debug", 0], ["info", 1]]);
+    expect(log.lines.filter((l) => l.msg === "job run").map((l) => [l.level, l.sent])).toEqual([
+      ["debug", 0],
+      ["info", 1],
+    ]);
   });
 
   test("a job switched off never runs", async () => {
@@ -85,10 +97,18 @@ describe("the scheduler", () => {
   test("a failing run is logged and the next run still happens", async () => {
     const log = memoryLog();
     let calls = 0;
-    const job: Job = { name: "test.fails", enabled: true, intervalMs: 1000, run: async () => (++calls === 1 ? Promise.reject(new Error("boom")) : { ok: 1 }) };
+    const job: Job = {
+      name: "test.fails",
+      enabled: true,
+      intervalMs: 1000,
+      run: async () => (++calls === 1 ? Promise.reject(new Error("boom")) : { ok: 1 }),
+    };
     const scheduler = createScheduler({ log, lock: singleProcessJobLock, jobs: [job] });
     expect(await scheduler.run("test.fails")).toEqual({ status: "failed" });
-    expect(log.lines.find((l) => l.msg === "job failed")).toMatchObject({ job: "test.fails", error: { message: "boom" } });
+    expect(log.lines.find((l) => l.msg === "job failed")).toMatchObject({
+      job: "test.fails",
+      error: { message: "boom" },
+    });
     expect((await scheduler.run("test.fails")).status).toBe("ran");
   });
 
@@ -112,24 +132,31 @@ describe("the scheduler", () => {
     expect((await second.run("test.shared")).status).toBe("ran"); // released with the first run
   });
 
-  test.if(!!postgresUrl)("on Postgres, more jobs due at once than pooled connections all run: each lock waits for a slot", async () => {
-    // The test database's pool has 5 connections; each running job holds one for its lock and its
-    // work needs another. Six jobs due at once once held all five and waited for ever.
-    const jobs: Job[] = Array.from({ length: 6 }, (_, i) => ({
-      name: `test.pool.${i}`,
-      enabled: true,
-      intervalMs: 3_600_000,
-      async run() {
-        await database.db.execute(sql`select pg_sleep(0.05)`);
-        return { done: 1 };
-      },
-    }));
-    const scheduler = createScheduler({ log: memoryLog(), lock: advisoryJobLock(database.db, jobLocksHeld(5)), jobs });
-    const outcomes = await Promise.race([
-      Promise.all(jobs.map((j) => scheduler.run(j.name))),
-      Bun.sleep(10_000).then(() => "stuck" as const),
-    ]);
-    expect(outcomes).not.toBe("stuck");
-    expect((outcomes as { status: string }[]).map((o) => o.status)).toEqual(Array(6).fill("ran"));
-  });
+  test.if(!!postgresUrl)(
+    "on Postgres, more jobs due at once than pooled connections all run: each lock waits for a slot",
+    async () => {
+      // The test database's pool has 5 connections; each running job holds one for its lock and its
+      // work needs another. Six jobs due at once once held all five and waited for ever.
+      const jobs: Job[] = Array.from({ length: 6 }, (_, i) => ({
+        name: `test.pool.${i}`,
+        enabled: true,
+        intervalMs: 3_600_000,
+        async run() {
+          await database.db.execute(sql`select pg_sleep(0.05)`);
+          return { done: 1 };
+        },
+      }));
+      const scheduler = createScheduler({
+        log: memoryLog(),
+        lock: advisoryJobLock(database.db, jobLocksHeld(5)),
+        jobs,
+      });
+      const outcomes = await Promise.race([
+        Promise.all(jobs.map((j) => scheduler.run(j.name))),
+        Bun.sleep(10_000).then(() => "stuck" as const),
+      ]);
+      expect(outcomes).not.toBe("stuck");
+      expect((outcomes as { status: string }[]).map((o) => o.status)).toEqual(Array(6).fill("ran"));
+    },
+  );
 });

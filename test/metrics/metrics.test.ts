@@ -18,7 +18,8 @@ const open = async (settings: TestAppOptions["settings"] = {}, now?: string) => 
   opened.push(t);
   return t;
 };
-const scrape = async (t: TestApp, headers: Record<string, string> = {}) => (await t.request("/metrics", { headers })).text();
+const scrape = async (t: TestApp, headers: Record<string, string> = {}) =>
+  (await t.request("/metrics", { headers })).text();
 /** Waits for the request log's after-response hooks, which run once the answer is sent. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -58,7 +59,16 @@ describe("GET /metrics", () => {
     const u = await uploader(t, { consent: ["gathering"] });
     const env = envelope(t, {
       counters: [
-        { profileId: PROFILE, scope: "day", day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 1 }, { k: "mining.blocks.dirt", v: 2 }, { k: "kills.island.hub", v: 3 }] },
+        {
+          profileId: PROFILE,
+          scope: "day",
+          day: "2026-06-01",
+          rows: [
+            { k: "mining.blocks.stone", v: 1 },
+            { k: "mining.blocks.dirt", v: 2 },
+            { k: "kills.island.hub", v: 3 },
+          ],
+        },
         { profileId: PROFILE, scope: "day", day: "2025-01-01", rows: [{ k: "mining.blocks.stone", v: 4 }] },
       ],
     });
@@ -76,7 +86,10 @@ describe("GET /metrics", () => {
 describe("what records into the registry", () => {
   test("upstream calls are counted by the setting they belong to, by outcome; no URL or secret in a label", async () => {
     const metrics = createMetrics();
-    const upstream = fakeUpstream({ "GET /ok": () => json({}), "GET /down": () => new Response("no", { status: 503 }) });
+    const upstream = fakeUpstream({
+      "GET /ok": () => json({}),
+      "GET /down": () => new Response("no", { status: 503 }),
+    });
     const webhook = `${upstream.url}/api/webhooks/123/very-secret-webhook-token`;
     const fetcher = countedFetch(fetch, metrics, { game_api: `${upstream.url}/ok`, chat: webhook, names: "" });
     await fetcher(`${upstream.url}/ok`);
@@ -100,7 +113,17 @@ describe("what records into the registry", () => {
       log: t.log,
       lock: singleProcessJobLock,
       metrics,
-      jobs: [{ name: "probe", enabled: true, intervalMs: 60_000, run: async () => { if (fail) throw new Error("no"); return { done: 1 }; } }],
+      jobs: [
+        {
+          name: "probe",
+          enabled: true,
+          intervalMs: 60_000,
+          run: async () => {
+            if (fail) throw new Error("no");
+            return { done: 1 };
+          },
+        },
+      ],
     });
     await scheduler.run("probe");
     fail = true;

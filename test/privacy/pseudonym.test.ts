@@ -12,7 +12,9 @@ const clock = fakeClock();
 describe("pseudonymKey", () => {
   test("without PSEUDONYM_KEY, the first instance generates a key and every later one gets the same", async () => {
     const first = await pseudonymKey({ db: database.db, clock, config: { pseudonymKey: "" } });
-    const [a, b] = await Promise.all([1, 2].map(() => pseudonymKey({ db: database.db, clock, config: { pseudonymKey: "" } })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => pseudonymKey({ db: database.db, clock, config: { pseudonymKey: "" } })),
+    );
     expect(first.length).toBeGreaterThanOrEqual(40);
     expect(a).toBe(first);
     expect(b).toBe(first);

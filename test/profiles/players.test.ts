@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { testApp, loopbackFetch } from "../support/app.ts";
 import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
 import { fakeNames } from "../support/fakes/names.ts";
+import { createApp } from "../../src/app.ts";
 
 const KEY = "0b5e8c1a-7d3f-4e2a-9c6b-1f0e2d3c4b5a";
 const alice = { uuid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", name: "Alice_01" };
@@ -18,9 +19,24 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
   const game = fakeGameApi({ key: KEY });
   const names = fakeNames([alice]);
   opened.push({ close: game.stop }, { close: names.stop });
-  game.players.set(alice.uuid, [hypixelProfile(alice.uuid, { selected: false, cuteName: "Apple" }), hypixelProfile(alice.uuid, { profileId: "aaaabbbbccccddddeeeeffff00001111", cuteName: "Banana", gameMode: "island", selected: true })]);
+  game.players.set(alice.uuid, [
+    hypixelProfile(alice.uuid, { selected: false, cuteName: "Apple" }),
+    hypixelProfile(alice.uuid, {
+      profileId: "aaaabbbbccccddddeeeeffff00001111",
+      cuteName: "Banana",
+      gameMode: "island",
+      selected: true,
+    }),
+  ]);
   const t = await testApp({
-    settings: { gameApiUrl: game.url, gameApiKey: KEY, namesUrl: names.url, baseUrl: "https://tally.example", lookupRateLimit: 0, ...settings },
+    settings: {
+      gameApiUrl: game.url,
+      gameApiKey: KEY,
+      namesUrl: names.url,
+      baseUrl: "https://tally.example",
+      lookupRateLimit: 0,
+      ...settings,
+    },
     fetch: loopbackFetch,
   });
   opened.push(t);
@@ -34,7 +50,11 @@ describe("GET /v1/players/<name>", () => {
     const { t } = await setup();
     const res = await t.request("/v1/players/alice_01");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ uuid: alice.uuid, name: "Alice_01", head: `https://tally.example/v1/assets/head/${alice.uuid}.png` });
+    expect(await res.json()).toEqual({
+      uuid: alice.uuid,
+      name: "Alice_01",
+      head: `https://tally.example/v1/assets/head/${alice.uuid}.png`,
+    });
   });
 
   test("a name is looked up once per NAME_CACHE_HOURS, whatever its case", async () => {
@@ -59,7 +79,17 @@ describe("GET /v1/players/<name>", () => {
 
   test("a name of the wrong shape answers 404 and reaches no upstream", async () => {
     const { t, names, game } = await setup();
-    for (const bad of ["ab", "a".repeat(17), "al-ice", "al%20ice", "..", "%2e%2e", "a%2Fb%2Fc", "http%3A%2F%2Fexample.com", "Alice_01%00"]) {
+    for (const bad of [
+      "ab",
+      "a".repeat(17),
+      "al-ice",
+      "al%20ice",
+      "..",
+      "%2e%2e",
+      "a%2Fb%2Fc",
+      "http%3A%2F%2Fexample.com",
+      "Alice_01%00",
+    ]) {
       expect((await t.request(`/v1/players/${bad}`)).status).toBe(404);
       expect((await t.request(`/v1/players/${bad}/summary`)).status).toBe(404);
     }
@@ -77,6 +107,21 @@ describe("GET /v1/players/<name>", () => {
     t.clock.advance(60_000);
     names.state.failure = "none";
     expect((await t.request("/v1/players/Alice_01")).status).toBe(200);
+  });
+
+  test("its gateway's HTML 403 is throttling like a 429: every instance leaves the name service alone for a minute", async () => {
+    const { t, names } = await setup();
+    const other = createApp({ ...t });
+    names.state.failure = "gateway403";
+    const res = await t.request("/v1/players/Alice_01");
+    expect(res.status).toBe(503);
+    expect((await errorOf(res)).code).toBe("upstream_rate_limited");
+    expect(res.headers.get("retry-after")).toBe("60");
+    names.state.failure = "none";
+    expect((await other.handle(new Request("http://localhost/v1/players/Alice_01"))).status).toBe(503);
+    expect(names.lookups()).toBe(1);
+    t.clock.advance(60_000);
+    expect((await other.handle(new Request("http://localhost/v1/players/Alice_01"))).status).toBe(200);
   });
 
   test("the name service down: a name seen before still resolves from the cache", async () => {
@@ -104,7 +149,10 @@ describe("/summary and /profiles", () => {
       profileCount: 2,
       selected: { profileId: "aaaabbbbccccddddeeeeffff00001111", cuteName: "Banana", gameMode: "island" },
     });
-    const profiles = (await (await t.request("/v1/players/Alice_01/profiles")).json()) as { name: string; profiles: { cuteName: string }[] };
+    const profiles = (await (await t.request("/v1/players/Alice_01/profiles")).json()) as {
+      name: string;
+      profiles: { cuteName: string }[];
+    };
     expect(profiles.name).toBe("Alice_01");
     expect(profiles.profiles.map((p) => p.cuteName)).toEqual(["Apple", "Banana"]);
   });

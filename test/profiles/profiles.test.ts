@@ -15,6 +15,13 @@ const KEY = "0b5e8c1a-7d3f-4e2a-9c6b-1f0e2d3c4b5a";
 const alice = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 const carol = "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0";
 const HOUR = 3_600_000;
+const RECORDED_APPLE = {
+  bankBalance: 1002698535,
+  firstJoin: 1574817763176,
+  skyblockXp: 48330,
+  purse: 306332274,
+  fairySouls: 265,
+};
 
 // Closed after each test: a file's worth of Postgres databases dropped at once outlasts a hook's time.
 const opened: { close(): unknown }[] = [];
@@ -22,11 +29,25 @@ afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
 });
 
-async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}, api = { limit: 300, resetSeconds: 240 }) {
+async function setup(
+  settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {},
+  api = { limit: 300, resetSeconds: 240 },
+) {
   const game = fakeGameApi({ key: KEY, ...api });
   opened.push({ close: game.stop });
-  game.players.set(alice, [hypixelProfile(alice), hypixelProfile(alice, { profileId: "aaaabbbbccccddddeeeeffff00001111", cuteName: "Banana", selected: false, gameMode: "ironman" })]);
-  const t = await testApp({ settings: { gameApiUrl: game.url, gameApiKey: KEY, lookupRateLimit: 0, upstreamTimeoutMs: 500, ...settings }, fetch: loopbackFetch });
+  game.players.set(alice, [
+    hypixelProfile(alice),
+    hypixelProfile(alice, {
+      profileId: "aaaabbbbccccddddeeeeffff00001111",
+      cuteName: "Banana",
+      selected: false,
+      gameMode: "ironman",
+    }),
+  ]);
+  const t = await testApp({
+    settings: { gameApiUrl: game.url, gameApiKey: KEY, lookupRateLimit: 0, upstreamTimeoutMs: 500, ...settings },
+    fetch: loopbackFetch,
+  });
   opened.push(t);
   return { t, game };
 }
@@ -57,8 +78,22 @@ describe("the document", () => {
       fetchedAt: t.clock.now(),
       stale: false,
       profiles: [
-        { profileId: "3f1c2b4a5d6e4f708a9b0c1d2e3f4a5b", cuteName: "Apple", selected: true, memberCount: 2, bankBalance: 1234567, firstJoin: 1600000000123, skyblockXp: 41250, purse: 98765, fairySouls: 221 },
-        { profileId: "aaaabbbbccccddddeeeeffff00001111", cuteName: "Banana", selected: false, gameMode: "ironman", memberCount: 2, bankBalance: 1234567, firstJoin: 1600000000123, skyblockXp: 41250, purse: 98765, fairySouls: 221 },
+        // Values of the recorded parts hypixelProfile is built from (see its comment).
+        {
+          profileId: "28dfd0f3a48443e49278df91f909b596",
+          cuteName: "Apple",
+          selected: true,
+          memberCount: 8,
+          ...RECORDED_APPLE,
+        },
+        {
+          profileId: "aaaabbbbccccddddeeeeffff00001111",
+          cuteName: "Banana",
+          selected: false,
+          gameMode: "ironman",
+          memberCount: 8,
+          ...RECORDED_APPLE,
+        },
       ],
     });
     // The game API was asked with the key in its header, once.
@@ -69,9 +104,21 @@ describe("the document", () => {
   test("keeps nothing else, not in the answer and not in the cache: no other member, no inventory, no transactions", async () => {
     const { t } = await setup();
     const text = await (await lookup(t, alice)).text();
-    const [row] = await rows<{ profiles: unknown }>(t.db, sql`select profiles from profile_cache where uuid = ${alice}`);
+    const [row] = await rows<{ profiles: unknown }>(
+      t.db,
+      sql`select profiles from profile_cache where uuid = ${alice}`,
+    );
     for (const stored of [text, JSON.stringify(row!.profiles)]) {
-      for (const leaked of ["99999999999999999999999999999999", "SomeoneElse", "inv_contents", "H4sI", "transactions", "community_upgrades", "motes_purse", "kills"]) {
+      // Another member's uuid, and parts of the recorded member entry that are not allowlisted.
+      for (const leaked of [
+        "13e823891b29408f8b8ea3272001a4e6",
+        "deletion_notice",
+        "coop_invitation",
+        "cookie_buff_active",
+        "motes_purse",
+        "essence",
+        "unspent_souls",
+      ]) {
         expect(stored).not.toContain(leaked);
       }
     }
@@ -94,14 +141,22 @@ describe("the document", () => {
     expect(doc.profiles.length).toBe(1);
     expect(doc.profiles[0]!).not.toHaveProperty("purse");
     expect(doc.profiles[0]!).not.toHaveProperty("bankBalance");
-    expect(doc.profiles[0]!.fairySouls).toBe(221);
+    expect(doc.profiles[0]!.fairySouls).toBe(265);
   });
 });
 
 describe("the path", () => {
   test("a uuid of the wrong shape answers 400 invalid_uuid and reaches no upstream", async () => {
     const { t, game } = await setup();
-    for (const bad of [alice.toUpperCase(), "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", alice.slice(1), `${alice}0`, "..%2F..%2Fv2%2Fkey", "http%3A%2F%2Fexample.com", `${alice}%2F..`]) {
+    for (const bad of [
+      alice.toUpperCase(),
+      "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+      alice.slice(1),
+      `${alice}0`,
+      "..%2F..%2Fv2%2Fkey",
+      "http%3A%2F%2Fexample.com",
+      `${alice}%2F..`,
+    ]) {
       const res = await lookup(t, bad);
       expect([bad, res.status]).toEqual([bad, 400]);
       expect((await errorOf(res)).code).toBe("invalid_uuid");
@@ -139,17 +194,21 @@ describe("the cache", () => {
   // Two instances on one Postgres: each coalesces its own requests; the advisory lock and the
   // re-read of the cache make the second wait and find the first one's answer. (The embedded
   // database belongs to one process, so there is no second instance to test.)
-  test.skipIf(backend === "embedded")("a stampede spread over two instances on one Postgres still makes one upstream call", async () => {
-    const { t, game } = await setup();
-    game.state.failure = "slow";
-    const client = postgres(t.database.where, { max: 5, onnotice: () => {} });
-    opened.push({ close: () => client.end() });
-    const other = createApp({ ...t, db: drizzlePostgres(client, { schema }) as unknown as Db });
-    const ask = (app: { handle(r: Request): Promise<Response> }) => app.handle(new Request(`http://localhost/v1/gamemode/profiles/${alice}`));
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => ask(i % 2 ? other : t.app)));
-    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
-    expect(game.lookups()).toBe(1);
-  });
+  test.skipIf(backend === "embedded")(
+    "a stampede spread over two instances on one Postgres still makes one upstream call",
+    async () => {
+      const { t, game } = await setup();
+      game.state.failure = "slow";
+      const client = postgres(t.database.where, { max: 5, onnotice: () => {} });
+      opened.push({ close: () => client.end() });
+      const other = createApp({ ...t, db: drizzlePostgres(client, { schema }) as unknown as Db });
+      const ask = (app: { handle(r: Request): Promise<Response> }) =>
+        app.handle(new Request(`http://localhost/v1/gamemode/profiles/${alice}`));
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => ask(i % 2 ? other : t.app)));
+      expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+      expect(game.lookups()).toBe(1);
+    },
+  );
 });
 
 describe("when the game API fails", () => {
@@ -270,6 +329,8 @@ describe("our own rate limit", () => {
     const refused = await t.request(`/v1/gamemode/profiles/${alice}`, from);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).not.toBeNull();
-    expect((await t.request(`/v1/gamemode/profiles/${alice}`, { headers: { "x-forwarded-for": "198.51.100.8" } })).status).toBe(200);
+    expect(
+      (await t.request(`/v1/gamemode/profiles/${alice}`, { headers: { "x-forwarded-for": "198.51.100.8" } })).status,
+    ).toBe(200);
   });
 });

@@ -1,7 +1,9 @@
 // The maintainers' chat through the outbox: one thread per problem, created once; repeats edit the
 // starter message and reply only at thresholds; 429s, 5xx and hangs are retried with backoff from
 // the clock and nothing is lost; nothing identifying and no webhook URL ever leaves.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
+// A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
+setDefaultTimeout(30_000);
 import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
@@ -23,7 +25,10 @@ afterEach(async () => {
 async function setup(settings: TestAppOptions["settings"] = {}) {
   const discord = fakeDiscord();
   discords.push(discord);
-  const t = await testApp({ settings: { chatWebhookUrl: discord.webhookUrl, chatRetryBaseMs: 5000, chatRetryMaxMs: 60_000, ...settings }, fetch: loopbackFetch });
+  const t = await testApp({
+    settings: { chatWebhookUrl: discord.webhookUrl, chatRetryBaseMs: 5000, chatRetryMaxMs: 60_000, ...settings },
+    fetch: loopbackFetch,
+  });
   apps.push(t);
   const send = async (over: Record<string, unknown> = {}) => {
     const res = await t.postJson("/v1/reports/general", report(over));
@@ -87,7 +92,10 @@ describe("a repeat", () => {
     for (let i = 0; i < 5; i++) await send(nameA);
     expect(await drain()).toMatchObject({ edited: 1, replied: 1 });
     const thread = [...discord.threads.values()][0]!;
-    expect(thread.messages.map((m) => m.content.split(" (")[0])).toEqual([expect.stringContaining("**6** reports"), "Passed **5** reports"]);
+    expect(thread.messages.map((m) => m.content.split(" (")[0])).toEqual([
+      expect.stringContaining("**6** reports"),
+      "Passed **5** reports",
+    ]);
   });
 });
 
@@ -148,7 +156,9 @@ describe("failures", () => {
     discord.state.failures = ["hang"];
     expect(await drain()).toMatchObject({ failed: 1, created: 0 });
     expect(discord.state.hung).toBe(1);
-    expect(t.log.lines.find((l) => l.msg === "chat unavailable: the outbox backs off")).toMatchObject({ reason: "timeout" });
+    expect(t.log.lines.find((l) => l.msg === "chat unavailable: the outbox backs off")).toMatchObject({
+      reason: "timeout",
+    });
     t.clock.advance(5000);
     expect(await drain()).toMatchObject({ created: 1 });
     expect(discord.threads.size).toBe(1);
@@ -207,7 +217,11 @@ describe("what is posted", () => {
       stackTrace: traceCorpus[0]!.stackTrace + "\n" + "\tat dev.tally.mod.Filler.fill(Filler.java:1)\n".repeat(600),
     });
     expect(await drain()).toMatchObject({ created: 1, failed: 0 });
-    const body = discord.received[0]!.body as { thread_name: string; content: string; embeds: { title: string; description: string }[] };
+    const body = discord.received[0]!.body as {
+      thread_name: string;
+      content: string;
+      embeds: { title: string; description: string }[];
+    };
     expect([...body.thread_name].length).toBeLessThanOrEqual(LIMITS.threadName);
     expect([...body.content].length).toBeLessThanOrEqual(LIMITS.content);
     const embed = body.embeds[0]!;
@@ -221,9 +235,12 @@ describe("what is posted", () => {
   test("nothing of the scrubbing corpus that identifies anyone is stored or posted", async () => {
     const { t, discord, send, drain } = await setup();
     const letters = (i: number) => String.fromCharCode(97 + (i % 26)) + String.fromCharCode(97 + Math.floor(i / 26));
-    for (const [i, [text]] of scrubCorpus.entries()) await send({ title: `Corpus case ${letters(i)}`, message: text, steps: text });
+    for (const [i, [text]] of scrubCorpus.entries())
+      await send({ title: `Corpus case ${letters(i)}`, message: text, steps: text });
     expect(await drain()).toMatchObject({ created: scrubCorpus.length, failed: 0 });
-    const stored = JSON.stringify(await Promise.all((await problemsByCount(t.db)).map(async (p) => [p, await samplesOf(t.db, p.id)])));
+    const stored = JSON.stringify(
+      await Promise.all((await problemsByCount(t.db)).map(async (p) => [p, await samplesOf(t.db, p.id)])),
+    );
     const posted = JSON.stringify(discord.received);
     for (const [, gone] of scrubCorpus) {
       for (const g of gone) {
@@ -239,7 +256,8 @@ describe("what is posted", () => {
       title: "Crash after Party > [MVP+] Steve: go",
       message: "From Alex_99: again. mail steve@example.org from 192.168.1.20",
       steps: "C:\\Users\\Steven\\AppData --accessToken eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl",
-      stackTrace: "java.lang.IllegalStateException: no island for 069a79f444e94726a5befca90e38aaf5\n\tat dev.tally.mod.Islands.load(Islands.java:3)",
+      stackTrace:
+        "java.lang.IllegalStateException: no island for 069a79f444e94726a5befca90e38aaf5\n\tat dev.tally.mod.Islands.load(Islands.java:3)",
     };
     await send(identifying);
     await drain();
@@ -247,6 +265,7 @@ describe("what is posted", () => {
     await drain();
     expect(discord.received.map((r) => r.method)).toEqual(["POST", "PATCH", "POST"]);
     const posted = JSON.stringify(discord.received);
-    for (const s of ["Steve", "Alex_99", "steve@example.org", "192.168.1.20", "Steven", "069a79f4", "eyJhbGci"]) expect(posted).not.toContain(s);
+    for (const s of ["Steve", "Alex_99", "steve@example.org", "192.168.1.20", "Steven", "069a79f4", "eyJhbGci"])
+      expect(posted).not.toContain(s);
   });
 });

@@ -1,7 +1,9 @@
 // The service as a maintainer runs it: serve starts the reports.chat job (when a webhook is set),
 // reports posted over HTTP reach the chat through it, the job stops with the service, and
 // `tally reports` lists the problems by count from the same database.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+// A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
+setDefaultTimeout(30_000);
 import { main } from "../../src/main.ts";
 import { reportJobs } from "../../src/reports/reports.jobs.ts";
 import { loadConfig, envFor } from "../../src/config.ts";
@@ -25,7 +27,13 @@ async function storage(): Promise<{ env: Record<string, string>; done(): Promise
 describe("the reports.chat job", () => {
   test("is on only with a webhook and its switch on", () => {
     const jobs = (settings: Parameters<typeof envFor>[0]) =>
-      reportJobs({ db: undefined as never, clock: { now: () => 0 }, log: undefined as unknown as Log, fetch, config: loadConfig(envFor(settings)) });
+      reportJobs({
+        db: undefined as never,
+        clock: { now: () => 0 },
+        log: undefined as unknown as Log,
+        fetch,
+        config: loadConfig(envFor(settings)),
+      });
     expect(jobs({})[0]).toMatchObject({ name: "reports.chat", enabled: false, intervalMs: 5000 });
     expect(jobs({ chatWebhookUrl: discord.webhookUrl })[0]!.enabled).toBe(true);
     expect(jobs({ chatWebhookUrl: discord.webhookUrl, jobReportsChatEnabled: false })[0]!.enabled).toBe(false);
@@ -36,7 +44,8 @@ describe("tally reports", () => {
   test("on a database without reports says so; on one not yet migrated says to migrate", async () => {
     const store = await storage();
     let out = "";
-    const run = (argv: string[], opts = {}) => main(argv, { env: store.env, out: (t) => (out += t), err: (t) => (out += t), ...opts });
+    const run = (argv: string[], opts = {}) =>
+      main(argv, { env: store.env, out: (t) => (out += t), err: (t) => (out += t), ...opts });
     if (postgresUrl) {
       expect(await run(["reports"])).toBe(1);
       expect(out).toContain("no bug-report tables yet; run tally migrate");
@@ -65,7 +74,13 @@ describe("tally serve and tally reports", () => {
     let url!: string;
     const listening = Promise.withResolvers<void>();
     const exited = main(["serve"], {
-      env: { ...store.env, PORT: "0", HOST: "127.0.0.1", CHAT_WEBHOOK_URL: discord.webhookUrl, JOB_REPORTS_CHAT_INTERVAL_MS: "100" },
+      env: {
+        ...store.env,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        CHAT_WEBHOOK_URL: discord.webhookUrl,
+        JOB_REPORTS_CHAT_INTERVAL_MS: "100",
+      },
       seed: async () => seed,
       stopSignal: new Promise<string>((r) => (stop = r)),
       logWrite: (line) => {
@@ -76,9 +91,24 @@ describe("tally serve and tally reports", () => {
       onListening: (u) => ((url = u), listening.resolve()),
     });
     await listening.promise;
-    const post = (body: unknown) => fetch(`${url}/v1/reports/general`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    for (const c of traceCorpus) expect((await post(report({ title: c.title, modVersion: c.modVersion, stackTrace: c.stackTrace }))).status).toBe(200);
-    await logged((l) => l.msg === "job run" && l.job === "reports.chat" && l.pending === 0 && Number(l.created) > 0 && discord.threads.size === 8);
+    const post = (body: unknown) =>
+      fetch(`${url}/v1/reports/general`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (const c of traceCorpus)
+      expect((await post(report({ title: c.title, modVersion: c.modVersion, stackTrace: c.stackTrace }))).status).toBe(
+        200,
+      );
+    await logged(
+      (l) =>
+        l.msg === "job run" &&
+        l.job === "reports.chat" &&
+        l.pending === 0 &&
+        Number(l.created) > 0 &&
+        discord.threads.size === 8,
+    );
     stop("test");
     expect(await exited).toBe(0);
     const order = lines.map((l) => l.msg);
@@ -88,8 +118,12 @@ describe("tally serve and tally reports", () => {
     let out = "";
     expect(await main(["reports"], { env: store.env, out: (t) => (out += t), err: (t) => (out += t) })).toBe(0);
     const rows = out.trim().split("\n");
-    expect(rows[0]).toMatch(/^id\s+count\s+first seen \(UTC\)\s+last seen \(UTC\)\s+versions\s+tool\s+thread\s+title$/);
-    expect(rows[1]).toMatch(/^\d+\s+3\s+.*1\.2\.0 – 1\.3\.1\s+general\s+yes\s+Crash while reading dungeon chat$/);
+    expect(rows[0]).toMatch(
+      /^id\s+count\s+first seen \(UTC\)\s+last seen \(UTC\)\s+versions\s+tool\s+state\s+thread\s+title$/,
+    );
+    expect(rows[1]).toMatch(
+      /^\d+\s+3\s+.*1\.2\.0 – 1\.3\.1\s+general\s+open\s+yes\s+Crash while reading dungeon chat$/,
+    );
     expect(rows.at(-1)).toBe("8 problem(s), 15 report(s)");
     await store.done();
   });

@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { fingerprintOf, normaliseFrame, parameterise, parseTrace } from "../../src/reports/fingerprint.ts";
 import { traceCorpus } from "./corpus.ts";
 
-const fp = (c: (typeof traceCorpus)[number], app: string[] = []) => fingerprintOf({ tool: "general", ...c }, app).fingerprint;
+const fp = (c: (typeof traceCorpus)[number], app: string[] = []) =>
+  fingerprintOf({ tool: "general", ...c }, app).fingerprint;
 
 describe("the trace corpus", () => {
   test("traces of one problem share a fingerprint; different problems never do", () => {
@@ -31,9 +32,13 @@ describe("the trace corpus", () => {
 
   test("the same title in another tool is another problem; a trace groups across tools", () => {
     const g = traceCorpus.find((c) => c.id.startsWith("G1"))!;
-    expect(fingerprintOf({ ...g, tool: "general" }).fingerprint).not.toBe(fingerprintOf({ ...g, tool: "uploads" }).fingerprint);
+    expect(fingerprintOf({ ...g, tool: "general" }).fingerprint).not.toBe(
+      fingerprintOf({ ...g, tool: "uploads" }).fingerprint,
+    );
     const a = traceCorpus[0]!;
-    expect(fingerprintOf({ ...a, tool: "general" }).fingerprint).toBe(fingerprintOf({ ...a, tool: "uploads" }).fingerprint);
+    expect(fingerprintOf({ ...a, tool: "general" }).fingerprint).toBe(
+      fingerprintOf({ ...a, tool: "uploads" }).fingerprint,
+    );
   });
 });
 
@@ -49,13 +54,17 @@ describe("normalisation", () => {
   ])("%s -> %s", (frame, normal) => expect(normaliseFrame(frame)).toBe(normal));
 
   test("parameterise replaces numbers, hex, uuids, pseudonyms and paths", () => {
-    expect(parameterise("Slot 12 of 0x7f3a in /home/<user>/a/b for player-0123456789 and 069a79f4-44e9-4726-a5be-fca90e38aaf5 hash deadbeef12")).toBe(
-      "Slot <n> of <hex> in <path> for <player> and <uuid> hash <hex>",
-    );
+    expect(
+      parameterise(
+        "Slot 12 of 0x7f3a in /home/<user>/a/b for player-0123456789 and 069a79f4-44e9-4726-a5be-fca90e38aaf5 hash deadbeef12",
+      ),
+    ).toBe("Slot <n> of <hex> in <path> for <player> and <uuid> hash <hex>");
   });
 
   test("parseTrace reads the chain and leaves Suppressed blocks out", () => {
-    const chain = parseTrace("java.lang.RuntimeException: outer\n\tat a.B.c(B.java:1)\n\tSuppressed: java.io.IOException: x\n\t\tat z.Y.x(Y.java:2)\nCaused by: java.lang.Error: inner\n\tat d.E.f(E.java:3)\n\t... 4 more");
+    const chain = parseTrace(
+      "java.lang.RuntimeException: outer\n\tat a.B.c(B.java:1)\n\tSuppressed: java.io.IOException: x\n\t\tat z.Y.x(Y.java:2)\nCaused by: java.lang.Error: inner\n\tat d.E.f(E.java:3)\n\t... 4 more",
+    );
     expect(chain).toEqual([
       { type: "java.lang.RuntimeException", message: "outer", frames: ["a.B.c"] },
       { type: "java.lang.Error", message: "inner", frames: ["d.E.f"] },

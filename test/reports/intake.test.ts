@@ -1,6 +1,8 @@
 // POST /v1/reports/<tool>: scrubbed before it is stored, grouped into problems, counted; answered
 // at once with the problem's id, new or repeat, and its count.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
+// A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
+setDefaultTimeout(30_000);
 import { testApp, type TestApp } from "../support/app.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
@@ -15,9 +17,9 @@ const open = async (settings: Parameters<typeof testApp>[0] = {}) => {
 // Each test's databases close when it ends, so memory stays that of one test.
 afterEach(() => Promise.all(opened.splice(0).map((t) => t.close())), 30_000);
 
-
 type Answer = { problemId: number; status: string; count: number };
-const send = async (t: TestApp, body: unknown, tool = "general", headers: Record<string, string> = {}) => t.postJson(`/v1/reports/${tool}`, body, { headers });
+const send = async (t: TestApp, body: unknown, tool = "general", headers: Record<string, string> = {}) =>
+  t.postJson(`/v1/reports/${tool}`, body, { headers });
 
 describe("POST /v1/reports/<tool>", () => {
   test("a new problem answers new with count 1; the same problem again answers repeat with its count", async () => {
@@ -27,17 +29,30 @@ describe("POST /v1/reports/<tool>", () => {
     expect(first.status).toBe(200);
     const a = (await first.json()) as Answer;
     expect(a).toEqual({ problemId: a.problemId, status: "new", count: 1 });
-    const again = (await (await send(t, report({ stackTrace: traceCorpus[1]!.stackTrace, modVersion: "1.3.1" }))).json()) as Answer;
+    const again = (await (
+      await send(t, report({ stackTrace: traceCorpus[1]!.stackTrace, modVersion: "1.3.1" }))
+    ).json()) as Answer;
     expect(again).toEqual({ problemId: a.problemId, status: "repeat", count: 2 });
-    const older = (await (await send(t, report({ stackTrace: traceCorpus[2]!.stackTrace, modVersion: "1.10.0" }))).json()) as Answer;
+    const older = (await (
+      await send(t, report({ stackTrace: traceCorpus[2]!.stackTrace, modVersion: "1.10.0" }))
+    ).json()) as Answer;
     expect(older).toEqual({ problemId: a.problemId, status: "repeat", count: 3 });
     const [problem] = await problemsByCount(t.db);
-    expect(problem).toMatchObject({ id: a.problemId, count: 3, minVersion: "1.2.0", maxVersion: "1.10.0", exceptionType: "java.lang.NullPointerException" });
+    expect(problem).toMatchObject({
+      id: a.problemId,
+      count: 3,
+      minVersion: "1.2.0",
+      maxVersion: "1.10.0",
+      exceptionType: "java.lang.NullPointerException",
+    });
   });
 
   test("the whole trace corpus lands in one problem per group, each counted", async () => {
     const t = await open();
-    for (const c of traceCorpus) expect((await send(t, report({ title: c.title, modVersion: c.modVersion, stackTrace: c.stackTrace }))).status).toBe(200);
+    for (const c of traceCorpus)
+      expect(
+        (await send(t, report({ title: c.title, modVersion: c.modVersion, stackTrace: c.stackTrace }))).status,
+      ).toBe(200);
     const problems = await problemsByCount(t.db);
     const expected = new Map<string, number>();
     for (const c of traceCorpus) expected.set(c.problem, (expected.get(c.problem) ?? 0) + 1);
@@ -47,7 +62,8 @@ describe("POST /v1/reports/<tool>", () => {
   test("keeps only the newest REPORT_SAMPLES_KEPT samples of a problem", async () => {
     const t = await open({ settings: { reportSamplesKept: 2 } });
     let id = 0;
-    for (const v of ["1.0.0", "1.0.1", "1.0.2"]) id = ((await (await send(t, report({ modVersion: v }))).json()) as Answer).problemId;
+    for (const v of ["1.0.0", "1.0.1", "1.0.2"])
+      id = ((await (await send(t, report({ modVersion: v }))).json()) as Answer).problemId;
     expect((await samplesOf(t.db, id)).map((s) => s.modVersion)).toEqual(["1.0.2", "1.0.1"]);
   });
 
@@ -59,12 +75,14 @@ describe("POST /v1/reports/<tool>", () => {
         title: "Crash after Party > [MVP+] Steve: go",
         message: "From Alex_99: try again. My mail is steve@example.org, server 192.168.1.20",
         steps: "1. Steve joined.\n2. open C:\\Users\\Steven\\AppData\\Roaming\\.minecraft",
-        stackTrace: "java.lang.IllegalStateException: no profile for 069a79f444e94726a5befca90e38aaf5 (Steve)\n\tat dev.tally.mod.Profiles.load(Profiles.java:3)\nlaunched with --username Steve --accessToken eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl",
+        stackTrace:
+          "java.lang.IllegalStateException: no profile for 069a79f444e94726a5befca90e38aaf5 (Steve)\n\tat dev.tally.mod.Profiles.load(Profiles.java:3)\nlaunched with --username Steve --accessToken eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXZhbHVl",
       }),
     );
     const { problemId } = (await res.json()) as Answer;
     const stored = JSON.stringify({ problems: await problemsByCount(t.db), samples: await samplesOf(t.db, problemId) });
-    for (const secret of ["Steve", "Alex_99", "steve@example.org", "192.168.1.20", "Steven", "069a79f4", "eyJhbGci"]) expect(stored).not.toContain(secret);
+    for (const secret of ["Steve", "Alex_99", "steve@example.org", "192.168.1.20", "Steven", "069a79f4", "eyJhbGci"])
+      expect(stored).not.toContain(secret);
     expect(stored).toMatch(/Party > \[MVP\+\] player-[0-9a-f]{10}: go/);
   });
 

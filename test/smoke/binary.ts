@@ -26,7 +26,12 @@ function check(name: string, ok: boolean, detail = "") {
   console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? `  (${detail})` : ""}`);
 }
 
-type Running = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; msToHealthy: number; output: () => string };
+type Running = {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+  msToHealthy: number;
+  output: () => string;
+};
 
 /** Only the settings the test names: the binary must need nothing else. */
 const cleanEnv = (extra: Record<string, string>) => ({ PATH: "/usr/bin:/bin", HOME: tmpdir(), ...extra });
@@ -34,7 +39,13 @@ const cleanEnv = (extra: Record<string, string>) => ({ PATH: "/usr/bin:/bin", HO
 async function start(cwd: string, env: Record<string, string>): Promise<Running> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const t0 = performance.now();
-  const proc = Bun.spawn([binary], { cwd, env: cleanEnv({ PORT: String(port), HOST: "127.0.0.1", ...env }), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const proc = Bun.spawn([binary], {
+    cwd,
+    env: cleanEnv({ PORT: String(port), HOST: "127.0.0.1", ...env }),
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   let out = "";
   void (async () => {
     const reader = proc.stdout.getReader();
@@ -42,8 +53,12 @@ async function start(cwd: string, env: Record<string, string>): Promise<Running>
   })();
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode} before answering: ${out}${await new Response(proc.stderr).text()}`);
-    const ok = await fetch(`${url}/v1/health`).then((r) => r.status === 200, () => false);
+    if (proc.exitCode !== null)
+      throw new Error(`exited ${proc.exitCode} before answering: ${out}${await new Response(proc.stderr).text()}`);
+    const ok = await fetch(`${url}/v1/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (performance.now() - t0 > 30_000) throw new Error(`no answer within 30 s: ${out}`);
     await Bun.sleep(5);
@@ -61,37 +76,63 @@ async function run(args: string[], cwd: string, env: Record<string, string> = {}
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
-const player: Player = { uuid: "5eed5eed5eed5eed5eed5eed5eed5eed", name: "Smoke_Tester", accessToken: "smoke-access-token" };
+const player: Player = {
+  uuid: "5eed5eed5eed5eed5eed5eed5eed5eed",
+  name: "Smoke_Tester",
+  accessToken: "smoke-access-token",
+};
 const identity = fakeIdentity([player]);
 
 /** The account check as the mod does it, against the binary and the fake identity provider. */
 async function signInFlow(url: string) {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(url + path, { method: "POST", headers: { "content-type": "application/json", "user-agent": "TallyMod/smoke", ...headers }, body: JSON.stringify(body) });
-  const codeOf = async (res: Response) => `${res.status} ${((await res.json()) as { error?: { code: string } }).error?.code ?? "ok"}`;
-  const challenge = async () => ((await (await post("/v1/auth/challenge", {})).json()) as { serverId: string }).serverId;
+    fetch(url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "TallyMod/smoke", ...headers },
+      body: JSON.stringify(body),
+    });
+  const codeOf = async (res: Response) =>
+    `${res.status} ${((await res.json()) as { error?: { code: string } }).error?.code ?? "ok"}`;
+  const challenge = async () =>
+    ((await (await post("/v1/auth/challenge", {})).json()) as { serverId: string }).serverId;
 
-  const notJoined = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }));
+  const notJoined = await codeOf(
+    await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }),
+  );
   check("verify without a join is refused", notJoined === "401 not_joined", notJoined);
 
   const serverId = await challenge();
   await identity.join(player, serverId);
   const res = await post("/v1/auth/verify", { serverId, name: player.name, zone: "Europe/Berlin" });
   const signedIn = (await res.json()) as { token: string; uuid: string };
-  check("challenge, join, verify signs in with the identity provider's uuid", res.status === 200 && signedIn.uuid === player.uuid);
+  check(
+    "challenge, join, verify signs in with the identity provider's uuid",
+    res.status === 200 && signedIn.uuid === player.uuid,
+  );
   const auth = { authorization: `Bearer ${signedIn.token}` };
 
   const replay = await codeOf(await post("/v1/auth/verify", { serverId, name: player.name, zone: "UTC" }));
   check("a used serverId is refused", replay === "401 challenge_invalid", replay);
-  const smuggled = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC", uuid: player.uuid }));
+  const smuggled = await codeOf(
+    await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC", uuid: player.uuid }),
+  );
   check("a uuid in the body is refused", smuggled === "400 invalid_body", smuggled);
   identity.state.failure = "error500";
-  const down = await codeOf(await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }));
+  const down = await codeOf(
+    await post("/v1/auth/verify", { serverId: await challenge(), name: player.name, zone: "UTC" }),
+  );
   identity.state.failure = "none";
   check("the identity provider failing answers identity_unavailable", down === "503 identity_unavailable", down);
 
-  const settings = await fetch(`${url}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
-  check("the token changes settings", settings.status === 200 && ((await settings.json()) as { settingsVersion: number }).settingsVersion === 2);
+  const settings = await fetch(`${url}/v1/stats/settings`, {
+    method: "PATCH",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }),
+  });
+  check(
+    "the token changes settings",
+    settings.status === 200 && ((await settings.json()) as { settingsVersion: number }).settingsVersion === 2,
+  );
 
   const today = new Date().toISOString().slice(0, 10);
   const rows = Array.from({ length: 400 }, (_, i) => ({ k: `mining.blocks.B${i}`, v: i }));
@@ -108,12 +149,29 @@ async function signInFlow(url: string) {
     counters: [{ profileId: "4f1c2a3b4d5e6f708192a3b4c5d6e7f8", scope: "day", day: today, rows }],
   };
   const ingestHeaders = { ...auth, "content-type": "application/json", "content-encoding": "gzip" };
-  const ingested = await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: ingestHeaders, body: Bun.gzipSync(JSON.stringify(upload)) });
+  const ingested = await fetch(`${url}/v1/stats/ingest`, {
+    method: "POST",
+    headers: ingestHeaders,
+    body: Bun.gzipSync(JSON.stringify(upload)),
+  });
   const answer = (await ingested.json()) as { applied?: { rows: number }; duplicate?: boolean };
-  check("a gzip upload of 400 rows is applied", ingested.status === 200 && answer.applied?.rows === 400 && answer.duplicate === false);
-  const again = await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: ingestHeaders, body: Bun.gzipSync(JSON.stringify(upload)) });
+  check(
+    "a gzip upload of 400 rows is applied",
+    ingested.status === 200 && answer.applied?.rows === 400 && answer.duplicate === false,
+  );
+  const again = await fetch(`${url}/v1/stats/ingest`, {
+    method: "POST",
+    headers: ingestHeaders,
+    body: Bun.gzipSync(JSON.stringify(upload)),
+  });
   check("the same batchId again is a duplicate", ((await again.json()) as { duplicate: boolean }).duplicate === true);
-  const plain = await codeOf(await fetch(`${url}/v1/stats/ingest`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(upload) }));
+  const plain = await codeOf(
+    await fetch(`${url}/v1/stats/ingest`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(upload),
+    }),
+  );
   check("the same upload unzipped (over 8 KiB) is refused", plain === "413 gzip_required", plain);
   await pagesFlow(url, auth);
   const out = await fetch(`${url}/v1/auth/sessions`, { method: "DELETE", headers: auth });
@@ -130,31 +188,65 @@ gameApi.players.set(player.uuid, [hypixelProfile(player.uuid)]);
 const skin = skinPng();
 const images = fakeImageServer();
 images.files.set(`/texture/${hashOf(skin)}`, skin);
-const sessionServer = fakeSessionServer([{ uuid: player.uuid, name: player.name, skinUrl: `http://textures.minecraft.net/texture/${hashOf(skin)}` }]);
-const profileEnv = { GAME_API_URL: gameApi.url, GAME_API_KEY: GAME_KEY, IDENTITY_URL: sessionServer.url, TEXTURES_URL: images.url };
+const sessionServer = fakeSessionServer([
+  { uuid: player.uuid, name: player.name, skinUrl: `http://textures.minecraft.net/texture/${hashOf(skin)}` },
+]);
+const profileEnv = {
+  GAME_API_URL: gameApi.url,
+  GAME_API_KEY: GAME_KEY,
+  IDENTITY_URL: sessionServer.url,
+  TEXTURES_URL: images.url,
+};
 
 /** The website from the binary: Markdown pages and the stylesheet embedded, the player's own page through its link. */
 async function pagesFlow(url: string, auth: { authorization: string }) {
   const home = await fetch(`${url}/`);
   const html = await home.text();
-  check("the home page is rendered from the embedded Markdown, with a CSP", home.status === 200 && html.includes("<h1>Your own numbers, kept by you</h1>") && (home.headers.get("content-security-policy") ?? "").includes("default-src 'self'"));
+  check(
+    "the home page is rendered from the embedded Markdown, with a CSP",
+    home.status === 200 &&
+      html.includes("<h1>Your own numbers, kept by you</h1>") &&
+      (home.headers.get("content-security-policy") ?? "").includes("default-src 'self'"),
+  );
   const css = /href="(\/assets\/style\.[0-9a-f]+\.css)"/.exec(html)?.[1] ?? "";
   const style = await fetch(url + css);
-  check("the stylesheet is served, immutable", style.status === 200 && style.headers.get("cache-control") === "public, max-age=31536000, immutable", css);
-  const { url: link } = (await (await fetch(`${url}/v1/stats/me/page-token`, { method: "POST", headers: auth })).json()) as { url: string };
+  check(
+    "the stylesheet is served, immutable",
+    style.status === 200 && style.headers.get("cache-control") === "public, max-age=31536000, immutable",
+    css,
+  );
+  const { url: link } = (await (
+    await fetch(`${url}/v1/stats/me/page-token`, { method: "POST", headers: auth })
+  ).json()) as { url: string };
   const opened = await fetch(url + new URL(link).pathname + new URL(link).search, { redirect: "manual" });
   const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
   const own = await fetch(url + (opened.headers.get("location") ?? "/nowhere"), { headers: { cookie } });
   const ownHtml = await own.text();
-  check("the page link opens the player's own statistics page", opened.status === 303 && own.status === 200 && ownHtml.includes(`${player.name}&#x27;s statistics`) && ownHtml.includes("<svg"), `${opened.status} ${own.status}`);
+  check(
+    "the page link opens the player's own statistics page",
+    opened.status === 303 &&
+      own.status === 200 &&
+      ownHtml.includes(`${player.name}&#x27;s statistics`) &&
+      ownHtml.includes("<svg"),
+    `${opened.status} ${own.status}`,
+  );
 }
 
 async function profilesFlow(url: string) {
-  const doc = (await (await fetch(`${url}/v1/gamemode/profiles/${player.uuid}`)).json()) as { profiles: { cuteName?: string }[] };
-  check("a profile lookup answers the allowlisted document", doc.profiles?.[0]?.cuteName === "Apple" && !JSON.stringify(doc).includes("inv_contents"));
+  const doc = (await (await fetch(`${url}/v1/gamemode/profiles/${player.uuid}`)).json()) as {
+    profiles: { cuteName?: string }[];
+  };
+  check(
+    "a profile lookup answers the allowlisted document",
+    doc.profiles?.[0]?.cuteName === "Apple" && !JSON.stringify(doc).includes("inv_contents"),
+  );
   const head = await fetch(`${url}/v1/assets/head/${player.uuid}.png`);
   const png = decode(new Uint8Array(await head.arrayBuffer()));
-  check("a head is rendered from the skin (64x64 PNG)", head.status === 200 && png.width === 64 && png.height === 64, `${head.status}`);
+  check(
+    "a head is rendered from the skin (64x64 PNG)",
+    head.status === 200 && png.width === 64 && png.height === 64,
+    `${head.status}`,
+  );
   const bad = await fetch(`${url}/v1/assets/skin/..%2F..%2Fetc%2Fpasswd.png`);
   check("an asset id of the wrong shape answers 404", bad.status === 404 && images.calls.length === 1);
 }
@@ -165,11 +257,22 @@ async function bugReport(url: string) {
     fetch(`${url}/v1/reports/general`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ schema: 1, modVersion: "1.0.0", minecraft: "1.21.4", title: "Smoke test crash", message: "Party > [MVP+] Smoke_Tester: hi", stackTrace: "java.lang.IllegalStateException: smoke\n\tat dev.tally.mod.Smoke.run(Smoke.java:1)" }),
+      body: JSON.stringify({
+        schema: 1,
+        modVersion: "1.0.0",
+        minecraft: "1.21.4",
+        title: "Smoke test crash",
+        message: "Party > [MVP+] Smoke_Tester: hi",
+        stackTrace: "java.lang.IllegalStateException: smoke\n\tat dev.tally.mod.Smoke.run(Smoke.java:1)",
+      }),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as { status?: string; count?: number } }));
   const first = await send();
   const second = await send();
-  check("a bug report is answered new, the same again as a repeat", first.status === 200 && first.body.status === "new" && second.body.status === "repeat" && second.body.count === 2, JSON.stringify(second.body));
+  check(
+    "a bug report is answered new, the same again as a repeat",
+    first.status === 200 && first.body.status === "new" && second.body.status === "repeat" && second.body.count === 2,
+    JSON.stringify(second.body),
+  );
 }
 
 /**
@@ -180,9 +283,17 @@ async function twoInstances(a: string, b: string) {
   const today = new Date().toISOString().slice(0, 10);
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   const account = async (base: string, uuid: string) => {
-    const signIn = await fetch(`${base}/v1/auth/dev`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid, name: `Inst${uuid.slice(0, 4)}`, zone: "UTC" }) });
+    const signIn = await fetch(`${base}/v1/auth/dev`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uuid, name: `Inst${uuid.slice(0, 4)}`, zone: "UTC" }),
+    });
     const auth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}` };
-    await fetch(`${base}/v1/stats/settings`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }) });
+    await fetch(`${base}/v1/stats/settings`, {
+      method: "PATCH",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ settingsVersion: 1, categories: { gathering: true } }),
+    });
     return auth;
   };
   const split = await account(a, "1".repeat(32));
@@ -193,25 +304,49 @@ async function twoInstances(a: string, b: string) {
     batchId: (i + 1).toString(16).padStart(32, "0"),
     sentAt: Date.now() - 60_000 + i,
     mode: "live",
-    client: { install: (i % 3 + 10).toString(16).padStart(32, "0"), modVersion: "smoke", minecraft: "1.21.4", catalogue: 1 },
+    client: {
+      install: ((i % 3) + 10).toString(16).padStart(32, "0"),
+      modVersion: "smoke",
+      minecraft: "1.21.4",
+      catalogue: 1,
+    },
     zone: { id: "UTC" },
     settingsVersion: 2,
     profile: { id: profile, cuteName: "Kiwi" },
     categories: ["gathering"],
     counters: [
-      { profileId: profile, scope: "day", day: i % 2 ? today : yesterday, rows: Array.from({ length: 50 }, (_, k) => ({ k: `mining.smoke.k${k}`, v: i * 7 + k, m: k % 5 === 0 ? "gauge" : k % 5 === 1 ? "max" : "count" })) },
+      {
+        profileId: profile,
+        scope: "day",
+        day: i % 2 ? today : yesterday,
+        rows: Array.from({ length: 50 }, (_, k) => ({
+          k: `mining.smoke.k${k}`,
+          v: i * 7 + k,
+          m: k % 5 === 0 ? "gauge" : k % 5 === 1 ? "max" : "count",
+        })),
+      },
     ],
   }));
   const send = (base: string, auth: Record<string, string>, body: unknown) =>
-    fetch(`${base}/v1/stats/ingest`, { method: "POST", headers: { ...auth, "content-type": "application/json", "content-encoding": "gzip" }, body: Bun.gzipSync(JSON.stringify(body)) }).then((r) => r.status);
+    fetch(`${base}/v1/stats/ingest`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", "content-encoding": "gzip" },
+      body: Bun.gzipSync(JSON.stringify(body)),
+    }).then((r) => r.status);
   // Alternating instances, four uploads at a time, for one account; one instance for the other.
   const statuses: number[] = [];
-  for (let i = 0; i < uploads.length; i += 4) statuses.push(...(await Promise.all(uploads.slice(i, i + 4).map((u, j) => send((i + j) % 2 ? b : a, split, u)))));
+  for (let i = 0; i < uploads.length; i += 4)
+    statuses.push(...(await Promise.all(uploads.slice(i, i + 4).map((u, j) => send((i + j) % 2 ? b : a, split, u)))));
   for (const u of uploads) statuses.push(await send(a, single, u));
-  const totals = async (base: string, auth: Record<string, string>) => (await fetch(`${base}/v1/stats/totals?profile=${profile}`, { headers: auth })).text();
+  const totals = async (base: string, auth: Record<string, string>) =>
+    (await fetch(`${base}/v1/stats/totals?profile=${profile}`, { headers: auth })).text();
   const viaTwo = await totals(b, split);
   const viaOne = await totals(a, single);
-  check("two instances on one Postgres store the same totals as one", statuses.every((s) => s === 200) && viaTwo === viaOne && viaTwo.includes("mining.smoke.k49"), `${viaTwo.length} bytes`);
+  check(
+    "two instances on one Postgres store the same totals as one",
+    statuses.every((s) => s === 200) && viaTwo === viaOne && viaTwo.includes("mining.smoke.k49"),
+    `${viaTwo.length} bytes`,
+  );
 }
 
 const SHARED_LIMIT = 4;
@@ -225,10 +360,15 @@ async function sharedRateLimit(a: string, b: string) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const minute = Math.floor(Date.now() / 60_000);
     const statuses: number[] = [];
-    for (let i = 0; i <= SHARED_LIMIT; i++) statuses.push((await fetch(`${i % 2 ? b : a}/v1/players/${"!".repeat(3)}`)).status);
+    for (let i = 0; i <= SHARED_LIMIT; i++)
+      statuses.push((await fetch(`${i % 2 ? b : a}/v1/players/${"!".repeat(3)}`)).status);
     if (Math.floor(Date.now() / 60_000) !== minute) continue;
     const allowed = statuses.slice(0, SHARED_LIMIT).every((s) => s === 404);
-    check(`two instances share one rate limit: ${SHARED_LIMIT} requests spread over both, the next is 429`, allowed && statuses[SHARED_LIMIT] === 429, statuses.join(" "));
+    check(
+      `two instances share one rate limit: ${SHARED_LIMIT} requests spread over both, the next is 429`,
+      allowed && statuses[SHARED_LIMIT] === 429,
+      statuses.join(" "),
+    );
     return;
   }
   check("two instances share one rate limit", false, "the minute turned during both attempts");
@@ -239,56 +379,106 @@ try {
   const version = await run(["--version"], empty);
   check("--version", version.code === 0 && /^tally \d+\.\d+\.\d+/.test(version.out), version.out.trim());
   const help = await run(["--help"], empty);
-  check("--help lists commands and settings", help.code === 0 && help.out.includes("check-config") && help.out.includes("DATABASE_URL"));
+  check(
+    "--help lists commands and settings",
+    help.code === 0 && help.out.includes("check-config") && help.out.includes("DATABASE_URL"),
+  );
   const bad = await run(["check-config"], empty, { PORT: "nope" });
   check("a bad setting stops with a clear message", bad.code === 2 && bad.err.includes('PORT="nope"'), bad.err.trim());
 
   const first = await start(empty, { IDENTITY_URL: identity.url });
   check("first start in an empty folder answers health", true, `${first.msToHealthy} ms to first 200`);
-  const health = (await (await fetch(`${first.url}/v1/health`)).json()) as { database: string; schema: { accepted: number[] } };
-  check("health reports the embedded database and schema 1", health.database === "ok" && health.schema.accepted.includes(1));
+  const health = (await (await fetch(`${first.url}/v1/health`)).json()) as {
+    database: string;
+    schema: { accepted: number[] };
+  };
+  check(
+    "health reports the embedded database and schema 1",
+    health.database === "ok" && health.schema.accepted.includes(1),
+  );
   const served = new Uint8Array(await (await fetch(`${first.url}/v1/stats/catalogue`)).arrayBuffer());
   check("the catalogue is served byte for byte", Buffer.compare(served, readFileSync(catalogueFile)) === 0);
   await signInFlow(first.url);
   const noKey = await fetch(`${first.url}/v1/gamemode/profiles/${player.uuid}`);
-  check("without GAME_API_KEY a lookup answers no_upstream_key", noKey.status === 503 && ((await noKey.json()) as { error: { code: string } }).error.code === "no_upstream_key");
+  check(
+    "without GAME_API_KEY a lookup answers no_upstream_key",
+    noKey.status === 503 && ((await noKey.json()) as { error: { code: string } }).error.code === "no_upstream_key",
+  );
   await bugReport(first.url);
-  check("only DATA_DIR was written", existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")));
+  check(
+    "only DATA_DIR was written",
+    existsSync(join(empty, "data", "pg", "PG_VERSION")) && existsSync(join(empty, "data", "tally.lock")),
+  );
 
   const second = Bun.spawnSync([binary], { cwd: empty, env: cleanEnv({ PORT: "0", HOST: "127.0.0.1" }) });
-  check("a second process on the same DATA_DIR is refused", second.exitCode === 1 && second.stderr.toString().includes("in use by another tally"), second.stderr.toString().trim());
+  check(
+    "a second process on the same DATA_DIR is refused",
+    second.exitCode === 1 && second.stderr.toString().includes("in use by another tally"),
+    second.stderr.toString().trim(),
+  );
 
   const code = await stop(first);
   check("SIGTERM stops it with exit code 0", code === 0 && first.output().includes('"msg":"stopped"'));
   const listed = await run(["reports"], empty);
-  check("tally reports lists the problem by count", listed.code === 0 && /^1\s+2\s+.*Smoke test crash$/m.test(listed.out), listed.out.trim().split("\n")[1] ?? listed.err.trim());
-  check("the lock is released (the file stays, emptied)", readFileSync(join(empty, "data", "tally.lock"), "utf8") === "");
+  check(
+    "tally reports lists the problem by count",
+    listed.code === 0 && /^1\s+2\s+.*Smoke test crash$/m.test(listed.out),
+    listed.out.trim().split("\n")[1] ?? listed.err.trim(),
+  );
+  check(
+    "the lock is released (the file stays, emptied)",
+    readFileSync(join(empty, "data", "tally.lock"), "utf8") === "",
+  );
 
   // The mod's own catalogue, formatted differently, must come back exactly as the file holds it.
   const ownCatalogue = join(empty, "mod-catalogue.json");
-  const ownBytes = JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
+  const ownBytes =
+    JSON.stringify({ ...JSON.parse(readFileSync(catalogueFile, "utf8")), catalogueVersion: 42 }, null, "\t") + "\r\n";
   await Bun.write(ownCatalogue, ownBytes);
-  const again = await start(empty, { CATALOGUE_FILE: ownCatalogue, METRICS_ENABLED: "true", ADMIN_TOKEN: "smoke-admin-token-123", ...profileEnv });
+  const again = await start(empty, {
+    CATALOGUE_FILE: ownCatalogue,
+    METRICS_ENABLED: "true",
+    ADMIN_TOKEN: "smoke-admin-token-123",
+    ...profileEnv,
+  });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
   check("a restart applies no migration again", !again.output().includes("migrations applied"));
   const own = await fetch(`${again.url}/v1/stats/catalogue`);
   // A request's metric is recorded once its answer is sent: ask once more, then read.
   await fetch(`${again.url}/v1/stats/catalogue`);
   const metricsText = await (await fetch(`${again.url}/metrics`)).text();
-  check("GET /metrics answers Prometheus text with request counts", metricsText.includes('tally_http_requests_total{route="/v1/health",method="GET",status="200"}'));
-  check("CATALOGUE_FILE is served byte for byte", (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42");
+  check(
+    "GET /metrics answers Prometheus text with request counts",
+    metricsText.includes('tally_http_requests_total{route="/v1/health",method="GET",status="200"}'),
+  );
+  check(
+    "CATALOGUE_FILE is served byte for byte",
+    (await own.text()) === ownBytes && own.headers.get("x-catalogue-version") === "42",
+  );
   await profilesFlow(again.url);
   // A backup while the service runs (through it, with ADMIN_TOKEN), restored into a new folder.
   const backupFile = join(empty, "backup.tgz");
   const port = new URL(again.url).port;
-  const backup = await run(["backup", backupFile], empty, { PORT: port, HOST: "127.0.0.1", ADMIN_TOKEN: "smoke-admin-token-123" });
-  check("tally backup while the service runs", backup.code === 0 && existsSync(backupFile), backup.err.trim() || backup.out.trim());
+  const backup = await run(["backup", backupFile], empty, {
+    PORT: port,
+    HOST: "127.0.0.1",
+    ADMIN_TOKEN: "smoke-admin-token-123",
+  });
+  check(
+    "tally backup while the service runs",
+    backup.code === 0 && existsSync(backupFile),
+    backup.err.trim() || backup.out.trim(),
+  );
   check("SIGTERM again", (await stop(again)) === 0);
   const restoredDir = mkdtempSync(join(tmpdir(), "tally-smoke-restore-"));
   const restore = await run(["restore", backupFile], restoredDir);
   // The bug report filed earlier in this run is in the restored database.
   const restoredReports = await run(["reports"], restoredDir);
-  check("tally restore into an empty folder brings the data back", restore.code === 0 && restoredReports.out.includes("Smoke test crash"), restore.err.trim() || restore.out.trim());
+  check(
+    "tally restore into an empty folder brings the data back",
+    restore.code === 0 && restoredReports.out.includes("Smoke test crash"),
+    restore.err.trim() || restore.out.trim(),
+  );
   const restored = await start(restoredDir, {});
   check("the restored folder serves", (await fetch(`${restored.url}/v1/health`)).status === 200);
   await stop(restored);
@@ -303,9 +493,19 @@ try {
       await signInFlow(pg.url);
       check("on Postgres nothing is written to the working folder", !existsSync(join(pgDir, "data")));
       check("SIGTERM on Postgres", (await stop(pg)) === 0);
-      const pg2 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT) });
+      const pg2 = await start(pgDir, {
+        DATABASE_URL: db.url,
+        DEV_SIGNIN: "true",
+        AUTH_RATE_LIMIT_PER_MINUTE: "0",
+        LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT),
+      });
       check("second start on Postgres", true, `${pg2.msToHealthy} ms to first 200`);
-      const pg3 = await start(pgDir, { DATABASE_URL: db.url, DEV_SIGNIN: "true", AUTH_RATE_LIMIT_PER_MINUTE: "0", LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT) });
+      const pg3 = await start(pgDir, {
+        DATABASE_URL: db.url,
+        DEV_SIGNIN: "true",
+        AUTH_RATE_LIMIT_PER_MINUTE: "0",
+        LOOKUP_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT),
+      });
       await twoInstances(pg2.url, pg3.url);
       await sharedRateLimit(pg2.url, pg3.url);
       await stop(pg3);

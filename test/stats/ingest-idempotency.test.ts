@@ -8,14 +8,17 @@ import { envelope, uploader, PROFILE } from "../support/uploads.ts";
 import { storedState } from "../support/stored.ts";
 import { rows } from "../../src/db/database.ts";
 import { purgeBatches } from "../../src/stats/ingest.query.ts";
-import { BATCH_WINDOW_MS } from "../../src/stats/ingest.ts";
+import { BATCH_WINDOW_MS } from "../../src/stats/horizons.ts";
 
 let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: "2026-06-01T12:00:00Z" })));
 afterAll(() => t.close());
 
 const upload = (v: number, batchId?: string) =>
-  envelope(t, { ...(batchId ? { batchId } : {}), counters: [{ profileId: PROFILE, scope: "day", day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v }] }] });
+  envelope(t, {
+    ...(batchId ? { batchId } : {}),
+    counters: [{ profileId: PROFILE, scope: "day", day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v }] }],
+  });
 const json = async (res: Response) => {
   expect(res.status).toBe(200);
   return (await res.json()) as { duplicate: boolean; applied: { rows: number } };
@@ -46,9 +49,21 @@ describe("the same batchId", () => {
     const env = upload(1);
     await json(await u.send(env));
     t.clock.advance(BATCH_WINDOW_MS - 1);
-    expect((await json(await u.send({ ...env, counters: [{ ...env.counters![0]!, rows: [{ k: "mining.blocks.stone", v: 2 }] }] }))).duplicate).toBe(true);
+    expect(
+      (
+        await json(
+          await u.send({ ...env, counters: [{ ...env.counters![0]!, rows: [{ k: "mining.blocks.stone", v: 2 }] }] }),
+        )
+      ).duplicate,
+    ).toBe(true);
     t.clock.advance(2);
-    const later = await json(await u.send({ ...env, sentAt: t.clock.now(), counters: [{ ...env.counters![0]!, rows: [{ k: "mining.blocks.stone", v: 3 }] }] }));
+    const later = await json(
+      await u.send({
+        ...env,
+        sentAt: t.clock.now(),
+        counters: [{ ...env.counters![0]!, rows: [{ k: "mining.blocks.stone", v: 3 }] }],
+      }),
+    );
     expect(later.duplicate).toBe(false);
     expect((await storedState(t.db, u.uuid)).days.map((d) => d.value)).toEqual([3]);
   });
@@ -78,7 +93,9 @@ describe("purging stored answers", () => {
     await json(await u.send(upload(1)));
     t.clock.advance(BATCH_WINDOW_MS + 1);
     await json(await u.send(upload(2)));
-    const count = async () => (await rows<{ n: number }>(t.db, sql`select count(*)::int as n from ingest_batches where uuid = ${u.uuid}`))[0]!.n;
+    const count = async () =>
+      (await rows<{ n: number }>(t.db, sql`select count(*)::int as n from ingest_batches where uuid = ${u.uuid}`))[0]!
+        .n;
     expect(await count()).toBe(2);
     const purged = await purgeBatches(t.db, t.clock.now() - BATCH_WINDOW_MS);
     expect(purged).toBeGreaterThanOrEqual(1);

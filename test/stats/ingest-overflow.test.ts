@@ -21,7 +21,12 @@ beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: `
 afterAll(() => t.close());
 
 const install = (i: number) => i.toString(16).padStart(2, "0").repeat(16);
-const block = (day: string, rows: CounterBlock["rows"], scope: "day" | "backfill" = "day"): CounterBlock => ({ profileId: PROFILE, scope, day, rows });
+const block = (day: string, rows: CounterBlock["rows"], scope: "day" | "backfill" = "day"): CounterBlock => ({
+  profileId: PROFILE,
+  scope,
+  day,
+  rows,
+});
 /** The 120 days ending today, each with one row. */
 const days120 = (k: string, v: number, m?: "count" | "max" | "min" | "gauge") =>
   Array.from({ length: 120 }, (_, i) => block(addDays(TODAY, -119 + i), [{ k, v, ...(m ? { m } : {}) }]));
@@ -29,7 +34,10 @@ let sent = 0;
 const env = (installId: string, counters: CounterBlock[], batchId?: string) =>
   envelope(t, { install: installId, sentAt: t.clock.now() + ++sent, counters, ...(batchId ? { batchId } : {}) });
 type Refusal = { status: number; code: string; message: string; path?: string };
-const refusalOf = async (res: Response): Promise<Refusal> => ({ status: res.status, ...((await res.json()) as { error: Omit<Refusal, "status"> }).error });
+const refusalOf = async (res: Response): Promise<Refusal> => ({
+  status: res.status,
+  ...((await res.json()) as { error: Omit<Refusal, "status"> }).error,
+});
 const ok = async (res: Response) => {
   expect(res.status).toBe(200);
   return (await res.json()) as { duplicate: boolean; applied: { rows: number } };
@@ -43,26 +51,50 @@ const rollupOf = async (u: Uploader, key: string) => {
   t.clock.set(`${addDays(TODAY, 2)}T12:00:00Z`);
   await closeDaysPass({ db: t.db, clock: t.clock });
   t.clock.set(now);
-  return (await t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, u.uuid), eq(counterRollups.key, key))))[0];
+  return (
+    await t.db
+      .select()
+      .from(counterRollups)
+      .where(and(eq(counterRollups.uuid, u.uuid), eq(counterRollups.key, key)))
+  )[0];
 };
 type Lifetime = { value: number; baseline: { value: number } | null; clamped?: true };
 const lifetimeOf = async (u: Uploader, key: string) => {
   const res = await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: u.auth });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { profile: { keys: { key: string; lifetime: Lifetime }[] } }).profile.keys.find((k) => k.key === key)!.lifetime;
+  return ((await res.json()) as { profile: { keys: { key: string; lifetime: Lifetime }[] } }).profile.keys.find(
+    (k) => k.key === key,
+  )!.lifetime;
 };
 const seriesOf = async (u: Uploader, key: string) =>
-  ((await (await t.request(`/v1/stats/series?profile=${PROFILE}&key=${key}&from=${addDays(TODAY, -119)}&to=${TODAY}`, { headers: u.auth })).json()) as { days: { day: string; value: number }[] }).days;
+  (
+    (await (
+      await t.request(`/v1/stats/series?profile=${PROFILE}&key=${key}&from=${addDays(TODAY, -119)}&to=${TODAY}`, {
+        headers: u.auth,
+      })
+    ).json()) as { days: { day: string; value: number }[] }
+  ).days;
 
 describe("the fuzzer's uploads: MAX_SAFE_INTEGER on 120 days from several installs", () => {
   test("are refused 422 total_out_of_range naming the key and its first row; nothing is stored; earlier data stays; the key keeps working", async () => {
     const u = await uploader(t);
     const k = "mining.fuzz.total";
-    await ok(await u.send(env(INSTALL_A, [block(TODAY, [{ k: "mining.other", v: 3 }, { k, v: 7 }])])));
+    await ok(
+      await u.send(
+        env(INSTALL_A, [
+          block(TODAY, [
+            { k: "mining.other", v: 3 },
+            { k, v: 7 },
+          ]),
+        ]),
+      ),
+    );
     const before = await storedState(t.db, u.uuid);
     const rollupBefore = await rollupOf(u, k);
     for (let i = 1; i <= 9; i++) {
-      const refusal = await refusalOf(await u.send(env(install(i), [block(addDays(TODAY, 1), [{ k: "mining.other", v: 1 }]), ...days120(k, MAX)])));
+      const refusal = await refusalOf(
+        await u.send(env(install(i), [block(addDays(TODAY, 1), [{ k: "mining.other", v: 1 }]), ...days120(k, MAX)])),
+      );
       expect(refusal).toMatchObject({ status: 422, code: "total_out_of_range", path: "/counters/1/rows/0/v" });
       expect(refusal.message).toContain(k);
       expect(refusal.message).toContain("nothing of this upload was stored");
@@ -80,7 +112,10 @@ describe("the fuzzer's uploads: MAX_SAFE_INTEGER on 120 days from several instal
     const u = await uploader(t);
     const k = "mining.fuzz.retry";
     const refused = env(INSTALL_A, days120(k, MAX));
-    expect(await refusalOf(await u.send(refused, { gzip: true }))).toMatchObject({ code: "total_out_of_range", path: "/counters/0/rows/0/v" });
+    expect(await refusalOf(await u.send(refused, { gzip: true }))).toMatchObject({
+      code: "total_out_of_range",
+      path: "/counters/0/rows/0/v",
+    });
     const fixed = env(INSTALL_A, days120(k, 1000), refused.batchId);
     expect(await ok(await u.send(fixed, { gzip: true }))).toMatchObject({ duplicate: false, applied: { rows: 120 } });
     expect((await lifetimeOf(u, k)).value).toBe(120_000);
@@ -93,11 +128,18 @@ describe("the limit itself", () => {
     const k = "mining.edge.total";
     await ok(await u.send(env(INSTALL_A, [block(addDays(TODAY, -1), [{ k, v: MAX - 5 }])])));
     await ok(await u.send(env(INSTALL_B, [block(TODAY, [{ k, v: 5 }])])));
-    expect(await lifetimeOf(u, k)).toEqual({ value: MAX, baseline: null, days: { first: addDays(TODAY, -1), last: TODAY } } as never);
+    expect(await lifetimeOf(u, k)).toEqual({
+      value: MAX,
+      baseline: null,
+      days: { first: addDays(TODAY, -1), last: TODAY },
+    } as never);
     expect(await rollupOf(u, k)).toMatchObject({ sum: MAX, pos: MAX });
 
     const before = await storedState(t.db, u.uuid);
-    expect(await refusalOf(await u.send(env(install(3), [block(TODAY, [{ k, v: 1 }])])))).toMatchObject({ status: 422, code: "total_out_of_range" });
+    expect(await refusalOf(await u.send(env(install(3), [block(TODAY, [{ k, v: 1 }])])))).toMatchObject({
+      status: 422,
+      code: "total_out_of_range",
+    });
     expect(await storedState(t.db, u.uuid)).toEqual(before);
 
     // Values are absolute: install A's lower value replaces its old one, and the room is there.
@@ -112,7 +154,10 @@ describe("the limit itself", () => {
     const k = "mining.edge.negative";
     await ok(await u.send(env(INSTALL_A, [block(TODAY, [{ k, v: -MAX }])])));
     expect((await lifetimeOf(u, k)).value).toBe(-MAX);
-    expect(await refusalOf(await u.send(env(INSTALL_B, [block(addDays(TODAY, -1), [{ k, v: -1 }])])))).toMatchObject({ code: "total_out_of_range", path: "/counters/0/rows/0/v" });
+    expect(await refusalOf(await u.send(env(INSTALL_B, [block(addDays(TODAY, -1), [{ k, v: -1 }])])))).toMatchObject({
+      code: "total_out_of_range",
+      path: "/counters/0/rows/0/v",
+    });
     expect(await rollupOf(u, k)).toMatchObject({ sum: -MAX, neg: -MAX, pos: 0 });
   });
 
@@ -123,24 +168,36 @@ describe("the limit itself", () => {
     await ok(await u.send(env(INSTALL_B, [block(addDays(TODAY, -1), [{ k, v: -MAX }])])));
     expect((await lifetimeOf(u, k)).value).toBe(0);
     // The total would be 1, but today's two installs would add to MAX + 1.
-    expect(await refusalOf(await u.send(env(install(3), [block(TODAY, [{ k, v: 1 }])])))).toMatchObject({ code: "total_out_of_range" });
+    expect(await refusalOf(await u.send(env(install(3), [block(TODAY, [{ k, v: 1 }])])))).toMatchObject({
+      code: "total_out_of_range",
+    });
     expect((await seriesOf(u, k)).map((d) => d.value)).toEqual([-MAX, MAX]);
   });
 
-  test.each(["max", "min", "gauge"] as const)("a %s key never adds: MAX_SAFE_INTEGER on 120 days from three installs is accepted", async (kind) => {
-    const u = await uploader(t);
-    const k = `mining.edge.${kind}`;
-    for (const i of [1, 2, 3]) await ok(await u.send(env(install(i), days120(k, kind === "min" ? -MAX : MAX, kind), undefined), { gzip: true }));
-    expect((await lifetimeOf(u, k)).value).toBe(kind === "min" ? -MAX : MAX);
-    expect(await rollupOf(u, k)).toMatchObject({ sum: 0, pos: 0, neg: 0 });
-  });
+  test.each(["max", "min", "gauge"] as const)(
+    "a %s key never adds: MAX_SAFE_INTEGER on 120 days from three installs is accepted",
+    async (kind) => {
+      const u = await uploader(t);
+      const k = `mining.edge.${kind}`;
+      for (const i of [1, 2, 3])
+        await ok(
+          await u.send(env(install(i), days120(k, kind === "min" ? -MAX : MAX, kind), undefined), { gzip: true }),
+        );
+      expect((await lifetimeOf(u, k)).value).toBe(kind === "min" ? -MAX : MAX);
+      expect(await rollupOf(u, k)).toMatchObject({ sum: 0, pos: 0, neg: 0 });
+    },
+  );
 });
 
 describe("baselines add past the range", () => {
   test("a backfill plus later days past 2^53 - 1 reads as the limit with clamped: true, never a rounded number", async () => {
     const u = await uploader(t);
     const k = "mining.base.huge";
-    await ok(await u.send(env(INSTALL_A, [block(addDays(TODAY, -5), [{ k, v: MAX }], "backfill"), block(TODAY, [{ k, v: 5 }])])));
+    await ok(
+      await u.send(
+        env(INSTALL_A, [block(addDays(TODAY, -5), [{ k, v: MAX }], "backfill"), block(TODAY, [{ k, v: 5 }])]),
+      ),
+    );
     expect(await lifetimeOf(u, k)).toMatchObject({ value: MAX, baseline: { value: MAX }, clamped: true });
     // Below the limit the flag is absent (answers keep their bytes).
     await ok(await u.send(env(INSTALL_A, [block(addDays(TODAY, -5), [{ k, v: MAX - 10 }], "backfill")])));
@@ -152,8 +209,19 @@ describe("baselines add past the range", () => {
   test("retention skips a key whose seal would pass the range: its day rows stay, the other keys are sealed, the run ends normally", async () => {
     const u = await uploader(t);
     const [big, small] = ["mining.retain.big", "mining.retain.small"];
-    await ok(await u.send(env(INSTALL_A, [block("2026-06-01", [{ k: big, v: MAX - 1 }, { k: small, v: 3 }])])));
-    const current = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as { settingsVersion: number };
+    await ok(
+      await u.send(
+        env(INSTALL_A, [
+          block("2026-06-01", [
+            { k: big, v: MAX - 1 },
+            { k: small, v: 3 },
+          ]),
+        ]),
+      ),
+    );
+    const current = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as {
+      settingsVersion: number;
+    };
     const patched = await t.request("/v1/stats/settings", {
       method: "PATCH",
       headers: { ...u.auth, "content-type": "application/json" },
@@ -164,11 +232,24 @@ describe("baselines add past the range", () => {
     try {
       t.clock.set("2026-10-15T12:00:00Z");
       expect(await retentionPass(t)).toMatchObject({ skipped: 0 });
-      await ok(await u.send(env(INSTALL_A, [block("2026-07-01", [{ k: big, v: 10 }, { k: small, v: 4 }])])));
+      await ok(
+        await u.send(
+          env(INSTALL_A, [
+            block("2026-07-01", [
+              { k: big, v: 10 },
+              { k: small, v: 4 },
+            ]),
+          ]),
+        ),
+      );
       t.clock.set("2026-11-15T12:00:00Z");
       const result = await retentionPass(t);
       expect(result).toMatchObject({ skipped: 1 });
-      const seals = await t.db.select().from(counterSeals).where(eq(counterSeals.uuid, u.uuid)).orderBy(counterSeals.key);
+      const seals = await t.db
+        .select()
+        .from(counterSeals)
+        .where(eq(counterSeals.uuid, u.uuid))
+        .orderBy(counterSeals.key);
       expect(seals.map((s) => [s.key, s.value, s.day])).toEqual([
         [big, MAX - 1, "2026-06-16"],
         [small, 7, "2026-07-17"],

@@ -12,7 +12,11 @@ import { recomputeRollups, refreshStaleRollups } from "../../src/stats/rollup.qu
 import { rng } from "../support/random.ts";
 
 const rollupsOf = (uuid: string) =>
-  t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, uuid), eq(counterRollups.profileId, PROFILE))).orderBy(asc(counterRollups.key));
+  t.db
+    .select()
+    .from(counterRollups)
+    .where(and(eq(counterRollups.uuid, uuid), eq(counterRollups.profileId, PROFILE)))
+    .orderBy(asc(counterRollups.key));
 /** The fields a key's kind reads (a count's max, say, is never read and may differ). */
 const byKind = (list: Awaited<ReturnType<typeof rollupsOf>>) =>
   list.map((r) => {
@@ -24,7 +28,6 @@ const byKind = (list: Awaited<ReturnType<typeof rollupsOf>>) =>
 let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: "2026-06-01T12:00:00Z" })));
 afterAll(() => t.close());
-
 
 const keys = [
   { k: "mining.blocks.stone", m: "count" },
@@ -42,18 +45,40 @@ function randomUploads(seed: number, count: number): Envelope[] {
   // Each event is recorded by one install, and only that install resends it.
   const events = Array.from({ length: 6 }, (_, i) => ({
     install: r.pick(installs),
-    event: { id: `ev${i}`, kind: r.pick(["rare_drop", "level_up", "first"]), day: r.pick(days), at: base + i, key: r.pick(keys).k, value: r.int(100) },
+    event: {
+      id: `ev${i}`,
+      kind: r.pick(["rare_drop", "level_up", "first"]),
+      day: r.pick(days),
+      at: base + i,
+      key: r.pick(keys).k,
+      value: r.int(100),
+    },
   }));
   return Array.from({ length: count }, (_, i) => {
     const blocks: CounterBlock[] = [];
     for (const day of days) {
       if (r.next() < 0.5) continue;
-      const rows = keys.filter(() => r.next() < 0.6).map(({ k, m }) => ({ k, v: r.int(1000) - 100, ...(r.next() < 0.5 ? { m } : {}) }));
+      const rows = keys
+        .filter(() => r.next() < 0.6)
+        .map(({ k, m }) => ({ k, v: r.int(1000) - 100, ...(r.next() < 0.5 ? { m } : {}) }));
       if (rows.length) blocks.push({ profileId: PROFILE, scope: "day", day, rows });
     }
-    if (r.next() < 0.3) blocks.push({ profileId: PROFILE, scope: "backfill", day: "2026-05-01", rows: [{ k: "mining.blocks.stone", v: r.int(100_000) }] });
-    if (r.next() < 0.4) blocks.push({ profileId: ACCOUNT, scope: "day", day: r.pick(days), rows: [{ k: "tally.playtime.total", v: r.int(86_400_000) }] });
-    if (blocks.length === 0) blocks.push({ profileId: PROFILE, scope: "day", day: days[0]!, rows: [{ k: "mining.blocks.stone", v: i }] });
+    if (r.next() < 0.3)
+      blocks.push({
+        profileId: PROFILE,
+        scope: "backfill",
+        day: "2026-05-01",
+        rows: [{ k: "mining.blocks.stone", v: r.int(100_000) }],
+      });
+    if (r.next() < 0.4)
+      blocks.push({
+        profileId: ACCOUNT,
+        scope: "day",
+        day: r.pick(days),
+        rows: [{ k: "tally.playtime.total", v: r.int(86_400_000) }],
+      });
+    if (blocks.length === 0)
+      blocks.push({ profileId: PROFILE, scope: "day", day: days[0]!, rows: [{ k: "mining.blocks.stone", v: i }] });
     const install = r.pick(installs);
     const env: Envelope = {
       schema: 1,
@@ -67,7 +92,20 @@ function randomUploads(seed: number, count: number): Envelope[] {
       profile: { id: PROFILE, cuteName: "Kiwi" },
       categories: [],
       counters: blocks,
-      sessions: r.next() < 0.5 ? [{ id: `s${r.int(3)}`, activity: "mining", day: r.pick(days), startedAt: base, endedAt: base + i * 1000 + 1, gains: [{ k: "mining.blocks.stone", v: r.int(50) }], costs: [] }] : [],
+      sessions:
+        r.next() < 0.5
+          ? [
+              {
+                id: `s${r.int(3)}`,
+                activity: "mining",
+                day: r.pick(days),
+                startedAt: base,
+                endedAt: base + i * 1000 + 1,
+                gains: [{ k: "mining.blocks.stone", v: r.int(50) }],
+                costs: [],
+              },
+            ]
+          : [],
       // A resent event is the same event: the mod resends what it recorded.
       timeline: events.filter((e) => e.install === install && r.next() < 0.5).map((e) => e.event),
     };
@@ -78,7 +116,12 @@ function randomUploads(seed: number, count: number): Envelope[] {
 
 /** The stored state without the account column, table by table, so two accounts compare. */
 const state = async (uuid: string) =>
-  Object.fromEntries(Object.entries(await storedState(t.db, uuid)).map(([table, rows]) => [table, JSON.stringify(rows, (k, v) => (k === "uuid" ? undefined : v))]));
+  Object.fromEntries(
+    Object.entries(await storedState(t.db, uuid)).map(([table, rows]) => [
+      table,
+      JSON.stringify(rows, (k, v) => (k === "uuid" ? undefined : v)),
+    ]),
+  );
 
 test.each([1, 2, 3, 4, 5])("seed %d: shuffled and repeated uploads store what in-order uploads store", async (seed) => {
   const uploads = randomUploads(seed, 25);
@@ -93,7 +136,9 @@ test.each([1, 2, 3, 4, 5])("seed %d: shuffled and repeated uploads store what in
     [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
   }
   for (let i = 0; i < deliveries.length; i += 4) {
-    const statuses = await Promise.all(deliveries.slice(i, i + 4).map((env) => chaotic.send(env).then((res) => res.status)));
+    const statuses = await Promise.all(
+      deliveries.slice(i, i + 4).map((env) => chaotic.send(env).then((res) => res.status)),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
   }
 
@@ -102,12 +147,20 @@ test.each([1, 2, 3, 4, 5])("seed %d: shuffled and repeated uploads store what in
 
   // The rollups kept up to date upload by upload equal the ones rebuilt from the day rows, and
   // both accounts read the same lifetime totals.
-  const totals = async (uuid: string, auth: { authorization: string }) => (await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: auth })).text();
+  const totals = async (_uuid: string, auth: { authorization: string }) =>
+    (await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: auth })).text();
   expect(await totals(chaotic.uuid, chaotic.auth)).toBe(await totals(reference.uuid, reference.auth));
   for (const u of [reference, chaotic]) {
     await refreshStaleRollups(t.db, u.uuid, PROFILE);
     const kept = await rollupsOf(u.uuid);
-    await t.db.transaction((tx) => recomputeRollups(tx, u.uuid, keys.map((k) => k.k), PROFILE));
+    await t.db.transaction((tx) =>
+      recomputeRollups(
+        tx,
+        u.uuid,
+        keys.map((k) => k.k),
+        PROFILE,
+      ),
+    );
     expect(byKind(kept)).toEqual(byKind(await rollupsOf(u.uuid)));
   }
 });

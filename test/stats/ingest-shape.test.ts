@@ -21,7 +21,17 @@ function base(): Record<string, any> {
     JSON.stringify(
       envelope(t, {
         counters: [{ profileId: PROFILE, scope: "day", day, rows: [{ k: "mining.blocks.stone", v: 10 }] }],
-        sessions: [{ id: "s1", activity: "mining", day, startedAt: t.clock.now() - 60_000, endedAt: t.clock.now(), gains: [{ k: "mining.blocks.stone", v: 10 }], costs: [] }],
+        sessions: [
+          {
+            id: "s1",
+            activity: "mining",
+            day,
+            startedAt: t.clock.now() - 60_000,
+            endedAt: t.clock.now(),
+            gains: [{ k: "mining.blocks.stone", v: 10 }],
+            costs: [],
+          },
+        ],
         timeline: [{ id: "e1", kind: "level_up", day, at: t.clock.now(), key: "mining.level", value: 5 }],
       }),
     ),
@@ -75,7 +85,11 @@ describe("values of the wrong type are refused with their path", () => {
     ["a day that does not exist", "/counters/0/day", (e: any) => (e.counters[0].day = "2026-02-30")],
     ["a session day that does not exist", "/sessions/0/day", (e: any) => (e.sessions[0].day = "2026-13-01")],
     // Year 0000 exists in no calendar and Postgres refuses it: these answered 500 before (issue 9's fuzz).
-    ["a backfill day in year 0000", "/counters/0/day", (e: any) => ((e.counters[0].scope = "backfill"), (e.counters[0].day = "0000-01-01"))],
+    [
+      "a backfill day in year 0000",
+      "/counters/0/day",
+      (e: any) => ((e.counters[0].scope = "backfill"), (e.counters[0].day = "0000-01-01")),
+    ],
     ["a session day in year 0000", "/sessions/0/day", (e: any) => (e.sessions[0].day = "0000-06-01")],
     ["a timeline day in year 0000", "/timeline/0/day", (e: any) => (e.timeline[0].day = "0000-12-31")],
     ["a mode other than live", "/mode", (e: any) => (e.mode = "replay")],
@@ -102,21 +116,36 @@ describe("counter keys follow the grammar exactly", () => {
     ["129 bytes", `mining.${"a".repeat(60)}.${"b".repeat(54)}.${"c".repeat(6)}`],
   ])("%s is refused", async (what, k) => {
     if (what === "129 bytes") expect(k.length).toBe(129);
-    expect(await refusal((e) => (e.counters[0].rows[0].k = k))).toMatchObject({ status: 400, code: "invalid_body", path: "/counters/0/rows/0/k" });
+    expect(await refusal((e) => (e.counters[0].rows[0].k = k))).toMatchObject({
+      status: 400,
+      code: "invalid_body",
+      path: "/counters/0/rows/0/k",
+    });
   });
 
   test("the limits themselves are accepted: 5 segments, 64-character segments, 128 bytes", async () => {
-    const keys = ["mining.a.b.c.d.e", `mining.${"a".repeat(64)}`, `mining.${"a".repeat(60)}.${"b".repeat(54)}.${"c".repeat(5)}`, "mining.x;1:2+3#4-5"];
+    const keys = [
+      "mining.a.b.c.d.e",
+      `mining.${"a".repeat(64)}`,
+      `mining.${"a".repeat(60)}.${"b".repeat(54)}.${"c".repeat(5)}`,
+      "mining.x;1:2+3#4-5",
+    ];
     expect(keys[2]!.length).toBe(128);
     const other = await uploader(t);
-    const res = await other.send(envelope(t, { counters: [{ profileId: PROFILE, scope: "day", day, rows: keys.map((k) => ({ k, v: 1 })) }] }));
+    const res = await other.send(
+      envelope(t, { counters: [{ profileId: PROFILE, scope: "day", day, rows: keys.map((k) => ({ k, v: 1 })) }] }),
+    );
     expect(res.status).toBe(200);
   });
 });
 
 describe("schema versions", () => {
   test.each([[2], [0]])("schema %d is refused unsupported_schema, before any other check", async (schema) => {
-    expect(await refusal((e) => ((e.schema = schema), (e.newField = true)))).toMatchObject({ status: 422, code: "unsupported_schema", path: "/schema" });
+    expect(await refusal((e) => ((e.schema = schema), (e.newField = true)))).toMatchObject({
+      status: 422,
+      code: "unsupported_schema",
+      path: "/schema",
+    });
   });
 });
 

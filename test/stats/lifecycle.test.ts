@@ -19,11 +19,29 @@ async function fill(u: Uploader) {
   const res = await u.send(
     envelope(t, {
       counters: [
-        { profileId: PROFILE, scope: "day", day: "2026-06-09", rows: [{ k: "mining.blocks.stone", v: 5 }, { k: "farming.purse.coins", v: 9, m: "gauge" }] },
+        {
+          profileId: PROFILE,
+          scope: "day",
+          day: "2026-06-09",
+          rows: [
+            { k: "mining.blocks.stone", v: 5 },
+            { k: "farming.purse.coins", v: 9, m: "gauge" },
+          ],
+        },
         { profileId: PROFILE, scope: "backfill", day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 500 }] },
         { profileId: ACCOUNT, scope: "day", day: "2026-06-09", rows: [{ k: "tally.playtime.total", v: 60_000 }] },
       ],
-      sessions: [{ id: "s1", activity: "mining", day: "2026-06-09", startedAt: 1, endedAt: 2, gains: [{ k: "mining.blocks.stone", v: 5 }], costs: [] }],
+      sessions: [
+        {
+          id: "s1",
+          activity: "mining",
+          day: "2026-06-09",
+          startedAt: 1,
+          endedAt: 2,
+          gains: [{ k: "mining.blocks.stone", v: 5 }],
+          costs: [],
+        },
+      ],
       timeline: [{ id: "e1", kind: "first", day: "2026-06-09", at: 3 }],
     }),
   );
@@ -51,9 +69,15 @@ describe("GET /v1/stats/export", () => {
     expect(doc.deviceSessions).toHaveLength(1);
     expect(Object.keys(doc.deviceSessions[0]).sort()).toEqual(["createdAt", "device", "expiresAt", "id", "lastSeenAt"]);
     expect(doc.profiles).toEqual([expect.objectContaining({ profileId: PROFILE, cuteName: "Pomegranate" })]);
-    expect(doc.dayRows.map((r: { key: string }) => r.key)).toEqual(["tally.playtime.total", "farming.purse.coins", "mining.blocks.stone"]);
+    expect(doc.dayRows.map((r: { key: string }) => r.key)).toEqual([
+      "tally.playtime.total",
+      "farming.purse.coins",
+      "mining.blocks.stone",
+    ]);
     expect(doc.dayRows[1]).toMatchObject({ day: "2026-06-09", value: 9, low: 9, high: 9 });
-    expect(doc.backfills).toEqual([expect.objectContaining({ key: "mining.blocks.stone", day: "2026-06-01", value: 500 })]);
+    expect(doc.backfills).toEqual([
+      expect.objectContaining({ key: "mining.blocks.stone", day: "2026-06-01", value: 500 }),
+    ]);
     expect(doc.sessions[0]).toMatchObject({ id: "s1", gains: [{ k: "mining.blocks.stone", v: 5 }] });
     expect(doc.timelineEvents[0]).toMatchObject({ id: "e1", kind: "first" });
     expect(text).not.toContain(u.auth.authorization.slice("Bearer ".length));
@@ -101,7 +125,17 @@ describe("DELETE /v1/stats/data", () => {
     await fill(other);
     const first = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(await first.json()).toEqual({
-      removed: { dayRows: 3, backfills: 1, seals: 0, rollups: 3, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1 },
+      removed: {
+        dayRows: 3,
+        backfills: 1,
+        seals: 0,
+        rollups: 3,
+        sessions: 1,
+        timelineEvents: 1,
+        mirrorSections: 0,
+        profiles: 1,
+        uploads: 1,
+      },
       total: 11,
     });
     expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
@@ -109,7 +143,9 @@ describe("DELETE /v1/stats/data", () => {
     const second = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(((await second.json()) as { total: number }).total).toBe(0);
     // Settings stay: consent is still on.
-    const settings = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as { categories: Record<string, boolean> };
+    const settings = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as {
+      categories: Record<string, boolean>;
+    };
     expect(settings.categories.gathering).toBe(true);
   });
 });
@@ -121,7 +157,20 @@ describe("DELETE /v1/stats/account", () => {
     await closeFilled();
     const res = await t.request("/v1/stats/account", { method: "DELETE", headers: u.auth });
     expect(await res.json()).toEqual({
-      removed: { dayRows: 3, backfills: 1, seals: 0, rollups: 3, sessions: 1, timelineEvents: 1, mirrorSections: 0, profiles: 1, uploads: 1, account: 1, deviceSessions: 1, pageTokens: 0 },
+      removed: {
+        dayRows: 3,
+        backfills: 1,
+        seals: 0,
+        rollups: 3,
+        sessions: 1,
+        timelineEvents: 1,
+        mirrorSections: 0,
+        profiles: 1,
+        uploads: 1,
+        account: 1,
+        deviceSessions: 1,
+        pageTokens: 0,
+      },
       total: 13,
     });
     expect((await t.request("/v1/stats/settings", { headers: u.auth })).status).toBe(401);

@@ -12,7 +12,7 @@ import { counterDays, counterMarks, counterRollups } from "../../src/stats/count
 import { chartSeries, keysWithLifetime } from "../../src/stats/fold.ts";
 import { closeDaysPass } from "../../src/stats/rollups.ts";
 import { recomputeRollups } from "../../src/stats/rollup.query.ts";
-import { lockAccountStats } from "../../src/stats/ingest.query.ts";
+import { lockAccountStats } from "../../src/stats/counters.query.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { migrations } from "../../src/db/migrations.gen.ts";
@@ -25,9 +25,15 @@ let t: TestApp;
 beforeAll(async () => (t = await testApp({ settings: { devSignin: true }, now: NOW })));
 afterAll(() => t.close());
 
-const block = (day: string, rows: CounterBlock["rows"]): CounterBlock => ({ profileId: PROFILE, scope: "day", day, rows });
+const block = (day: string, rows: CounterBlock["rows"]): CounterBlock => ({
+  profileId: PROFILE,
+  scope: "day",
+  day,
+  rows,
+});
 let sent = 0;
-const send = (u: Uploader, install: string, blocks: CounterBlock[], sentAt = t.clock.now() + ++sent) => u.send(envelope(t, { install, sentAt, counters: blocks }));
+const send = (u: Uploader, install: string, blocks: CounterBlock[], sentAt = t.clock.now() + ++sent) =>
+  u.send(envelope(t, { install, sentAt, counters: blocks }));
 async function ok(res: Response) {
   expect(res.status).toBe(200);
 }
@@ -35,30 +41,58 @@ const close = (at: string) => {
   t.clock.set(at);
   return closeDaysPass({ db: t.db, clock: t.clock });
 };
-const totalsText = async (u: Uploader) => (await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: u.auth })).text();
+const totalsText = async (u: Uploader) =>
+  (await t.request(`/v1/stats/totals?profile=${PROFILE}`, { headers: u.auth })).text();
 type Lifetime = { value: number; days: { first: string; last: string } | null };
 const lifetimeOf = async (u: Uploader, key: string) =>
-  (JSON.parse(await totalsText(u)) as { profile: { keys: { key: string; lifetime: Lifetime }[] } }).profile.keys.find((k) => k.key === key)?.lifetime;
+  (JSON.parse(await totalsText(u)) as { profile: { keys: { key: string; lifetime: Lifetime }[] } }).profile.keys.find(
+    (k) => k.key === key,
+  )?.lifetime;
 const chartsText = async (u: Uploader, from = "2026-05-01", to = "2026-06-30") =>
-  JSON.stringify([...(await chartSeries({ db: t.db, catalogue: t.catalogue }, u.uuid, [PROFILE, ACCOUNT], from, to)).get(PROFILE)!]);
-const markOf = async (uuid: string) => (await t.db.select().from(counterMarks).where(eq(counterMarks.uuid, uuid)))[0]?.closedThrough ?? null;
-const rollupsOf = (uuid: string) => t.db.select().from(counterRollups).where(eq(counterRollups.uuid, uuid)).orderBy(asc(counterRollups.profileId), asc(counterRollups.key));
-const rollupOf = async (uuid: string, key: string) => (await t.db.select().from(counterRollups).where(and(eq(counterRollups.uuid, uuid), eq(counterRollups.key, key))))[0];
+  JSON.stringify([
+    ...(await chartSeries({ db: t.db, catalogue: t.catalogue }, u.uuid, [PROFILE, ACCOUNT], from, to)).get(PROFILE)!,
+  ]);
+const markOf = async (uuid: string) =>
+  (await t.db.select().from(counterMarks).where(eq(counterMarks.uuid, uuid)))[0]?.closedThrough ?? null;
+const rollupsOf = (uuid: string) =>
+  t.db
+    .select()
+    .from(counterRollups)
+    .where(eq(counterRollups.uuid, uuid))
+    .orderBy(asc(counterRollups.profileId), asc(counterRollups.key));
+const rollupOf = async (uuid: string, key: string) =>
+  (
+    await t.db
+      .select()
+      .from(counterRollups)
+      .where(and(eq(counterRollups.uuid, uuid), eq(counterRollups.key, key)))
+  )[0];
 
 /** The stored rollups equal a rebuild from the closed day rows (the rebuild is rolled back). */
 async function expectInvariant(uuid: string) {
   const stored = await rollupsOf(uuid);
-  const keys = [...new Set((await t.db.select({ key: counterDays.key }).from(counterDays).where(eq(counterDays.uuid, uuid))).map((r) => r.key))];
+  const keys = [
+    ...new Set(
+      (await t.db.select({ key: counterDays.key }).from(counterDays).where(eq(counterDays.uuid, uuid))).map(
+        (r) => r.key,
+      ),
+    ),
+  ];
   let rebuilt: typeof stored = [];
   await t.db
     .transaction(async (tx) => {
       await recomputeRollups(tx, uuid, keys);
-      rebuilt = await tx.select().from(counterRollups).where(eq(counterRollups.uuid, uuid)).orderBy(asc(counterRollups.profileId), asc(counterRollups.key));
+      rebuilt = await tx
+        .select()
+        .from(counterRollups)
+        .where(eq(counterRollups.uuid, uuid))
+        .orderBy(asc(counterRollups.profileId), asc(counterRollups.key));
       throw new Error("rollback");
     })
     .catch((e: Error) => expect(e.message).toBe("rollback"));
   // A stale rollup's max and min wait for the read that rebuilds them; everything else must match.
-  const comparable = (rows: typeof stored, staleOf: (i: number) => boolean) => rows.map((r, i) => (staleOf(i) ? { ...r, max: 0, min: 0, stale: false } : r));
+  const comparable = (rows: typeof stored, staleOf: (i: number) => boolean) =>
+    rows.map((r, i) => (staleOf(i) ? { ...r, max: 0, min: 0, stale: false } : r));
   expect(comparable(stored, (i) => stored[i]!.stale)).toEqual(comparable(rebuilt, (i) => stored[i]?.stale ?? false));
 }
 
@@ -66,19 +100,53 @@ describe("a new account", () => {
   test("is closed through its today minus 2 at its first upload; open days move no rollup and are folded when read", async () => {
     t.clock.set(NOW);
     const u = await uploader(t);
-    await ok(await send(u, INSTALL_A, [block("2026-06-05", [{ k: "mining.open.count", v: 10, m: "count" }, { k: "mining.open.gauge", v: 100, m: "gauge" }])]));
+    await ok(
+      await send(u, INSTALL_A, [
+        block("2026-06-05", [
+          { k: "mining.open.count", v: 10, m: "count" },
+          { k: "mining.open.gauge", v: 100, m: "gauge" },
+        ]),
+      ]),
+    );
     expect(await markOf(u.uuid)).toBe("2026-06-08");
-    await ok(await send(u, INSTALL_A, [block("2026-06-10", [{ k: "mining.open.count", v: 5 }, { k: "mining.open.gauge", v: 70 }]), block("2026-06-09", [{ k: "mining.open.fresh", v: 3, m: "count" }])]));
-    expect(await rollupOf(u.uuid, "mining.open.count")).toMatchObject({ sum: 10, firstDay: "2026-06-05", lastDay: "2026-06-05" });
+    await ok(
+      await send(u, INSTALL_A, [
+        block("2026-06-10", [
+          { k: "mining.open.count", v: 5 },
+          { k: "mining.open.gauge", v: 70 },
+        ]),
+        block("2026-06-09", [{ k: "mining.open.fresh", v: 3, m: "count" }]),
+      ]),
+    );
+    expect(await rollupOf(u.uuid, "mining.open.count")).toMatchObject({
+      sum: 10,
+      firstDay: "2026-06-05",
+      lastDay: "2026-06-05",
+    });
     expect(await rollupOf(u.uuid, "mining.open.gauge")).toMatchObject({ lastValue: 100, lastDay: "2026-06-05" });
     expect(await rollupOf(u.uuid, "mining.open.fresh")).toBeUndefined();
-    expect(await lifetimeOf(u, "mining.open.count")).toMatchObject({ value: 15, days: { first: "2026-06-05", last: "2026-06-10" } });
-    expect(await lifetimeOf(u, "mining.open.gauge")).toMatchObject({ value: 70, days: { first: "2026-06-05", last: "2026-06-10" } });
+    expect(await lifetimeOf(u, "mining.open.count")).toMatchObject({
+      value: 15,
+      days: { first: "2026-06-05", last: "2026-06-10" },
+    });
+    expect(await lifetimeOf(u, "mining.open.gauge")).toMatchObject({
+      value: 70,
+      days: { first: "2026-06-05", last: "2026-06-10" },
+    });
     // A key with open days only still shows, in the totals and the charts.
-    expect(await lifetimeOf(u, "mining.open.fresh")).toMatchObject({ value: 3, days: { first: "2026-06-09", last: "2026-06-09" } });
+    expect(await lifetimeOf(u, "mining.open.fresh")).toMatchObject({
+      value: 3,
+      days: { first: "2026-06-09", last: "2026-06-09" },
+    });
     const charts = await chartsText(u);
     expect(JSON.parse(charts)).toContainEqual(["mining.open.fresh", [{ day: "2026-06-09", value: 3 }]]);
-    expect(JSON.parse(charts)).toContainEqual(["mining.open.count", [{ day: "2026-06-05", value: 10 }, { day: "2026-06-10", value: 5 }]]);
+    expect(JSON.parse(charts)).toContainEqual([
+      "mining.open.count",
+      [
+        { day: "2026-06-05", value: 10 },
+        { day: "2026-06-10", value: 5 },
+      ],
+    ]);
     await expectInvariant(u.uuid);
 
     // Two days later the job closes them: the rollups take them in, and nothing read changes.
@@ -143,16 +211,41 @@ describe("ingest across the mark", () => {
     const u = await uploader(t);
     const k = "mining.late.max";
     const m = "mining.late.min";
-    await ok(await send(u, INSTALL_A, [block("2026-06-06", [{ k, v: 30, m: "max" }, { k: m, v: 30, m: "min" }]), block("2026-06-09", [{ k, v: 50 }, { k: m, v: 10 }])]));
+    await ok(
+      await send(u, INSTALL_A, [
+        block("2026-06-06", [
+          { k, v: 30, m: "max" },
+          { k: m, v: 30, m: "min" },
+        ]),
+        block("2026-06-09", [
+          { k, v: 50 },
+          { k: m, v: 10 },
+        ]),
+      ]),
+    );
     expect((await lifetimeOf(u, k))?.value).toBe(50);
     expect((await lifetimeOf(u, m))?.value).toBe(10);
-    await ok(await send(u, INSTALL_A, [block("2026-06-09", [{ k, v: 20 }, { k: m, v: 40 }])]));
+    await ok(
+      await send(u, INSTALL_A, [
+        block("2026-06-09", [
+          { k, v: 20 },
+          { k: m, v: 40 },
+        ]),
+      ]),
+    );
     // Open days never mark a rollup stale: the closed days' rollup was right all along.
     expect(await rollupOf(u.uuid, k)).toMatchObject({ max: 30, stale: false });
     expect((await lifetimeOf(u, k))?.value).toBe(30);
     expect((await lifetimeOf(u, m))?.value).toBe(30);
     // Lowering the closed day marks it stale; the read rebuilds it from closed days only.
-    await ok(await send(u, INSTALL_A, [block("2026-06-06", [{ k, v: 5 }, { k: m, v: 60 }])]));
+    await ok(
+      await send(u, INSTALL_A, [
+        block("2026-06-06", [
+          { k, v: 5 },
+          { k: m, v: 60 },
+        ]),
+      ]),
+    );
     expect(await rollupOf(u.uuid, k)).toMatchObject({ stale: true });
     expect((await lifetimeOf(u, k))?.value).toBe(20);
     expect((await lifetimeOf(u, m))?.value).toBe(40);
@@ -195,7 +288,9 @@ describe("the stats.rollups pass", () => {
     t.clock.set(NOW);
     const u = await uploader(t);
     const k = "mining.race.count";
-    await ok(await send(u, INSTALL_A, [block("2026-06-07", [{ k, v: 1, m: "count" }]), block("2026-06-09", [{ k, v: 2 }])]));
+    await ok(
+      await send(u, INSTALL_A, [block("2026-06-07", [{ k, v: 1, m: "count" }]), block("2026-06-09", [{ k, v: 2 }])]),
+    );
     t.clock.set("2026-06-12T12:00:00Z");
     if (backend === "postgres") {
       // While an upload holds the account's lock, the pass waits for it.
@@ -234,11 +329,26 @@ describe("the stats.rollups pass", () => {
       ["mining.life.gauge", "gauge"],
     ] as const;
     for (const [i, day] of ["2026-06-01", "2026-06-06", "2026-06-09", "2026-06-10"].entries()) {
-      await ok(await send(u, INSTALL_A, [block(day, keys.map(([k, m], j) => ({ k, v: 10 * i + j + 1, m })))]));
-      await ok(await send(u, INSTALL_B, [block(day, keys.map(([k], j) => ({ k, v: 5 * i + j })))]));
+      await ok(
+        await send(u, INSTALL_A, [
+          block(
+            day,
+            keys.map(([k, m], j) => ({ k, v: 10 * i + j + 1, m })),
+          ),
+        ]),
+      );
+      await ok(
+        await send(u, INSTALL_B, [
+          block(
+            day,
+            keys.map(([k], j) => ({ k, v: 5 * i + j })),
+          ),
+        ]),
+      );
     }
     // Read through the module (a token would not outlive the clock's jumps).
-    const lifetimes = async () => JSON.stringify(await keysWithLifetime({ db: t.db, catalogue: t.catalogue }, u.uuid, PROFILE));
+    const lifetimes = async () =>
+      JSON.stringify(await keysWithLifetime({ db: t.db, catalogue: t.catalogue }, u.uuid, PROFILE));
     const before = await lifetimes();
     expect(before).toContain("mining.life.gauge");
     const charts = await chartsText(u);
@@ -258,7 +368,8 @@ describe("the stats.rollups pass", () => {
     await retentionPass({ db: t.db, clock: t.clock });
     expect(await rollupsOf(u.uuid)).toEqual([]);
     // The days are a seal baseline now: the same values, said as a baseline.
-    const values = (text: string) => (JSON.parse(text) as { key: string; lifetime: { value: number } }[]).map((k) => [k.key, k.lifetime.value]);
+    const values = (text: string) =>
+      (JSON.parse(text) as { key: string; lifetime: { value: number } }[]).map((k) => [k.key, k.lifetime.value]);
     expect(values(await lifetimes())).toEqual(values(before));
     await expectInvariant(u.uuid);
   });
@@ -282,8 +393,22 @@ test("the migration closes each existing account through its latest day, so its 
     const at = migrations.findIndex((m) => m.tag.endsWith("_open_days"));
     expect(at).toBeGreaterThan(0);
     await migrate(database.db, migrations.slice(0, at));
-    const row = (uuid: string, day: string) => ({ uuid, profileId: PROFILE, key: "mining.m.count", day, installId: INSTALL_A, value: 1, sentAt: 0 });
-    await database.db.insert(counterDays).values([row("a".repeat(32), "2026-05-01"), row("a".repeat(32), "2026-06-11"), row("b".repeat(32), "2025-01-01")]);
+    const row = (uuid: string, day: string) => ({
+      uuid,
+      profileId: PROFILE,
+      key: "mining.m.count",
+      day,
+      installId: INSTALL_A,
+      value: 1,
+      sentAt: 0,
+    });
+    await database.db
+      .insert(counterDays)
+      .values([
+        row("a".repeat(32), "2026-05-01"),
+        row("a".repeat(32), "2026-06-11"),
+        row("b".repeat(32), "2025-01-01"),
+      ]);
     await migrate(database.db);
     expect(await database.db.select().from(counterMarks).orderBy(asc(counterMarks.uuid))).toEqual([
       { uuid: "a".repeat(32), closedThrough: "2026-06-11" },

@@ -6,7 +6,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, ne } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
-import { fixtureAccount, fixtureCatalogue, fixturesDir, sendFixtures, totalsReads, FIXTURE_PROFILE } from "../support/fixtures.ts";
+import {
+  fixtureAccount,
+  fixtureCatalogue,
+  fixturesDir,
+  sendFixtures,
+  totalsReads,
+  FIXTURE_PROFILE,
+} from "../support/fixtures.ts";
 import type { Uploader } from "../support/uploads.ts";
 import { counterDays } from "../../src/stats/counters.table.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
@@ -18,26 +25,46 @@ afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
 });
 async function withFixtures() {
-  const t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: fixtureAccount.signedInAt });
+  const t = await testApp({
+    settings: { devSignin: true, catalogueFile: fixtureCatalogue },
+    now: fixtureAccount.signedInAt,
+  });
   opened.push(t);
   const { uploader } = await sendFixtures(t);
   return { t, u: uploader };
 }
 const reads = async (t: TestApp, u: Uploader) => {
   const out: Record<string, string> = {};
-  for (const [file, path] of Object.entries(totalsReads)) out[file] = JSON.stringify(await (await t.request(path, { headers: u.auth })).json(), null, 2) + "\n";
+  for (const [file, path] of Object.entries(totalsReads))
+    out[file] = JSON.stringify(await (await t.request(path, { headers: u.auth })).json(), null, 2) + "\n";
   return out;
 };
-const expected = Object.fromEntries(Object.keys(totalsReads).map((file) => [file, readFileSync(join(fixturesDir, "totals", file), "utf8")]));
-type Totals = { profile: { keys: { key: string; lifetime: { value: number; baseline: { day: string } | null; days: unknown } }[] }; account: { keys: { key: string; lifetime: { value: number } }[] } };
-const totals = async (t: TestApp, u: Uploader) => (await (await t.request(`/v1/stats/totals?profile=${FIXTURE_PROFILE}`, { headers: u.auth })).json()) as Totals;
+const expected = Object.fromEntries(
+  Object.keys(totalsReads).map((file) => [file, readFileSync(join(fixturesDir, "totals", file), "utf8")]),
+);
+type Totals = {
+  profile: { keys: { key: string; lifetime: { value: number; baseline: { day: string } | null; days: unknown } }[] };
+  account: { keys: { key: string; lifetime: { value: number } }[] };
+};
+const totals = async (t: TestApp, u: Uploader) =>
+  (await (await t.request(`/v1/stats/totals?profile=${FIXTURE_PROFILE}`, { headers: u.auth })).json()) as Totals;
 const lifetimes = (x: Totals) => [...x.profile.keys, ...x.account.keys].map((k) => [k.key, k.lifetime.value]);
 const setRetention = async (t: TestApp, u: Uploader, days: number) => {
-  const current = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as { settingsVersion: number };
-  const res = await t.request("/v1/stats/settings", { method: "PATCH", headers: { ...u.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: current.settingsVersion, retentionDays: days }) });
+  const current = (await (await t.request("/v1/stats/settings", { headers: u.auth })).json()) as {
+    settingsVersion: number;
+  };
+  const res = await t.request("/v1/stats/settings", {
+    method: "PATCH",
+    headers: { ...u.auth, "content-type": "application/json" },
+    body: JSON.stringify({ settingsVersion: current.settingsVersion, retentionDays: days }),
+  });
   expect(res.status).toBe(200);
 };
-const installRows = (t: TestApp, uuid: string) => t.db.select().from(counterDays).where(and(eq(counterDays.uuid, uuid), ne(counterDays.installId, SEALED_INSTALL)));
+const installRows = (t: TestApp, uuid: string) =>
+  t.db
+    .select()
+    .from(counterDays)
+    .where(and(eq(counterDays.uuid, uuid), ne(counterDays.installId, SEALED_INSTALL)));
 
 describe("the seal", () => {
   test("leaves nothing to do while every day is writable", async () => {

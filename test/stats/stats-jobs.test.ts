@@ -8,7 +8,13 @@ import { serviceJobs } from "../../src/jobs/jobs.ts";
 import { storedState } from "../support/stored.ts";
 
 let t: TestApp;
-beforeAll(async () => (t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue }, now: fixtureAccount.signedInAt })));
+beforeAll(
+  async () =>
+    (t = await testApp({
+      settings: { devSignin: true, catalogueFile: fixtureCatalogue },
+      now: fixtureAccount.signedInAt,
+    })),
+);
 afterAll(() => t.close());
 
 test("stats.seal, stats.retention and stats.batches run as named jobs and report what they did", async () => {
@@ -23,7 +29,9 @@ test("stats.seal, stats.retention and stats.batches run as named jobs and report
   expect(await scheduler.run("stats.retention")).toMatchObject({ status: "ran", counts: { rowsRemoved: 0 } });
   const batches = await scheduler.run("stats.batches");
   expect(batches).toMatchObject({ status: "ran", counts: { purged: 11 } });
-  expect(t.log.lines.some((l) => l.msg === "job run" && l.job === "stats.seal" && (l.rowsRemoved as number) > 0)).toBe(true);
+  expect(t.log.lines.some((l) => l.msg === "job run" && l.job === "stats.seal" && (l.rowsRemoved as number) > 0)).toBe(
+    true,
+  );
   expect((await storedState(t.db, uploader.uuid)).days.every((d) => d.installId === "")).toBe(true);
   await scheduler.stop();
 });

@@ -7,6 +7,7 @@ import { memoryLog } from "../../src/log.ts";
 import { loadCatalogue } from "../../src/catalogue/load.ts";
 import { createMetrics } from "../../src/metrics/metrics.ts";
 import { testDatabase } from "./db.ts";
+import { openapiChecker } from "./openapi-check.ts";
 
 export type TestAppOptions = {
   settings?: Partial<Record<SettingName, string | number | boolean>>;
@@ -17,7 +18,9 @@ export type TestAppOptions = {
 /** fetch that fails loudly: no test reaches a real upstream. */
 export const noUpstream: typeof fetch = Object.assign(
   async (input: RequestInfo | URL) => {
-    throw new Error(`test tried to reach an upstream that is not faked: ${String(input instanceof Request ? input.url : input)}`);
+    throw new Error(
+      `test tried to reach an upstream that is not faked: ${String(input instanceof Request ? input.url : input)}`,
+    );
   },
   { preconnect: () => {} },
 );
@@ -38,8 +41,25 @@ export async function testApp(options: TestAppOptions = {}) {
   const clock = fakeClock(options.now);
   const log = memoryLog();
   const catalogue = await loadCatalogue(config.catalogueFile);
-  const deps: AppDeps = { db: database.db, config, clock, fetch: options.fetch ?? noUpstream, log, catalogue, metrics: createMetrics() };
+  const deps: AppDeps = {
+    db: database.db,
+    config,
+    clock,
+    fetch: options.fetch ?? noUpstream,
+    log,
+    catalogue,
+    metrics: createMetrics(),
+  };
   const app = createApp(deps);
+  // Every answer the app gives in-process is checked against its own OpenAPI document.
+  const handle = app.handle.bind(app);
+  const check = openapiChecker(handle);
+  app.handle = async (request: Request) => {
+    const { method, url } = request;
+    const response = await handle(request);
+    await check({ method, url }, response);
+    return response;
+  };
   const base = "http://localhost";
   return {
     ...deps,
@@ -59,7 +79,11 @@ export async function testApp(options: TestAppOptions = {}) {
         new Request(base + path, {
           method: "POST",
           body: payload,
-          headers: { "content-type": "application/json", ...(opts.gzip ? { "content-encoding": "gzip" } : {}), ...opts.headers },
+          headers: {
+            "content-type": "application/json",
+            ...(opts.gzip ? { "content-encoding": "gzip" } : {}),
+            ...opts.headers,
+          },
         }),
       );
     },

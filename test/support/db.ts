@@ -22,7 +22,10 @@ let seed: Promise<Blob> | undefined;
 export function testSeed(): Promise<Blob> {
   seed ??= (async () => {
     const pglite = await Bun.file(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json")).json();
-    const key = new Bun.CryptoHasher("sha256").update(pglite.version + JSON.stringify(migrations)).digest("hex").slice(0, 16);
+    const key = new Bun.CryptoHasher("sha256")
+      .update(pglite.version + JSON.stringify(migrations))
+      .digest("hex")
+      .slice(0, 16);
     const file = Bun.file(join(tmpdir(), `tally-test-seed-${key}.tgz`));
     if (await file.exists()) return new Blob([await file.arrayBuffer()]);
     const blob = await buildSeed();
@@ -69,7 +72,12 @@ export async function testDatabase(): Promise<Database> {
     };
   }
   const client = await openPglite(undefined, await testSeed());
-  return { db: drizzlePglite(client, { schema }) as unknown as Db, kind: "embedded", where: "memory", close: () => client.close() };
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    kind: "embedded",
+    where: "memory",
+    close: () => client.close(),
+  };
 }
 
 /** Unpacks the migrated seed as DATA_DIR/pg, as the binary does for a new folder. */
@@ -85,5 +93,10 @@ export async function emptyDatabase(): Promise<Database> {
     return { ...database, close: async () => (await database.close(), await created.drop()) };
   }
   const client = await openPglite(undefined);
-  return { db: drizzlePglite(client, { schema }) as unknown as Db, kind: "embedded", where: "memory", close: () => client.close() };
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    kind: "embedded",
+    where: "memory",
+    close: () => client.close(),
+  };
 }

@@ -8,7 +8,12 @@ import { uploader } from "./uploads.ts";
 export const fixturesDir = join(import.meta.dir, "../../fixtures");
 export const fixtureCatalogue = join(fixturesDir, "catalogue.json");
 
-type Account = { zone: string; signedInAt: string; consent: string[]; consentChanges: Record<string, Record<string, boolean>> };
+type Account = {
+  zone: string;
+  signedInAt: string;
+  consent: string[];
+  consentChanges: Record<string, Record<string, boolean>>;
+};
 export const fixtureAccount: Account = JSON.parse(readFileSync(join(fixturesDir, "account.json"), "utf8"));
 
 export const fixtureUploads = readdirSync(join(fixturesDir, "uploads"))
@@ -28,7 +33,11 @@ export async function sendFixtures(t: TestApp, order: (names: string[]) => strin
     const body = byName.get(name)!;
     const change = fixtureAccount.consentChanges[name];
     if (change) {
-      const res = await t.request("/v1/stats/settings", { method: "PATCH", headers: { ...u.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: version, categories: change }) });
+      const res = await t.request("/v1/stats/settings", {
+        method: "PATCH",
+        headers: { ...u.auth, "content-type": "application/json" },
+        body: JSON.stringify({ settingsVersion: version, categories: change }),
+      });
       version = ((await res.json()) as { settingsVersion: number }).settingsVersion;
     }
     const upload = JSON.parse(body) as { sentAt: number };

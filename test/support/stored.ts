@@ -21,9 +21,18 @@ export async function storedState(db: Db, uuid: string) {
       .orderBy(asc(counterBackfills.profileId), asc(counterBackfills.key), asc(counterBackfills.installId)),
     sessions: await db.select().from(sessions).where(eq(sessions.uuid, uuid)).orderBy(asc(sessions.id)),
     events: await db.select().from(timelineEvents).where(eq(timelineEvents.uuid, uuid)).orderBy(asc(timelineEvents.id)),
-    profiles: await db.select().from(statProfiles).where(eq(statProfiles.uuid, uuid)).orderBy(asc(statProfiles.profileId)),
-    mirror: await db.select().from(mirrorSections).where(eq(mirrorSections.uuid, uuid)).orderBy(asc(mirrorSections.profileId), asc(mirrorSections.section)),
+    profiles: await db
+      .select()
+      .from(statProfiles)
+      .where(eq(statProfiles.uuid, uuid))
+      .orderBy(asc(statProfiles.profileId)),
+    mirror: await db
+      .select()
+      .from(mirrorSections)
+      .where(eq(mirrorSections.uuid, uuid))
+      .orderBy(asc(mirrorSections.profileId), asc(mirrorSections.section)),
   };
 }
 
-export const isEmpty = (s: Awaited<ReturnType<typeof storedState>>) => Object.values(s).every((rows) => rows.length === 0);
+export const isEmpty = (s: Awaited<ReturnType<typeof storedState>>) =>
+  Object.values(s).every((rows) => rows.length === 0);

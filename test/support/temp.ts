@@ -7,7 +7,9 @@ import { join } from "node:path";
 /** Returns a maker of fresh folders named tally-<label>-*, all removed when the file's tests end. */
 export function tempDirs(label: string): () => string {
   const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
   return () => {
     const d = mkdtempSync(join(tmpdir(), `tally-${label}-`));
     dirs.push(d);

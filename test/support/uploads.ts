@@ -9,7 +9,8 @@ export const INSTALL_B = "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf";
 
 let batchCounter = 0;
 /** A fresh batchId each call (32 hex). */
-export const newBatchId = () => (++batchCounter).toString(16).padStart(8, "0") + crypto.randomUUID().replaceAll("-", "").slice(0, 24);
+export const newBatchId = () =>
+  (++batchCounter).toString(16).padStart(8, "0") + crypto.randomUUID().replaceAll("-", "").slice(0, 24);
 
 /** A valid envelope; `categories` is derived from the keys unless given. */
 export function envelope(t: TestApp, parts: Partial<Envelope> & { install?: string } = {}): Envelope {
@@ -41,12 +42,23 @@ export function categoriesOf(t: TestApp, env: Envelope): string[] {
   return t.catalogue.categories.filter((c) => present.has(c));
 }
 
-export type Uploader = { uuid: string; auth: { authorization: string }; send(env: unknown, opts?: { gzip?: boolean }): Promise<Response> };
+export type Uploader = {
+  uuid: string;
+  auth: { authorization: string };
+  send(env: unknown, opts?: { gzip?: boolean }): Promise<Response>;
+};
 
 /** Signs a player in (DEV_SIGNIN must be on) with these categories turned on, in the zone given. */
-export async function uploader(t: TestApp, opts: { uuid?: string; name?: string; zone?: string; consent?: string[] } = {}): Promise<Uploader> {
+export async function uploader(
+  t: TestApp,
+  opts: { uuid?: string; name?: string; zone?: string; consent?: string[] } = {},
+): Promise<Uploader> {
   const uuid = opts.uuid ?? crypto.randomUUID().replaceAll("-", "");
-  const res = await t.postJson("/v1/auth/dev", { uuid, name: opts.name ?? `P${uuid.slice(0, 8)}`, zone: opts.zone ?? "Europe/Berlin" });
+  const res = await t.postJson("/v1/auth/dev", {
+    uuid,
+    name: opts.name ?? `P${uuid.slice(0, 8)}`,
+    zone: opts.zone ?? "Europe/Berlin",
+  });
   const { token } = (await res.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}` };
   const consent = opts.consent ?? t.catalogue.categories;

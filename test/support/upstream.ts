@@ -10,10 +10,22 @@ export function fakeUpstream(routes: Record<string, Route>) {
     hostname: "127.0.0.1",
     async fetch(req) {
       const url = new URL(req.url);
-      const call: Call = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: await req.text() };
+      const call: Call = {
+        method: req.method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: await req.text(),
+      };
       calls.push(call);
-      const route = routes[`${req.method} ${url.pathname}`] ?? Object.entries(routes).find(([k]) => matchRoute(k, req.method, url.pathname))?.[1];
-      if (!route) return new Response(JSON.stringify({ error: "Not Found" }), { status: 404, headers: { "content-type": "application/json" } });
+      const route =
+        routes[`${req.method} ${url.pathname}`] ??
+        Object.entries(routes).find(([k]) => matchRoute(k, req.method, url.pathname))?.[1];
+      if (!route)
+        return new Response(JSON.stringify({ error: "Not Found" }), {
+          status: 404,
+          headers: { "content-type": "application/json" },
+        });
       return route(req, call);
     },
   });

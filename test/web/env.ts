@@ -26,7 +26,12 @@ export async function pageEnv(opts: { settings?: NonNullable<Parameters<typeof t
   ]);
   game.players.set(alice.uuid, [
     hypixelProfile(alice.uuid, { selected: false, cuteName: "Apple" }),
-    hypixelProfile(alice.uuid, { profileId: "aaaabbbbccccddddeeeeffff00001111", cuteName: "Banana", gameMode: "island", selected: true }),
+    hypixelProfile(alice.uuid, {
+      profileId: "aaaabbbbccccddddeeeeffff00001111",
+      cuteName: "Banana",
+      gameMode: "island",
+      selected: true,
+    }),
   ]);
   game.players.set(empty.uuid, null);
   game.players.set(stale.uuid, [hypixelProfile(stale.uuid, { cuteName: "Kiwi" })]);

@@ -1,6 +1,6 @@
 // Every web route in-process: status, headers (CSP, caching, noindex) and content; the page link
 // and its cookie; the share link and its rotation; escaping of hostile text.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -37,7 +37,9 @@ function expectPageHeaders(res: Response) {
 
 /** No page refers to another host: every src and href is a path of ours (links to docs aside). */
 function expectOnlyOwnResources(html: string) {
-  const resources = [...html.matchAll(/<(?:link|img|script|source|iframe)\b[^>]*\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]!);
+  const resources = [...html.matchAll(/<(?:link|img|script|source|iframe)\b[^>]*\b(?:href|src)="([^"]*)"/g)].map(
+    (m) => m[1]!,
+  );
   for (const r of resources) expect(r.startsWith("/") && !r.startsWith("//")).toBe(true);
   expect(html).not.toContain("<script");
   expect(html).not.toMatch(/\sstyle="/);
@@ -78,7 +80,8 @@ describe("the mod's pages", () => {
 
   test("/fork explains the address override, the binary, settings and Postgres", async () => {
     const html = await (await get("/fork")).text();
-    for (const words of ["JVM", "http://", "trailing slash", "bun run build", "BASE_URL", "DATABASE_URL", "Postgres"]) expect(html).toContain(words);
+    for (const words of ["JVM", "http://", "trailing slash", "bun run build", "BASE_URL", "DATABASE_URL", "Postgres"])
+      expect(html).toContain(words);
   });
 
   test("/docs/api is rendered from /v1/openapi.json and lists no web page", async () => {
@@ -90,7 +93,18 @@ describe("the mod's pages", () => {
 
   test("the privacy page covers storage, what is never stored, retention, export, deletion, images and pseudonyms", async () => {
     const html = await (await get("/assets/privacy.html")).text();
-    for (const words of ["What is stored", "What is never stored", "Retention", "Export", "Deletion", "image proxy", "pseudonym", "/v1/stats/export", "SHA-256"]) expect(html).toContain(words);
+    for (const words of [
+      "What is stored",
+      "What is never stored",
+      "Retention",
+      "Export",
+      "Deletion",
+      "image proxy",
+      "pseudonym",
+      "/v1/stats/export",
+      "SHA-256",
+    ])
+      expect(html).toContain(words);
   });
 
   test("the stylesheet: content-hashed name, immutable, gzip when accepted", async () => {
@@ -102,7 +116,9 @@ describe("the mod's pages", () => {
     expect(await res.text()).toContain("prefers-color-scheme: dark");
     const zipped = await get(stylesheet.path, { "accept-encoding": "gzip, br" });
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
-    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toContain("prefers-color-scheme: dark");
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toContain(
+      "prefers-color-scheme: dark",
+    );
   });
 
   test("an asset name that is not ours, or an old hash, answers 404", async () => {
@@ -139,8 +155,10 @@ describe("/p/<name>", () => {
     expect(html).toContain(`<img src="/v1/assets/head/${alice.uuid}.png"`);
     expect(html).toContain("<h1>Alice_01</h1>");
     expect(html).toContain("Banana <small>(selected)</small>");
-    expect(html).toContain("1,234,567 coins");
-    expect(html).not.toContain("SomeoneElse");
+    // The recorded bank balance and SkyBlock experience hypixelProfile is built from.
+    expect(html).toContain("1,002,698,535 coins");
+    expect(html).toContain('<th scope="row">SkyBlock experience</th><td class="num">48,330</td>');
+    expect(html).not.toContain("13e823891b29408f8b8ea3272001a4e6"); // another member's uuid
     expectOnlyOwnResources(html);
   });
 
@@ -181,7 +199,9 @@ describe("/p/<name>", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("no-store");
       const html = await res.text();
-      expect(html).toContain("The game&#39;s API is not answering right now. This is what it said 5 hours ago.".replace("&#39;", "'"));
+      expect(html).toContain(
+        "The game&#39;s API is not answering right now. This is what it said 5 hours ago.".replace("&#39;", "'"),
+      );
       expect(html).toContain("Kiwi");
     } finally {
       env.game.state.failure = "none";
@@ -242,7 +262,9 @@ describe("/u/<name>", () => {
     expect(nobodyRes.status).toBe(404);
     const strip = (h: Headers) => {
       const out: [string, string][] = [];
-      h.forEach((v, k) => k !== "x-request-id" && out.push([k, v]));
+      h.forEach((v, k) => {
+        if (k !== "x-request-id") out.push([k, v]);
+      });
       return out;
     };
     expect(strip(hiddenRes.headers)).toEqual(strip(nobodyRes.headers));
@@ -310,8 +332,14 @@ describe("/u/<name>", () => {
 describe("/u/<name> edge cases", () => {
   test("a findable account with nothing recorded says so", async () => {
     const p = await uploader(env.t, { name: "Fresh_Player" });
-    const current = (await (await env.t.request("/v1/stats/settings", { headers: p.auth })).json()) as { settingsVersion: number };
-    await env.t.request("/v1/stats/settings", { method: "PATCH", headers: { ...p.auth, "content-type": "application/json" }, body: JSON.stringify({ settingsVersion: current.settingsVersion, findable: true }) });
+    const current = (await (await env.t.request("/v1/stats/settings", { headers: p.auth })).json()) as {
+      settingsVersion: number;
+    };
+    await env.t.request("/v1/stats/settings", {
+      method: "PATCH",
+      headers: { ...p.auth, "content-type": "application/json" },
+      body: JSON.stringify({ settingsVersion: current.settingsVersion, findable: true }),
+    });
     const res = await get("/u/Fresh_Player");
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -324,7 +352,14 @@ describe("/u/<name> edge cases", () => {
     const other = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
     const multi = await seedPlayer(env.t, { name: "Multi_Player", findable: true });
     env.t.clock.advance(60_000);
-    const res = await multi.player.send(envelope(env.t, { profile: { id: other, cuteName: "Kiwi" }, counters: [{ profileId: other, scope: "day", day: MINING_DAYS[8]!, rows: [{ k: "mining.blocks.total", v: 77 }] }] }));
+    const res = await multi.player.send(
+      envelope(env.t, {
+        profile: { id: other, cuteName: "Kiwi" },
+        counters: [
+          { profileId: other, scope: "day", day: MINING_DAYS[8]!, rows: [{ k: "mining.blocks.total", v: 77 }] },
+        ],
+      }),
+    );
     expect(res.status).toBe(200);
     const html = await (await get("/u/Multi_Player")).text();
     expect(html).toContain('<nav aria-label="Profiles">');
@@ -353,7 +388,9 @@ describe("/s/<key>", () => {
 
   test("a rotated key answers 404 (noindex, no-store); the new one works", async () => {
     const old = findable.shareKey!;
-    const rotated = (await (await env.t.request("/v1/stats/share/rotate", { method: "POST", headers: findable.player.auth })).json()) as { shareUrl: string };
+    const rotated = (await (
+      await env.t.request("/v1/stats/share/rotate", { method: "POST", headers: findable.player.auth })
+    ).json()) as { shareUrl: string };
     const fresh = rotated.shareUrl.split("/s/")[1]!;
     const res = await get(`/s/${old}`);
     expect(res.status).toBe(404);
@@ -369,15 +406,35 @@ describe("hostile text is escaped", () => {
   const dirs = tempDirs("web-escape");
   test("a hostile catalogue label and group, and a hostile cuteName, stay text", async () => {
     const doc = JSON.parse(readFileSync(fixtureCatalogue, "utf8"));
-    doc.keys.push({ key: "mining.evil.total", kind: "count", unit: "count", category: "gathering", label: '<script>alert("label")</script>', group: '<img src=x onerror="alert(1)">', scope: "profile" });
+    doc.keys.push({
+      key: "mining.evil.total",
+      kind: "count",
+      unit: "count",
+      category: "gathering",
+      label: '<script>alert("label")</script>',
+      group: '<img src=x onerror="alert(1)">',
+      scope: "profile",
+    });
     doc.lists = {}; // no cuteNames list: any cuteName is accepted
     const file = join(dirs(), "catalogue.json");
     writeFileSync(file, JSON.stringify(doc));
     const t = await testApp({ settings: { devSignin: true, catalogueFile: file }, now: SEED_NOW });
     try {
-      const s = await seedPlayer(t, { name: "Evil_Player", findable: true, share: true, cuteName: '<b onmouseover="x">Apple' });
+      const s = await seedPlayer(t, {
+        name: "Evil_Player",
+        findable: true,
+        share: true,
+        cuteName: '<b onmouseover="x">Apple',
+      });
       const { envelope } = await import("../support/uploads.ts");
-      const res = await s.player.send(envelope(t, { profile: { id: PROFILE, cuteName: '<b onmouseover="x">Apple' }, counters: [{ profileId: PROFILE, scope: "day", day: MINING_DAYS[0]!, rows: [{ k: "mining.evil.total", v: 1 }] }] }));
+      const res = await s.player.send(
+        envelope(t, {
+          profile: { id: PROFILE, cuteName: '<b onmouseover="x">Apple' },
+          counters: [
+            { profileId: PROFILE, scope: "day", day: MINING_DAYS[0]!, rows: [{ k: "mining.evil.total", v: 1 }] },
+          ],
+        }),
+      );
       expect(res.status).toBe(200);
       const stored = await t.database.db.execute(sql`select cute_name from stat_profiles`);
       expect(JSON.stringify(stored)).toContain("<b onmouseover");
@@ -416,7 +473,9 @@ describe("formatting", () => {
   test("a lifetime figure always says where its number starts", () => {
     const baseline = { day: "2026-04-30" };
     const days = { first: "2026-05-12", last: "2026-05-26" };
-    expect(sinceText("count", { value: 1, baseline, days })).toBe("since 12 May 2026, including everything up to 30 April 2026");
+    expect(sinceText("count", { value: 1, baseline, days })).toBe(
+      "since 12 May 2026, including everything up to 30 April 2026",
+    );
     expect(sinceText("count", { value: 1, baseline, days: null })).toBe("everything up to 30 April 2026");
     expect(sinceText("max", { value: 1, baseline: null, days })).toBe("since 12 May 2026");
     expect(sinceText("gauge", { value: 1, baseline, days })).toBe("as of 26 May 2026");

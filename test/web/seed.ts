@@ -17,7 +17,9 @@ export const MINING_BACKFILL_DAY = "2026-04-30";
 export type Seeded = { player: Uploader; name: string; shareKey: string | null };
 
 async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unknown>) {
-  const current = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as { settingsVersion: number };
+  const current = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as {
+    settingsVersion: number;
+  };
   const res = await t.request("/v1/stats/settings", {
     method: "PATCH",
     headers: { ...p.auth, "content-type": "application/json" },
@@ -27,7 +29,10 @@ async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unk
 }
 
 /** Signs a player in, uploads their statistics, and sets findable / share as asked. */
-export async function seedPlayer(t: TestApp, opts: { name: string; findable?: boolean; share?: boolean; cuteName?: string }): Promise<Seeded> {
+export async function seedPlayer(
+  t: TestApp,
+  opts: { name: string; findable?: boolean; share?: boolean; cuteName?: string },
+): Promise<Seeded> {
   const player = await uploader(t, { name: opts.name, zone: "Europe/Berlin" });
   const today = dayIn("Europe/Berlin", t.clock.now());
   if (today !== TODAY) throw new Error(`seed expects the clock at ${SEED_NOW}`);
@@ -43,11 +48,25 @@ export async function seedPlayer(t: TestApp, opts: { name: string; findable?: bo
       { k: "fishing.trophy.GOLDEN_FISH", v: i % 2 },
     ],
   }));
-  const accountBlocks = MINING_DAYS.slice(-3).map((day) => ({ profileId: ACCOUNT, scope: "day" as const, day, rows: [{ k: "tally.playtime.total", v: 2 * 3_600_000 + 5 * 60_000 }] }));
+  const accountBlocks = MINING_DAYS.slice(-3).map((day) => ({
+    profileId: ACCOUNT,
+    scope: "day" as const,
+    day,
+    rows: [{ k: "tally.playtime.total", v: 2 * 3_600_000 + 5 * 60_000 }],
+  }));
   const started = Date.parse(`${MINING_DAYS[4]}T16:00:00Z`);
   const env = envelope(t, {
     profile: { id: PROFILE, cuteName: opts.cuteName ?? "Pomegranate" },
-    counters: [{ profileId: PROFILE, scope: "backfill", day: MINING_BACKFILL_DAY, rows: [{ k: "mining.blocks.total", v: 250_000 }] }, ...dayBlocks, ...accountBlocks],
+    counters: [
+      {
+        profileId: PROFILE,
+        scope: "backfill",
+        day: MINING_BACKFILL_DAY,
+        rows: [{ k: "mining.blocks.total", v: 250_000 }],
+      },
+      ...dayBlocks,
+      ...accountBlocks,
+    ],
     sessions: [
       {
         id: "sess-1",
@@ -60,8 +79,22 @@ export async function seedPlayer(t: TestApp, opts: { name: string; findable?: bo
       },
     ],
     timeline: [
-      { id: "evt-1", kind: "rare_drop", day: MINING_DAYS[4]!, at: started + 20 * 60_000, key: "loot.item.NECRON_HANDLE", value: 1 },
-      { id: "evt-2", kind: "personal_best", day: MINING_DAYS[4]!, at: started + 24 * 60_000, key: "dungeon.best_split.F7.finish", value: 298_000 },
+      {
+        id: "evt-1",
+        kind: "rare_drop",
+        day: MINING_DAYS[4]!,
+        at: started + 20 * 60_000,
+        key: "loot.item.NECRON_HANDLE",
+        value: 1,
+      },
+      {
+        id: "evt-2",
+        kind: "personal_best",
+        day: MINING_DAYS[4]!,
+        at: started + 24 * 60_000,
+        key: "dungeon.best_split.F7.finish",
+        value: 298_000,
+      },
       { id: "evt-3", kind: "found_a_secret_room", day: MINING_DAYS[5]!, at: started + 86_400_000 },
     ],
   });
@@ -70,7 +103,9 @@ export async function seedPlayer(t: TestApp, opts: { name: string; findable?: bo
   if (opts.findable) await patchSettings(t, player, { findable: true });
   let shareKey: string | null = null;
   if (opts.share) {
-    const share = (await (await t.request("/v1/stats/share/rotate", { method: "POST", headers: player.auth })).json()) as { shareUrl: string };
+    const share = (await (
+      await t.request("/v1/stats/share/rotate", { method: "POST", headers: player.auth })
+    ).json()) as { shareUrl: string };
     shareKey = share.shareUrl.split("/s/")[1]!;
   }
   return { player, name: opts.name, shareKey };
@@ -78,7 +113,9 @@ export async function seedPlayer(t: TestApp, opts: { name: string; findable?: bo
 
 /** A page link as the mod gets it (POST /v1/stats/me/page-token), as a path with its query. */
 export async function pageLink(t: TestApp, p: Uploader): Promise<string> {
-  const { url } = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })).json()) as { url: string };
+  const { url } = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })).json()) as {
+    url: string;
+  };
   const u = new URL(url);
   return u.pathname + u.search;
 }

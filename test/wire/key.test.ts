@@ -75,7 +75,12 @@ describe("invalid keys name the rule they break", () => {
   test("a key of 129 bytes is too long, even when every part is well formed", () => {
     const key = keyOfBytes(129);
     expect(Buffer.byteLength(key)).toBe(129);
-    expect(key.split(".").slice(1).every((s) => s.length <= 64)).toBe(true);
+    expect(
+      key
+        .split(".")
+        .slice(1)
+        .every((s) => s.length <= 64),
+    ).toBe(true);
     expect(parseKey(key)).toEqual({ fault: "too_long" });
   });
 

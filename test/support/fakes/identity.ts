@@ -3,12 +3,13 @@
 //     { error: "ForbiddenOperationException", errorMessage } for a bad access token;
 //   GET  /session/minecraft/hasJoined?username=&serverId= -> 200 { id, name, properties } when that
 //     join happened (name compared case-insensitively), else 204 with no body.
-// `failure` makes hasJoined misbehave the ways the real one can: a 500, no answer, bad JSON, or a
-// 200 for another player.
+// `failure` makes hasJoined misbehave the ways the real one can: a 500, no answer, bad JSON, a
+// 200 for another player, a 429, or its gateway's HTML 403 (test/support/recorded/mojang/).
 import { fakeUpstream, json } from "../upstream.ts";
+import { gateway403Html, tooManyRequests } from "../recorded.ts";
 
 export type Player = { uuid: string; name: string; accessToken: string };
-export type Failure = "none" | "error500" | "hang" | "malformed" | "otherPlayer" | "rateLimited";
+export type Failure = "none" | "error500" | "hang" | "malformed" | "otherPlayer" | "rateLimited" | "gateway403";
 
 export function fakeIdentity(players: Player[]) {
   const joins = new Map<string, Player>(); // serverId -> who joined with it
@@ -28,7 +29,9 @@ export function fakeIdentity(players: Player[]) {
         case "error500":
           return new Response("Internal Server Error", { status: 500 });
         case "rateLimited":
-          return json({ error: "TooManyRequestsException", errorMessage: "The client has sent too many requests within a certain amount of time" }, 429);
+          return new Response(tooManyRequests(), { status: 429, headers: { "content-type": "application/json" } });
+        case "gateway403":
+          return new Response(gateway403Html(), { status: 403, headers: { "content-type": "text/html" } });
         case "hang":
           await new Promise(() => {}); // never answers
           break;
@@ -41,8 +44,15 @@ export function fakeIdentity(players: Player[]) {
       }
       const joined = joins.get(serverId);
       if (!joined || joined.name.toLowerCase() !== username.toLowerCase()) return new Response(null, { status: 204 });
-      const textures = Buffer.from(JSON.stringify({ profileId: joined.uuid, profileName: joined.name, textures: {} })).toString("base64");
-      return json({ id: joined.uuid, name: joined.name, properties: [{ name: "textures", value: textures, signature: "c2lnbmF0dXJl" }], profileActions: [] });
+      const textures = Buffer.from(
+        JSON.stringify({ profileId: joined.uuid, profileName: joined.name, textures: {} }),
+      ).toString("base64");
+      return json({
+        id: joined.uuid,
+        name: joined.name,
+        properties: [{ name: "textures", value: textures, signature: "c2lnbmF0dXJl" }],
+        profileActions: [],
+      });
     },
   });
   return {

@@ -2,12 +2,14 @@
 //   session server  GET /session/minecraft/profile/<uuid> -> 200 { id, name, properties: [{ name:
 //                   "textures", value: base64 JSON { timestamp, profileId, profileName, textures: {
 //                   SKIN?: { url: "http://textures.minecraft.net/texture/<hash>" } } } }] }; 204 unknown
+//                   (the shape of the recorded answer, which it replays for RECORDED_SESSION_PLAYER)
 //   texture server  GET /texture/<hash> -> 200 image/png; 404 for an unknown hash
 //   item images     GET /<item id>.png -> 200 image/png; 404
 // Plus the PNGs they serve: a skin with a face worth looking at, a legacy 64x32 skin, a huge PNG
 // (small file, enormous declared size), a PNG over the byte cap, and a file that is not a PNG.
 import { encode } from "fast-png";
 import { fakeUpstream, json } from "../upstream.ts";
+import { gateway403Html, recordedSessionProfile, tooManyRequests } from "../recorded.ts";
 
 type Colour = [number, number, number, number];
 const C: Record<string, Colour> = {
@@ -28,7 +30,10 @@ export const colour = (k: string) => C[k]!;
 function paint(width: number, height: number, fill: Colour, face = FACE, hat = HAT): Uint8Array {
   const data = new Uint8Array(width * height * 4);
   for (let i = 0; i < width * height; i++) data.set(fill, i * 4);
-  const put = (x0: number, y0: number, rows: string[]) => rows.forEach((row, y) => [...row].forEach((k, x) => data.set(C[k]!, ((y0 + y) * width + x0 + x) * 4)));
+  const put = (x0: number, y0: number, rows: string[]) => {
+    for (const [y, row] of rows.entries())
+      for (const [x, k] of [...row].entries()) data.set(C[k]!, ((y0 + y) * width + x0 + x) * 4);
+  };
   put(8, 8, face);
   put(40, 8, hat);
   return data;
@@ -36,12 +41,25 @@ function paint(width: number, height: number, fill: Colour, face = FACE, hat = H
 
 /** A 64x64 skin: a face, a red cap on the hat layer, grey elsewhere; with a text chunk we must drop. */
 export function skinPng(): Uint8Array {
-  return encode({ width: 64, height: 64, data: paint(64, 64, C.G!), channels: 4, depth: 8, text: { Comment: "upstream-only-text" } });
+  return encode({
+    width: 64,
+    height: 64,
+    data: paint(64, 64, C.G!),
+    channels: 4,
+    depth: 8,
+    text: { Comment: "upstream-only-text" },
+  });
 }
 
 /** A legacy 64x32 skin whose hat area is solid red (the game draws no hat for it). */
 export function legacySkinPng(): Uint8Array {
-  return encode({ width: 64, height: 32, data: paint(64, 32, C.G!, FACE, Array<string>(8).fill("RRRRRRRR")), channels: 4, depth: 8 });
+  return encode({
+    width: 64,
+    height: 32,
+    data: paint(64, 32, C.G!, FACE, Array<string>(8).fill("RRRRRRRR")),
+    channels: 4,
+    depth: 8,
+  });
 }
 
 /** A valid PNG that declares an enormous size (a decompression bomb is shaped like this). */
@@ -64,7 +82,8 @@ function noise(n: number) {
   return out;
 }
 
-export const notPng = () => new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,");
+export const notPng = () =>
+  new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,");
 
 export function itemPng(side = 16): Uint8Array {
   const data = new Uint8Array(side * side * 4);
@@ -83,34 +102,62 @@ function crc32(bytes: Uint8Array): number {
 
 export const hashOf = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
+/** The player of the recorded session-server answer (test/support/recorded/mojang/). */
+export const RECORDED_SESSION_PLAYER = {
+  uuid: "f1bfcbddc68b49bfaac9fb9d8ce5293d",
+  name: "123lmfao4",
+  hash: "e35f3a8df969b56b36f9aa60a736a2f9061de4ccf0fe9657d6c9bc02d77bfd7e",
+};
+
+export type SessionFailure = "none" | "error500" | "rateLimited" | "gateway403";
+
 export function fakeSessionServer(players: { uuid: string; name: string; skinUrl?: string }[]) {
-  const state = { failure: "none" as "none" | "error500" | "rateLimited" };
+  const state = { failure: "none" as SessionFailure };
   const server = fakeUpstream({
     "GET /session/minecraft/profile/:uuid": (_req, call) => {
       if (state.failure === "error500") return new Response("Internal Server Error", { status: 500 });
-      if (state.failure === "rateLimited") return json({ path: call.path, errorMessage: "Too Many Requests" }, 429);
+      if (state.failure === "rateLimited")
+        return new Response(tooManyRequests(), { status: 429, headers: { "content-type": "application/json" } });
+      if (state.failure === "gateway403")
+        return new Response(gateway403Html(), { status: 403, headers: { "content-type": "text/html" } });
       const uuid = call.path.split("/").pop();
+      if (uuid === RECORDED_SESSION_PLAYER.uuid)
+        return new Response(recordedSessionProfile(), { headers: { "content-type": "application/json" } });
       const p = players.find((x) => x.uuid === uuid);
       if (!p) return new Response(null, { status: 204 });
-      const textures = { timestamp: 1700000000000, profileId: p.uuid, profileName: p.name, textures: p.skinUrl ? { SKIN: { url: p.skinUrl } } : {} };
-      return json({ id: p.uuid, name: p.name, properties: [{ name: "textures", value: Buffer.from(JSON.stringify(textures)).toString("base64") }], profileActions: [] });
+      const textures = {
+        timestamp: 1700000000000,
+        profileId: p.uuid,
+        profileName: p.name,
+        textures: p.skinUrl ? { SKIN: { url: p.skinUrl } } : {},
+      };
+      return json({
+        id: p.uuid,
+        name: p.name,
+        properties: [{ name: "textures", value: Buffer.from(JSON.stringify(textures)).toString("base64") }],
+        profileActions: [],
+      });
     },
   });
   return { ...server, state, players };
 }
 
-/** Serves PNGs by path; `redirect` answers a 302 to another host for that path instead. */
+/** Serves PNGs by path; `redirect` answers a 302 to another host for that path instead.
+ *  `state.failure = "gateway403"`: the CDN's HTML 403 to a caller over its limit. */
 export function fakeImageServer() {
   const files = new Map<string, Uint8Array | { redirect: string }>();
+  const state = { failure: "none" as "none" | "gateway403" };
   const server = fakeUpstream({
     "GET /texture/:hash": (_req, call) => answer(call.path),
     "GET /:file": (_req, call) => answer(call.path),
   });
   function answer(path: string): Response {
+    if (state.failure === "gateway403")
+      return new Response(gateway403Html(), { status: 403, headers: { "content-type": "text/html" } });
     const f = files.get(path);
     if (!f) return new Response("Not found", { status: 404 });
     if ("redirect" in f) return new Response(null, { status: 302, headers: { location: f.redirect } });
     return new Response(f as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png" } });
   }
-  return { ...server, files };
+  return { ...server, files, state };
 }

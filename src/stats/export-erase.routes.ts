@@ -1,21 +1,14 @@
 // Export and erasure of the signed-in account's data.
 import { Elysia } from "elysia";
-import { Type as T } from "@sinclair/typebox";
-import { authGuard } from "../http/auth-guard.ts";
+import { authGuard } from "../auth/auth-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
 import { eraseAccount, eraseData } from "./erase.ts";
-import { statsTables } from "./erase.query.ts";
+import { AccountErased, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
+import { answers } from "../http/openapi.ts";
 
-const Count = T.Integer({ minimum: 0 });
-const strict = { additionalProperties: false } as const;
-/** One count per table erasure empties, named as erase.query.ts names them. */
-const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [name, Count])) as Record<keyof typeof statsTables, typeof Count>;
-const DataErased = T.Object({ removed: T.Object(statsCounts, strict), total: Count }, strict);
-const AccountErased = T.Object({ removed: T.Object({ ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count }, strict), total: Count }, strict);
-
-export function lifecycleRoutes(deps: ExportDeps) {
+export function exportEraseRoutes(deps: ExportDeps) {
   const tags = ["stats"];
-  return new Elysia({ name: "tally.lifecycle" })
+  return new Elysia({ name: "tally.export-erase" })
     .use(authGuard(deps))
     .get(
       "/v1/stats/export",
@@ -27,7 +20,13 @@ export function lifecycleRoutes(deps: ExportDeps) {
             "cache-control": "no-store",
           },
         }),
-      { detail: { tags, summary: "Everything the service holds about this account, streamed as one JSON document" } },
+      {
+        detail: {
+          tags,
+          summary: "Everything the service holds about this account, streamed as one JSON document",
+          ...answers(EXPORT_ANSWERS),
+        },
+      },
     )
     .delete("/v1/stats/data", ({ signedIn }) => eraseData(deps.db, signedIn.uuid), {
       response: DataErased,

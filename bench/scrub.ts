@@ -1,0 +1,96 @@
+// The report scrubber on a 32 KiB bug report (issue 13 target: under 5 ms a report). Three reports:
+// a crash report whose stack trace and game log carry real chat lines with names (from the privacy
+// corpus, with their formatting codes), the same size of clean crash text, and the slowest hostile
+// input of test/security/scrubber.test.ts. Baseline measured in the same run: one linear pass over
+// the same text (a JSON.stringify of the fields), so a noisy machine shows in both. Then each rule's
+// slowest hostile input (test/security/hostile-text.ts). Asserts nothing.
+//   bun bench/scrub.ts [--runs N]
+import { availableParallelism, loadavg } from "node:os";
+import { scrubFields } from "../src/privacy/scrub.ts";
+import { traceCorpus } from "../test/reports/corpus.ts";
+import { nameLines } from "../test/privacy/corpus.ts";
+import { everyMatchOf, hostile, privacyRules } from "../test/security/hostile-text.ts";
+
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf("--runs") + 1]) || 300;
+const KEY = "a-bench-key-that-is-long-enough-0123456789";
+const SIZE = 32 * 1024;
+
+const traces = traceCorpus.map((c) => c.stackTrace ?? "").filter(Boolean);
+function build(withNames: boolean): Record<string, string> {
+  let trace = "";
+  let i = 0;
+  while (trace.length < SIZE - 2048) {
+    trace += traces[i % traces.length] + "\n";
+    if (withNames) {
+      const line = nameLines[(i * 7) % nameLines.length]!;
+      trace += `[12:00:${String(i % 60).padStart(2, "0")}] [Client thread/INFO]: [CHAT] ${line.text.replaceAll("\n", " ")}\n`;
+    }
+    i++;
+  }
+  return {
+    title: withNames ? "Crash after Party > [MVP+] Steve: go" : "Crash while reading dungeon chat",
+    message: withNames ? "From Alex_99: again, then it crashed" : "Opened the dungeon menu, then it crashed",
+    steps: "1. Join a dungeon\n2. Open the menu",
+    stackTrace: trace.slice(0, SIZE - 200),
+  };
+}
+const reports: [string, Record<string, string>][] = [
+  ["crash report with chat and names", build(true)],
+  ["clean crash report", build(false)],
+  ["hostile: 32 KiB of newlines", { title: "x", message: "x", stackTrace: "\n".repeat(SIZE) }],
+  ["hostile: 32 KiB of rank tags", { title: "x", message: "x", stackTrace: "[MVP+] ".repeat(SIZE / 7) }],
+];
+
+function stats(f: () => unknown) {
+  for (let i = 0; i < 20; i++) f();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    f();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]! * 1000) / 1000;
+  return { minMs: at(0), p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+const rows = reports.map(([name, fields]) => {
+  const bytes = Object.values(fields).reduce((n, v) => n + Buffer.byteLength(v), 0);
+  const scrub = stats(() => scrubFields(KEY, fields));
+  const baseline = stats(() => JSON.stringify(fields).length);
+  const names = scrubFields(KEY, fields).names;
+  return { report: name, bytes, names, ...scrub, baselineP50Ms: baseline.p50Ms };
+});
+console.log(
+  `${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+console.log("report                                 bytes  names  scrub min ms  p50 ms  p99 ms  baseline p50 ms");
+for (const r of rows) {
+  console.log(
+    `${r.report.padEnd(38)}${String(r.bytes).padStart(6)}${String(r.names).padStart(7)}${String(r.minMs).padStart(14)}` +
+      `${String(r.p50Ms).padStart(8)}${String(r.p99Ms).padStart(8)}${String(r.baselineP50Ms).padStart(17)}`,
+  );
+}
+// Each rule's slowest hostile input (best of three runs of each input, in ms).
+const best = (f: () => unknown) => {
+  let ms = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    f();
+    ms = Math.min(ms, performance.now() - t);
+  }
+  return ms;
+};
+const perRule = privacyRules().map(([rule, pattern]) => {
+  const run = everyMatchOf(pattern);
+  const [input, ms] = hostile
+    .map(([what, text]) => [what, best(() => run(text))] as const)
+    .sort((a, b) => b[1] - a[1])[0]!;
+  return { rule, input, ms: Math.round(ms * 100) / 100 };
+});
+console.log("\nrule                 slowest hostile 32 KiB input    ms");
+for (const r of perRule) console.log(`${r.rule.padEnd(21)}${r.input.padEnd(32)}${String(r.ms).padStart(6)}`);
+console.log(JSON.stringify({ bench: "scrub", runs, rows, perRule }));

@@ -1,0 +1,89 @@
+// Finding the player names a text holds: the families' rules run on the plain text (codes and
+// invisible characters stripped), and each name found is answered with its span in the original.
+import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG } from "./families.ts";
+import { normalise, originalSpan, type Plain } from "./normalise.ts";
+
+/** A name and where it stands; `name` is empty for a rule that finds a shape, not a name. */
+export type NameHit = { family: string; name: string; start: number; end: number };
+
+/** One name of a list ("[VIP] Alex ● Steve ●", "[MVP+] A, [VIP] B"), read from where the last ended. */
+const LIST_ITEM = new RegExp(
+  `[ \\t]{0,4}(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})[ \\t]{0,4}(?:●|,|and(?= ))?`,
+  "dy",
+);
+
+const GROUPS = ["", "2", "3"] as const;
+
+/**
+ * Calls `onHit` for every name found in the plain text (spans in plain positions), rule by rule;
+ * stops as soon as `onHit` answers something truthy.
+ */
+function eachHit(plain: string, original: string, onHit: (h: NameHit, raw: boolean) => unknown): void {
+  if (!MAY_HOLD_NAME.test(plain)) return;
+  const gates = new Map<RegExp, boolean>();
+  for (const { family, gate, rule } of allRules) {
+    if (rule.raw && original === plain) continue;
+    let open = gates.get(gate);
+    if (open === undefined) gates.set(gate, (open = gate.test(plain)));
+    if (!open) continue;
+    const text = rule.raw ? original : plain;
+    for (const m of text.matchAll(rule.pattern)) {
+      if (rule.shape) {
+        if (onHit({ family, name: "", start: m.index, end: m.index }, !!rule.raw)) return;
+        continue;
+      }
+      const g = m.groups ?? {};
+      if (GROUPS.some((n) => g[`rank${n}`] && NOT_RANKS.has(g[`rank${n}`]!.toUpperCase()))) continue;
+      for (const n of GROUPS) {
+        const name = g[`name${n}`];
+        if (!name || NOT_NAMES.has(name.toLowerCase())) continue;
+        const [start, end] = m.indices!.groups![`name${n}`]!;
+        if (onHit({ family, name, start, end }, !!rule.raw)) return;
+      }
+      if (rule.list) {
+        let at = m.index + m[0].length;
+        for (;;) {
+          LIST_ITEM.lastIndex = at;
+          const item = LIST_ITEM.exec(text);
+          if (!item || LIST_ITEM.lastIndex === at) break;
+          at = LIST_ITEM.lastIndex;
+          const rank = item.groups!.rank;
+          const name = item.groups!.name!;
+          if ((rank && NOT_RANKS.has(rank.toUpperCase())) || NOT_NAMES.has(name.toLowerCase())) continue;
+          const [start, end] = item.indices!.groups!.name!;
+          if (onHit({ family, name, start, end }, !!rule.raw)) return;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Every rule needs a space, a bracket, a quote, a brace or an angle bracket around a name: a
+ * string with none of them (a counter key, an item id) holds no name and is not read further.
+ */
+const MAY_HOLD_NAME = /[ \t\n\r[{'<]/;
+/** The same before normalising: look-alike spaces become spaces. */
+const MAY_HOLD_NAME_RAW = /[ \t\n\r[{'<\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
+
+/** Every name the text holds, with its span in the original text (codes around it left out). */
+export function findNames(text: string, p: Plain = normalise(text)): NameHit[] {
+  const hits: NameHit[] = [];
+  eachHit(p.plain, text, (h, raw) => {
+    if (!h.name) return; // a shape without a name: nothing to replace
+    const [start, end] = raw ? [h.start, h.end] : originalSpan(p, h.start, h.end);
+    hits.push({ ...h, start, end });
+  });
+  return hits;
+}
+
+/** The family of the first name the text holds, or undefined. */
+export function firstNameFamily(text: string): string | undefined {
+  if (!MAY_HOLD_NAME_RAW.test(text)) return undefined;
+  let family: string | undefined;
+  eachHit(normalise(text).plain, text, (h) => {
+    family = h.family;
+    return true;
+  });
+  return family;
+}

@@ -1,0 +1,349 @@
+// Maintainers' access to bug intake, behind ADMIN_TOKEN (absent, 404, without it):
+//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time):
+//     GET  /v1/admin/reports?state=&tool=&version=   problems by count, then last seen
+//     GET  /v1/admin/reports/<id>                    one problem: versions, daily counts, state changes, samples
+//     POST /v1/admin/reports/<id>/resolve {version}  | /reopen | /mute
+//   The page, for a browser:
+//     GET  /admin/login, POST /admin/login (form: token) -> an HttpOnly, SameSite=Strict cookie for
+//          /admin/ (8 hours), signed with the token (a new ADMIN_TOKEN ends every such cookie)
+//     GET  /admin/reports, /admin/reports/<id>; POST /admin/reports/<id>/(resolve|reopen|mute),
+//          POST /admin/logout: each form carries a CSRF field bound to the cookie, and a request
+//          whose Origin is another site is refused.
+import { Elysia } from "elysia";
+import { createHmac } from "node:crypto";
+import { Type as T } from "@sinclair/typebox";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { hasBearer, sameSecret } from "../http/secret.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { validBody } from "../http/valid-body.ts";
+import { readForm } from "../http/body.ts";
+import { htmlPage } from "../web/respond.ts";
+import { addDays, utcDay } from "../wire/day.ts";
+import {
+  chatStatus,
+  dailyCounts,
+  eventsOf,
+  filterChoices,
+  problemById,
+  problemsWhere,
+  samplesOf,
+  versionsOf,
+  type Problem,
+  type ProblemFilter,
+  type ProblemState,
+} from "./reports.query.ts";
+import { applyAction } from "./states.ts";
+import { webhookKey } from "./chat-outbox.ts";
+import { DetailPage, ListPage, LoginPage } from "./admin-view.tsx";
+import { stateText } from "./problems-list.ts";
+
+export const ADMIN_COOKIE = "tally_admin";
+export const ADMIN_SESSION_MS = 8 * 3_600_000;
+const DAYS_SHOWN = 30;
+const ID = /^[1-9]\d{0,9}$/;
+const ACTIONS = { resolve: "resolved", reopen: "reopened", mute: "muted" } as const;
+
+type Deps = { db: Db; clock: Clock; config: Config };
+
+const mac = (key: string, text: string) => createHmac("sha256", key).update(text).digest("base64url");
+
+function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+/** The problem as the JSON routes answer it. */
+function problemJson(p: Problem) {
+  return {
+    id: p.id,
+    title: p.title,
+    tool: p.tool,
+    state: p.state,
+    stateText: stateText(p),
+    resolvedIn: p.resolvedIn,
+    regressedIn: p.regressedIn,
+    count: p.count,
+    firstSeenAt: p.firstSeenAt,
+    lastSeenAt: p.lastSeenAt,
+    minVersion: p.minVersion,
+    maxVersion: p.maxVersion,
+    lastMinecraft: p.lastMinecraft,
+    thread: p.chatThreadId !== null,
+  };
+}
+
+function filterOf(url: URL): ProblemFilter {
+  const state = url.searchParams.get("state") ?? "";
+  const tool = url.searchParams.get("tool") ?? "";
+  const version = url.searchParams.get("version") ?? "";
+  if (state && !["open", "resolved", "muted"].includes(state))
+    throw new ApiError("invalid_query", "state is open, resolved or muted", "/state");
+  if (tool.length > 32 || version.length > 64)
+    throw new ApiError("invalid_query", "tool is at most 32 and version 64 characters");
+  return {
+    ...(state ? { state: state as ProblemState } : {}),
+    ...(tool ? { tool } : {}),
+    ...(version ? { version } : {}),
+    limit: 500,
+  };
+}
+
+const idOf = (text: string) => {
+  if (!ID.test(text)) throw new ApiError("not_found", `no problem ${JSON.stringify(text.slice(0, 20))}`);
+  return Number(text);
+};
+
+/** Each day of the last 30 with its count (a day without a report is 0). */
+function fullDays(rows: { day: string; count: number }[], from: string): { day: string; value: number }[] {
+  const by = new Map(rows.map((r) => [r.day, r.count]));
+  return Array.from({ length: DAYS_SHOWN }, (_, i) => addDays(from, i)).map((day) => ({
+    day,
+    value: by.get(day) ?? 0,
+  }));
+}
+
+export function reportAdminRoutes(deps: Deps) {
+  const app = new Elysia({ name: "tally.reports.admin" });
+  const token = deps.config.adminToken;
+  if (!token) return app;
+  const secure = deps.config.baseUrl.startsWith("https:");
+  const loginLimit = { name: "admin_login", perWindow: deps.config.authRateLimit, windowMs: 60_000 };
+
+  // --- the cookie and the CSRF field -------------------------------------------------------
+  const sessionValue = (expires: number) => `${expires}.${mac(token, `tally admin session ${expires}`)}`;
+  const session = (request: Request): string | undefined => {
+    const value = cookieOf(request, ADMIN_COOKIE);
+    if (!value || value.length > 100) return undefined;
+    const expires = Number(value.split(".", 1)[0]);
+    if (!Number.isSafeInteger(expires) || expires <= deps.clock.now() || expires > deps.clock.now() + ADMIN_SESSION_MS)
+      return undefined;
+    return sameSecret(value, sessionValue(expires)) ? value : undefined;
+  };
+  const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
+  const sameOrigin = (request: Request) => {
+    // The pages send Referrer-Policy: no-referrer, under which a browser's form post says
+    // `Origin: null`; then Sec-Fetch-Site (when sent) decides, and the CSRF field in any case.
+    const origin = request.headers.get("origin");
+    if (origin === null || origin === "null") return request.headers.get("sec-fetch-site") !== "cross-site";
+    return origin === new URL(request.url).origin || origin === new URL(deps.config.baseUrl).origin;
+  };
+  /** The signed-in page's session, or a redirect to the sign-in form. */
+  const toLogin = () =>
+    new Response(null, { status: 303, headers: { location: "/admin/login", "cache-control": "no-store" } });
+  const page = (request: Request, html: string, status = 200, headers: Record<string, string> = {}) =>
+    htmlPage(request, html, {
+      status,
+      cacheControl: "no-store",
+      noindex: true,
+      headers: { ...headers, "referrer-policy": "no-referrer" },
+    });
+  /** A form post: signed in, same origin, and the CSRF field of this cookie. */
+  const checkForm = (request: Request, body: unknown): string => {
+    const s = session(request);
+    if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
+    const csrf = (body as Record<string, unknown> | undefined)?.csrf;
+    if (!sameOrigin(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
+      throw new ApiError("csrf_failed", "this form did not come from the maintainers' page; open the page again");
+    }
+    return s;
+  };
+  /** A form post's first check, before its body is read: the admin session's cookie. */
+  const signedInForm = ({ request }: { request: Request }) => {
+    if (!session(request)) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
+  };
+  const actionBody = validBody(
+    T.Object({ version: T.Optional(T.String({ maxLength: 64 })) }, { additionalProperties: false }),
+  );
+  const bearer = (request: Request) => {
+    if (!hasBearer(request, token))
+      throw new ApiError("unauthorized", "the admin routes need the ADMIN_TOKEN bearer token", undefined, {
+        "www-authenticate": 'Bearer realm="tally admin"',
+      });
+  };
+
+  const detail = async (id: number) => {
+    const problem = await problemById(deps.db, id);
+    if (!problem) throw new ApiError("not_found", `no problem #${id}`);
+    const to = utcDay(deps.clock.now());
+    const from = addDays(to, -(DAYS_SHOWN - 1));
+    const [versions, days, events, samples] = await Promise.all([
+      versionsOf(deps.db, id),
+      dailyCounts(deps.db, [id], from),
+      eventsOf(deps.db, id),
+      samplesOf(deps.db, id),
+    ]);
+    return { problem, versions, days, events, samples, from, to };
+  };
+
+  const hidden = { detail: { hide: true } } as const;
+  return (
+    app
+      // --- JSON ------------------------------------------------------------------------------
+      .get(
+        "/v1/admin/reports",
+        async ({ request }) => {
+          bearer(request);
+          const problems = await problemsWhere(deps.db, filterOf(new URL(request.url)));
+          return { problems: problems.map(problemJson) };
+        },
+        hidden,
+      )
+      .get(
+        "/v1/admin/reports/:id",
+        async ({ request, params }) => {
+          bearer(request);
+          const d = await detail(idOf(params.id));
+          return {
+            problem: problemJson(d.problem),
+            versions: d.versions,
+            days: d.days.map((r) => ({ day: r.day, count: r.count })),
+            events: d.events.map((e) => ({ at: e.at, action: e.action, version: e.version, actor: e.actor })),
+            samples: d.samples.map(({ problemId: _p, ...s }) => s),
+          };
+        },
+        hidden,
+      )
+      .post(
+        "/v1/admin/reports/:id/:action",
+        async ({ request, params, body }) => {
+          bearer(request);
+          const action = ACTIONS[params.action as keyof typeof ACTIONS];
+          if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
+          const version = (body as { version?: string } | undefined)?.version;
+          const done = await applyAction(deps, idOf(params.id), action, "admin", version);
+          return { problem: problemJson(done.problem), changed: done.changed };
+        },
+        {
+          ...hidden,
+          // The token first, then (only then) the body is read.
+          transform: [
+            ({ request }: { request: Request }) => bearer(request),
+            // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
+            async (ctx: { request: Request; body: unknown }) => {
+              if (ctx.body !== undefined) await actionBody(ctx as never);
+            },
+          ],
+        },
+      )
+      // --- the page --------------------------------------------------------------------------
+      .get("/admin", () => new Response(null, { status: 303, headers: { location: "/admin/reports" } }), hidden)
+      .get(
+        "/admin/login",
+        ({ request }) =>
+          session(request)
+            ? new Response(null, { status: 303, headers: { location: "/admin/reports" } })
+            : page(request, LoginPage({})),
+        hidden,
+      )
+      .post(
+        "/admin/login",
+        async ({ request, body }) => {
+          const given = (body as Record<string, unknown> | undefined)?.token;
+          if (!sameOrigin(request) || typeof given !== "string" || !sameSecret(given, token)) {
+            return page(request, LoginPage({ error: "That is not the admin token." }), 401);
+          }
+          const value = sessionValue(deps.clock.now() + ADMIN_SESSION_MS);
+          const cookie = `${ADMIN_COOKIE}=${value}; Path=/admin/; Max-Age=${ADMIN_SESSION_MS / 1000}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+          return new Response(null, {
+            status: 303,
+            headers: { location: "/admin/reports", "set-cookie": cookie, "cache-control": "no-store" },
+          });
+        },
+        {
+          ...hidden,
+          // The address's login limit first, then (only then) the form is read.
+          transform: [
+            async ({ request, server }: { request: Request; server: Parameters<typeof clientAddress>[1] }) => {
+              await enforceRateLimit(deps, loginLimit, clientAddress(request, server, deps.config.trustProxy));
+            },
+            readForm(),
+          ],
+        },
+      )
+      .post(
+        "/admin/logout",
+        ({ request, body }) => {
+          checkForm(request, body);
+          const cookie = `${ADMIN_COOKIE}=; Path=/admin/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+          return new Response(null, {
+            status: 303,
+            headers: { location: "/admin/login", "set-cookie": cookie, "cache-control": "no-store" },
+          });
+        },
+        { ...hidden, transform: [signedInForm, readForm()] },
+      )
+      .get(
+        "/admin/reports",
+        async ({ request }) => {
+          const s = session(request);
+          if (!s) return toLogin();
+          const filter = filterOf(new URL(request.url));
+          const problems = await problemsWhere(deps.db, filter);
+          const to = utcDay(deps.clock.now());
+          const from = addDays(to, -(DAYS_SHOWN - 1));
+          const rows = await dailyCounts(
+            deps.db,
+            problems.map((p) => p.id),
+            from,
+          );
+          const byProblem = Map.groupBy(rows, (r) => r.problemId);
+          const days = new Map(problems.map((p) => [p.id, fullDays(byProblem.get(p.id) ?? [], from)]));
+          const status = deps.config.chatWebhookUrl
+            ? await chatStatus(deps.db, webhookKey(deps.config.chatWebhookUrl))
+            : undefined;
+          const chatNote = status
+            ? status.status === "webhook_gone"
+              ? "The chat webhook was deleted: nothing is posted to the chat until CHAT_WEBHOOK_URL names a new one. Reports are kept."
+              : `The chat refuses new threads: ${status.detail}.`
+            : undefined;
+          return page(
+            request,
+            ListPage({ problems, days, filter, choices: await filterChoices(deps.db), csrf: csrfFor(s), chatNote }),
+          );
+        },
+        hidden,
+      )
+      .get(
+        "/admin/reports/:id",
+        async ({ request, params }) => {
+          const s = session(request);
+          if (!s) return toLogin();
+          const d = await detail(idOf(params.id));
+          const done = new URL(request.url).searchParams.get("done");
+          return page(
+            request,
+            DetailPage({
+              ...d,
+              days: fullDays(d.days, d.from),
+              csrf: csrfFor(s),
+              done: done === "1" ? `Saved: the problem is now ${stateText(d.problem)}.` : undefined,
+            }),
+          );
+        },
+        hidden,
+      )
+      .post(
+        "/admin/reports/:id/:action",
+        async ({ request, params, body }) => {
+          checkForm(request, body);
+          const action = ACTIONS[params.action as keyof typeof ACTIONS];
+          if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
+          const id = idOf(params.id);
+          const version = (body as Record<string, unknown>).version;
+          await applyAction(deps, id, action, "admin", typeof version === "string" ? version.trim() : undefined);
+          return new Response(null, {
+            status: 303,
+            headers: { location: `/admin/reports/${id}?done=1`, "cache-control": "no-store" },
+          });
+        },
+        { ...hidden, transform: [signedInForm, readForm()] },
+      )
+  );
+}

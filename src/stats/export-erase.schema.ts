@@ -1,0 +1,82 @@
+// Answers of the export and erasure routes: the export document (GET /v1/stats/export: the account
+// with its settings, then one array per stored table of the account's rows; export.ts streams it),
+// and the rows erasure removed, counted per table.
+import { Type as T } from "@sinclair/typebox";
+import { SettingsDocument } from "../accounts/settings.schema.ts";
+import { statsTables } from "./erase.query.ts";
+
+const Count = T.Integer({ minimum: 0 });
+const strict = { additionalProperties: false } as const;
+/** One count per table erasure empties, named as erase.query.ts names them. */
+const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [name, Count])) as Record<
+  keyof typeof statsTables,
+  typeof Count
+>;
+export const DataErased = T.Object({ removed: T.Object(statsCounts, strict), total: Count }, strict);
+export const AccountErased = T.Object(
+  {
+    removed: T.Object({ ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count }, strict),
+    total: Count,
+  },
+  strict,
+);
+
+const Epoch = T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+export const ExportDocument = T.Object(
+  {
+    service: T.Literal("tally"),
+    exportedAt: T.String({ description: "ISO 8601 time of the export." }),
+    publicDataCaches: T.Object(
+      {
+        maxAgeHours: T.Integer({ minimum: 0 }),
+        gameProfiles: T.Object(
+          {
+            refreshedAfterHours: T.Number({ minimum: 0 }),
+            fetchedAt: T.Union([Epoch, T.Null()]),
+            profiles: T.Integer({ minimum: 0 }),
+          },
+          { additionalProperties: false },
+        ),
+        names: T.Object(
+          {
+            refreshedAfterHours: T.Number({ minimum: 0 }),
+            held: T.Array(T.Object({ name: T.String(), fetchedAt: Epoch }, { additionalProperties: false })),
+          },
+          { additionalProperties: false },
+        ),
+        head: T.Object(
+          { refreshedAfterHours: T.Number({ minimum: 0 }), fetchedAt: T.Union([Epoch, T.Null()]) },
+          { additionalProperties: false },
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "What the service holds in its caches of public game data about this player, and for how long (not recorded data).",
+      },
+    ),
+    account: T.Object(
+      {
+        uuid: T.String(),
+        name: T.String(),
+        createdAt: Epoch,
+        lastUploadAt: T.Union([Epoch, T.Null()]),
+        settings: SettingsDocument,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: T.Array(T.Object({}, { additionalProperties: true }), {
+      description: "The account's rows of one stored table.",
+    }),
+  },
+);
+
+export const EXPORT_ANSWERS = {
+  200: {
+    description: "The export, as a download (Content-Disposition: attachment).",
+    content: { "application/json": { schema: ExportDocument } },
+  },
+};

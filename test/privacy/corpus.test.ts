@@ -1,0 +1,101 @@
+// The real-text corpus (issue 13), every line: each name a line carries is gone after scrubbing,
+// with and without formatting codes, and the codes around it stay; ingest's denylist refuses every
+// such line; no clean string (item ids and keys, item names and lore, mob names, NPC and system
+// lines, profile names, islands, versions) is altered or refused.
+import { describe, expect, test } from "bun:test";
+import { families } from "../../src/privacy/families.ts";
+import { findNames } from "../../src/privacy/find.ts";
+import { findDenylisted } from "../../src/privacy/denylist.ts";
+import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
+import { isIdentifierPath } from "../../src/wire/envelope.ts";
+import {
+  cleanStrings,
+  identifierFamilies,
+  measureKey,
+  nameLines,
+  namesLeft,
+  stillThere,
+  altered,
+  refused,
+} from "./corpus.ts";
+
+const codes = (s: string) => (s.match(/§./g) ?? []).join("");
+
+describe("the corpus itself", () => {
+  test("holds at least 600 lines with names, half with their formatting codes, each with its source", () => {
+    expect(nameLines.length).toBeGreaterThanOrEqual(600);
+    expect(nameLines.filter((l) => l.text.includes("§")).length * 2).toBeGreaterThanOrEqual(nameLines.length);
+    expect(nameLines.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
+    for (const l of nameLines)
+      for (const n of l.names) expect({ n, in: stillThere(l.text, n) }).toEqual({ n, in: true });
+  });
+
+  test("holds at least 5 000 clean strings, every NEU item id bare and as a loot.item key", () => {
+    expect(cleanStrings.length).toBeGreaterThanOrEqual(5000);
+    const ids = cleanStrings.filter((s) => s.family === "item_id").map((s) => s.text);
+    const keys = new Set(cleanStrings.filter((s) => s.family === "item_key").map((s) => s.text));
+    expect(ids.length).toBeGreaterThan(8000);
+    expect(ids.filter((id) => !keys.has(`loot.item.${id}`))).toEqual([]);
+  });
+});
+
+describe("every line with a name", () => {
+  test.each(nameLines.map((l) => [l.family, l.text, l]))(
+    "[%s] %j: scrubbed, codes kept, refused at ingest",
+    (_f, _t, line) => {
+      expect(namesLeft(line)).toEqual([]);
+      const out = scrubText(measureKey, line.text);
+      expect(codes(out)).toBe(codes(line.text));
+      expect(findDenylisted({ client: { modVersion: line.text } }, isIdentifierPath)).toMatchObject({
+        path: "/client/modVersion",
+      });
+    },
+  );
+});
+
+describe("every clean string", () => {
+  const families = [...new Set(cleanStrings.map((s) => s.family))];
+  test.each(families)("%s: none altered by the scrubber or refused at ingest", (family) => {
+    const wrong = cleanStrings
+      .filter((s) => s.family === family && (altered(s.text) || refused(s.text)))
+      .map((s) => s.text);
+    if (identifierFamilies.has(family)) expect(wrong).toEqual([]);
+    // Display lines: at most 1% (today none).
+    const all = cleanStrings.filter((s) => s.family === family).length;
+    expect(wrong.length).toBeLessThanOrEqual(Math.floor(all / 100));
+  });
+});
+
+describe("the families' own examples", () => {
+  test.each(families.map((f) => [f.family, f] as const))("%s finds the names of its examples", (_name, family) => {
+    for (const [text, names] of family.examples)
+      expect(
+        findNames(text)
+          .map((h) => h.name)
+          .sort(),
+      ).toEqual(expect.arrayContaining([...names].sort()));
+  });
+});
+
+describe("a name found once is replaced in all free text, never in an identifier", () => {
+  test.each(nameLines.filter((_, i) => i % 10 === 0).map((l) => [l.text, l]))("%j", (_t, line) => {
+    const name = line.names[0]!;
+    const trace = [
+      `java.lang.IllegalStateException: no island for ${name}`,
+      `\tat dev.mod.${name}.tick(${name}.java:3)`,
+      `\tat dev.mod.Handler.on${name}(Handler.java:12)`,
+      `key loot.item.${name.toUpperCase()}_HELMET and kills.island.${name} in ${name}.json`,
+    ].join("\n");
+    const { fields } = scrubFields(measureKey, {
+      title: `Crash when ${name} opened the menu`,
+      message: line.text,
+      stackTrace: trace,
+    });
+    expect(stillThere(fields.title!, name)).toBe(false);
+    expect(fields.stackTrace).not.toContain(`no island for ${name}`);
+    expect(fields.stackTrace).toContain(`\tat dev.mod.${name}.tick(${name}.java:3)`);
+    expect(fields.stackTrace).toContain(
+      `loot.item.${name.toUpperCase()}_HELMET and kills.island.${name} in ${name}.json`,
+    );
+  });
+});

@@ -1,0 +1,41 @@
+// The real-text privacy corpus (issue 13), read from test/privacy/corpus/: lines that carry player
+// names, each with the names and its source, and strings that carry none and must pass untouched.
+// names.jsonl: one { family, names, text, source } a line. clean.jsonl: one { family, source, texts }
+// a line. Both were collected from public SkyBlock mod sources and item repositories (see README.md).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { denylistMatch } from "../../src/privacy/denylist.ts";
+import { scrubText } from "../../src/privacy/scrub.ts";
+
+export type NameLine = { family: string; names: string[]; text: string; source: string };
+export type CleanGroup = { family: string; source: string; texts: string[] };
+
+const read = (file: string) =>
+  readFileSync(join(import.meta.dir, "corpus", file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+export const nameLines: NameLine[] = read("names.jsonl");
+export const cleanGroups: CleanGroup[] = read("clean.jsonl");
+export const cleanStrings: { family: string; text: string; source: string }[] = cleanGroups.flatMap((g) =>
+  g.texts.map((text) => ({ family: g.family, text, source: g.source })),
+);
+
+/** Clean families that are identifiers: not one may be altered or refused. */
+export const identifierFamilies = new Set(["item_id", "item_key", "island_id", "version", "profile_name"]);
+
+export const measureKey = "a-test-key-that-is-long-enough-0123456789";
+
+/** Is `name` still there as a word of `text`? */
+export const stillThere = (text: string, name: string) =>
+  new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text.replace(/§./g, ""));
+
+/** The names of one line that survive scrubbing. */
+export function namesLeft(line: NameLine): string[] {
+  const out = scrubText(measureKey, line.text);
+  return line.names.filter((n) => stillThere(out, n));
+}
+
+export const refused = (text: string) => denylistMatch(text) !== undefined;
+export const altered = (text: string) => scrubText(measureKey, text) !== text;

@@ -1,0 +1,66 @@
+// Hostile text for the privacy rules (issue 22, finding 3): 32 KiB of the shapes that make a
+// backtracking engine go quadratic, and every rule of the scrubber and the denylist. Shared by
+// test/security/scrubber.test.ts and bench/scrub.ts.
+import { allRules } from "../../src/privacy/families.ts";
+import { uuidRules } from "../../src/privacy/denylist.ts";
+import { scrubberRules } from "../../src/privacy/scrub.ts";
+
+const SIZE = 32 * 1024;
+const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+
+export const hostile: [string, string][] = [
+  ["newlines", fill("\n")],
+  ["space-newline", fill(" \n")],
+  ["spaces", fill(" ")],
+  ["tabs then x", fill("\t") + "x"],
+  ["dots", fill(".")],
+  ["digits and dots", fill("1.2.")],
+  ["octets", fill("255.")],
+  ["hex", fill("0123456789abcdef")],
+  ["hex and dashes", fill("0123abcd-")],
+  ["rank tags", fill("[MVP+] ")],
+  ["rank tags without space", fill("[MVP++]")],
+  ["open brackets", fill("[")],
+  ["levels", fill("[287] ")],
+  ["colour codes", fill("§a")],
+  ["colour codes and names", fill("§b[MVP§c+§b] ")],
+  ["at signs", fill("@")],
+  ["local parts", fill("a.") + "@"],
+  ["addresses without end", fill("a@a.")],
+  ["word run", fill("a")],
+  ["name-sized words", fill("Steve_99 ")],
+  ["channel prefixes", fill("Party > ")],
+  ["chat markers", fill("[CHAT] ")],
+  ["emblems", fill("☢ ")],
+  ["jwt starts", fill("-eyJ")],
+  ["jwt parts", fill("eyJabcdefgh.")],
+  ["token prefixes", fill("token:")],
+  ["secret args", fill("--session=")],
+  ["windows homes", fill("C:\\Users\\")],
+  ["unix homes", fill("/home/")],
+  ["stack frames", fill("\tat a.b.C.d(")],
+  ["apostrophes", fill("['")],
+  ["braces", fill("{name=")],
+  ["selling", fill("selling ")],
+  ["list bullets", fill("Party Members: a ● ")],
+  ["colons", fill("a: ")],
+];
+
+/** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
+export function privacyRules(): [string, RegExp][] {
+  return [
+    ...allRules.map(({ family, rule }, i) => [`${family}#${i}`, rule.pattern] as [string, RegExp]),
+    ...uuidRules.map((r, i) => [`${r.name}#${i}`, r.pattern] as [string, RegExp]),
+    ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+  ];
+}
+
+/** Runs a rule to the end of a text, as the scrubber does (every match). */
+export function everyMatchOf(pattern: RegExp): (text: string) => number {
+  const all = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+  return (text) => {
+    let n = 0;
+    for (const _ of text.matchAll(all)) n++;
+    return n;
+  };
+}

@@ -1,0 +1,58 @@
+// Where the browser tests find chromium: CHROMIUM_PATH when set, else `chromium` (or
+// `chromium-browser`) on PATH. Without it the browser tests skip with one line saying how to get
+// it; with CI=true a missing chromium fails the run instead.
+import { accessSync, constants } from "node:fs";
+import { test } from "bun:test";
+import { chromium, type Browser } from "playwright-core";
+
+const executable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The chromium to drive, or null when there is none. */
+export function findChromium(): string | null {
+  const given = process.env.CHROMIUM_PATH;
+  if (given !== undefined) return executable(given) ? given : null;
+  return Bun.which("chromium") ?? Bun.which("chromium-browser");
+}
+
+export const CHROMIUM_MISSING =
+  "chromium is missing: browser tests skipped (install it: apt-get install chromium, or set CHROMIUM_PATH to a chromium binary)";
+
+/** True on CI, where every test must run. */
+export const onCi = process.env.CI === "true";
+
+/**
+ * Loads a browser suite when chromium is there; without it the suite is one skipped test saying so,
+ * and with CI=true a missing chromium is a failure.
+ */
+export async function browserSuite(load: () => Promise<unknown>): Promise<void> {
+  if (findChromium()) await load();
+  else if (onCi)
+    test("chromium is installed (CI=true runs the browser tests)", () => {
+      throw new Error(CHROMIUM_MISSING.replace("browser tests skipped", "CI needs the browser tests"));
+    });
+  else test.skip(CHROMIUM_MISSING, () => {});
+}
+
+/** Headless chromium as this machine's closed network needs it (no background connections). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findChromium()!,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}

@@ -1,0 +1,376 @@
+// The pages in a real browser (Debian's chromium through playwright-core; imported by
+// browser.test.ts when chromium is there, see test/support/browser.ts): what a person sees,
+// that no request leaves for another host, no console errors, and a screenshot of each page in
+// both themes under test/artifacts/ (git-ignored).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+setDefaultTimeout(60_000);
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Locator, Page } from "playwright-core";
+import { listen, type Listening } from "../../src/http/serve.ts";
+import { pageEnv, alice, empty, stale } from "./env.ts";
+import { seedPlayer, pageLink, MINING_DAYS, TODAY, type Seeded } from "./seed.ts";
+import { addDays } from "../../src/wire/day.ts";
+import { formatDay } from "../../src/web/format.ts";
+import { launchChromium } from "../support/browser.ts";
+
+const artifacts = join(import.meta.dir, "../artifacts");
+mkdirSync(artifacts, { recursive: true });
+
+let env: Awaited<ReturnType<typeof pageEnv>>;
+let server: Listening;
+let browser: Browser;
+let base: string;
+let findable: Seeded;
+let hidden: Seeded;
+
+beforeAll(async () => {
+  env = await pageEnv();
+  findable = await seedPlayer(env.t, { name: "Steve_Stats", findable: true, share: true });
+  hidden = await seedPlayer(env.t, { name: "Hidden_One" });
+  server = listen(env.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: env.t.log });
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop("tests done");
+  await env?.close();
+});
+
+type Visit = { page: Page; status: number; requests: string[]; errors: string[]; close(): Promise<void> };
+
+/** Opens a page in a fresh context of the given theme, recording every request and console error. */
+async function visit(path: string, scheme: "light" | "dark", setup?: (page: Page) => Promise<void>): Promise<Visit> {
+  const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  if (setup) await setup(page);
+  const res = await page.goto(base + path, { waitUntil: "load" });
+  return { page, status: res?.status() ?? 0, requests, errors, close: () => context.close() };
+}
+
+/** The checks every page gets, and its screenshots in both themes. */
+async function checkPage(
+  name: string,
+  path: string,
+  opts: { status?: number; see?: (page: Page) => Promise<void>; setup?: (page: Page) => Promise<void> } = {},
+) {
+  for (const scheme of ["light", "dark"] as const) {
+    const v = await visit(path, scheme, opts.setup);
+    try {
+      expect(v.status).toBe(opts.status ?? 200);
+      expect(v.requests.length).toBeGreaterThan(0);
+      for (const url of v.requests) expect(url.startsWith(base + "/") || url.startsWith("data:")).toBe(true);
+      // A page answered 404 or 503 on purpose: the browser notes the status of the document itself.
+      const errors = v.errors.filter(
+        (e) => !(opts.status && opts.status >= 400 && e.includes(`status of ${opts.status}`)),
+      );
+      expect(errors).toEqual([]);
+      expect(await v.page.locator("main h1").count()).toBe(1);
+      if (opts.see) await opts.see(v.page);
+      await v.page.screenshot({ path: join(artifacts, `${name}-${scheme}.png`), fullPage: true });
+      // A long page also gets its first screen, legible at a glance.
+      if ((await v.page.evaluate(() => document.documentElement.scrollHeight)) > 3000)
+        await v.page.screenshot({ path: join(artifacts, `${name}-${scheme}-top.png`) });
+    } finally {
+      await v.close();
+    }
+  }
+}
+
+describe("the mod's pages", () => {
+  const pages: [string, string, string][] = [
+    ["home", "/", "Your own numbers, kept by you"],
+    ["features", "/features", "Features"],
+    ["fork", "/fork", "Run your own copy"],
+    ["changelog", "/changelog", "Changelog"],
+    ["docs", "/docs/", "Docs"],
+    ["docs-statistics", "/docs/statistics", "How statistics work"],
+    ["docs-api", "/docs/api", "API reference"],
+    ["privacy", "/assets/privacy.html", "Privacy"],
+  ];
+  for (const [name, path, heading] of pages) {
+    test(`${path} shows "${heading}" with our own stylesheet only`, async () => {
+      await checkPage(name, path, {
+        see: async (page) => {
+          expect(await page.locator("main h1").innerText()).toBe(heading);
+          // The stylesheet applied: the body font is the system stack, not the browser default serif.
+          expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain("system-ui");
+          expect(await page.locator('nav[aria-label="Site"] a[aria-current="page"]').count()).toBe(
+            path === "/docs/statistics" || path === "/docs/api" ? 1 : 1,
+          );
+        },
+      });
+    });
+  }
+
+  test("the keyboard reaches a visible skip link first, then the site navigation", async () => {
+    const v = await visit("/", "light");
+    try {
+      await v.page.keyboard.press("Tab");
+      expect(await v.page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+      const box = await v.page.locator("a.skip").boundingBox();
+      expect(box && box.x >= 0 && box.y >= 0).toBe(true);
+      expect(await v.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe("solid");
+      await v.page.keyboard.press("Tab");
+      expect(await v.page.evaluate(() => document.activeElement?.textContent)).toBe("tally");
+      expect(await v.page.locator("header nav[aria-label]").count()).toBe(1);
+      expect(await v.page.locator("main").count()).toBe(1);
+      expect(await v.page.locator("footer").count()).toBe(1);
+    } finally {
+      await v.close();
+    }
+  });
+
+  test("the look-up form on the home page opens a profile", async () => {
+    const v = await visit("/", "light");
+    try {
+      await v.page.getByLabel("Player name").fill(alice.name);
+      await v.page.getByRole("button", { name: "Show profile" }).click();
+      await v.page.waitForURL(`${base}/p/${alice.name}`);
+      expect(await v.page.locator("main h1").innerText()).toBe(alice.name);
+      expect(v.errors).toEqual([]);
+      for (const url of v.requests) expect(url.startsWith(base + "/")).toBe(true);
+    } finally {
+      await v.close();
+    }
+  });
+
+  test("the API reference shows the ingest route's body, answer and refusals", async () => {
+    const v = await visit("/docs/api", "light");
+    try {
+      const ingest = v.page.locator("article.api-op", { has: v.page.locator("h3", { hasText: "/v1/stats/ingest" }) });
+      expect(await ingest.count()).toBe(1);
+      expect(await ingest.locator("h3 .badge").innerText()).toBe("token");
+      const body = ingest.locator("table", { has: v.page.locator("caption", { hasText: "request body" }) });
+      const fields = await body.locator("tbody td:first-child code").allInnerTexts();
+      expect(fields).toEqual(expect.arrayContaining(["batchId", "client.install", "counters[].rows[].k"]));
+      expect(await ingest.locator("table.refusals").innerText()).toContain("day_too_far_ahead");
+      await ingest.locator("details summary").first().click();
+      expect(await ingest.locator("details pre").first().innerText()).toContain('"batchId"');
+      await ingest.screenshot({ path: join(artifacts, "docs-api-ingest.png") });
+    } finally {
+      await v.close();
+    }
+  });
+});
+
+describe("public profile pages", () => {
+  test("a player's profiles, with the head through our own proxy", async () => {
+    await checkPage("profile", `/p/${alice.name}`, {
+      see: async (page) => {
+        const head = page.locator("main img");
+        expect(await head.getAttribute("src")).toBe(`/v1/assets/head/${alice.uuid}.png`);
+        expect(await head.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+        expect(await page.locator("section.card h2").allInnerTexts()).toEqual(["Apple", "Banana (selected)"]);
+        expect(await page.locator("main").innerText()).toContain("306,332,274 coins"); // the recorded purse
+      },
+    });
+  });
+
+  test("a player without profiles says so", async () => {
+    await checkPage("profile-none", `/p/${empty.name}`, {
+      see: async (page) => expect(await page.locator("main").innerText()).toContain("has no profiles"),
+    });
+  });
+
+  test("an unknown player answers 404", async () => {
+    await checkPage("profile-unknown", "/p/Nobody_Here", {
+      status: 404,
+      see: async (page) => expect(await page.locator("h1").innerText()).toBe("No such player"),
+    });
+  });
+
+  test("the game API down: the last answer, with its age", async () => {
+    const v = await visit(`/p/${stale.name}`, "light"); // fills the cache
+    await v.close();
+    env.t.clock.advance(3 * 3_600_000);
+    env.game.state.failure = "cloudflare502";
+    try {
+      await checkPage("profile-stale", `/p/${stale.name}`, {
+        see: async (page) => {
+          expect(await page.locator(".note").innerText()).toContain("This is what it said 3 hours ago");
+          expect(await page.locator("section.card h2").allInnerTexts()).toEqual(["Kiwi (selected)"]);
+        },
+      });
+    } finally {
+      env.game.state.failure = "none";
+      env.t.clock.advance(-3 * 3_600_000);
+    }
+  });
+});
+
+describe("a service without a game API key", () => {
+  test("/p/<name> answers 503 and says why", async () => {
+    const bare = await pageEnv({ settings: { gameApiKey: "" } });
+    const other = listen(bare.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: bare.t.log });
+    const saved = base;
+    base = `http://127.0.0.1:${other.port}`;
+    try {
+      await checkPage("profile-no-key", `/p/${alice.name}`, {
+        status: 503,
+        see: async (page) => {
+          expect(await page.locator("h1").innerText()).toBe("Profiles are not available here yet");
+          expect(await page.locator("main").innerText()).toContain("no game API key");
+        },
+      });
+    } finally {
+      base = saved;
+      await other.stop("done");
+      await bare.close();
+    }
+  });
+});
+
+/**
+ * Moves the pointer over a day's place in a chart (the default 90-day range ending TODAY), half way
+ * up the plot, and answers the text of the <title> of the element under it (null: none). With
+ * `shot`, a screenshot of the chart while hovered (the day's column is highlighted).
+ */
+async function hoveredTitle(page: Page, svg: Locator, day: string, shot?: string): Promise<string | null> {
+  await svg.scrollIntoViewIfNeeded();
+  const box = (await svg.boundingBox())!;
+  const from = addDays(TODAY, -89);
+  const index = (Date.parse(day) - Date.parse(from)) / 86_400_000;
+  // The viewBox is 304 wide from -2, the plot 300 wide from 0, 80 of 96 high.
+  const scale = box.width / 304;
+  await page.mouse.move(box.x + (2 + (index / 89) * 300) * scale, box.y + 40 * scale);
+  if (shot)
+    await svg.screenshot({
+      path: join(
+        artifacts,
+        `${shot}-${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}.png`,
+      ),
+    });
+  const title = await page.evaluate(() => {
+    const all = document.querySelectorAll(":hover");
+    const hovered = all[all.length - 1];
+    return hovered?.closest("g.days path")?.querySelector("title")?.textContent ?? null;
+  });
+  await page.mouse.move(0, 0);
+  return title;
+}
+
+/** The checks of a statistics page with the seeded data. */
+async function seeStats(page: Page) {
+  const figure = (label: string) =>
+    page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
+  expect(await figure("Blocks mined").locator(".value").innerText()).toBe("268,000");
+  expect(await figure("Blocks mined").locator(".since").innerText()).toBe(
+    `since ${formatDay(MINING_DAYS[0]!)}, including everything up to 30 April 2026`,
+  );
+  expect(await figure("Fastest finish, F7").locator(".value").innerText()).toBe("5 min 4 s");
+  expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
+  expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
+  expect(await figure("Trophy golden fish").locator(".value").innerText()).toBe("4");
+  // Groups of one key share a row of cards, each card headed by its group (the seed has five).
+  expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
+  const top = async (label: string) => (await figure(label).boundingBox())!.y;
+  expect(await top("Blocks mined")).toBe(await top("Purse"));
+  expect(await top("Biggest hit")).toBe(await top("Purse"));
+  // The chart: nine observed days in three stretches, so two gaps; the lone day is a dot.
+  const svg = figure("Blocks mined").locator("figure.chart svg");
+  expect(await svg.getAttribute("data-points")).toBe("9");
+  expect(await svg.getAttribute("data-gaps")).toBe("2");
+  const d = (await svg.locator("path.line").getAttribute("d")) ?? "";
+  expect(d.split("M").length - 1).toBe(2);
+  const drawn = d.split(/[ML]/).filter(Boolean).length + (await svg.locator("circle.dot").count());
+  expect(drawn).toBe(9);
+  expect(await svg.boundingBox()).not.toBeNull();
+  // Every observed day has a tooltip (its <title>) with the day and its value in the key's unit;
+  // the pointer over a day's place in the chart is over that day's column.
+  expect(await svg.locator("g.days path title").allTextContents()).toEqual(
+    MINING_DAYS.map((day, i) => `${formatDay(day)}: ${(1000 + i * 250).toLocaleString("en-GB")}`),
+  );
+  const purse = figure("Purse").locator("figure.chart svg");
+  expect(await purse.locator("g.days path title").first().textContent()).toBe(
+    `${formatDay(MINING_DAYS[0]!)}: 1,250,000 coins`,
+  );
+  expect(await hoveredTitle(page, svg, MINING_DAYS[3]!, "chart-hover")).toBe(`${formatDay(MINING_DAYS[3]!)}: 1,750`);
+  // A day without an observation has no tooltip.
+  expect(await hoveredTitle(page, svg, addDays(MINING_DAYS[2]!, 1))).toBeNull();
+  // Timeline: known kinds by name, an unknown kind by its own words.
+  expect(await page.locator("ol.timeline .kind").allInnerTexts()).toEqual([
+    "Found a secret room",
+    "Personal best",
+    "Rare drop",
+  ]);
+  expect(await page.locator("ol.timeline .kind.unknown").count()).toBe(1);
+  expect(await page.locator("table caption").innerText()).toContain("The latest session");
+  expect(await page.locator("table tbody td").allInnerTexts()).toContain("25 min");
+}
+
+describe("statistics pages", () => {
+  test("/u/<name> of a findable player", async () => {
+    await checkPage("stats-findable", `/u/${findable.name}`, { see: seeStats });
+  });
+
+  test("/s/<key>: the share link, marked noindex", async () => {
+    await checkPage("stats-share", `/s/${findable.shareKey}`, {
+      see: async (page) => {
+        expect(await page.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
+        await seeStats(page);
+        expect(await page.locator("main").innerText()).not.toContain(findable.name);
+      },
+    });
+  });
+
+  test("/u/<name> not findable: 404 like a name nobody holds", async () => {
+    await checkPage("stats-not-findable", `/u/${hidden.name}`, {
+      status: 404,
+      see: async (page) => expect(await page.locator("h1").innerText()).toBe("Not found"),
+    });
+  });
+
+  test("the owner's page link opens their page at its clean address, cookie kept", async () => {
+    for (const scheme of ["light", "dark"] as const) {
+      const link = await pageLink(env.t, hidden.player);
+      const v = await visit(link, scheme);
+      try {
+        expect(v.status).toBe(200);
+        expect(v.page.url()).toBe(`${base}/u/${hidden.name}`);
+        for (const url of v.requests) expect(url.startsWith(base + "/")).toBe(true);
+        expect(v.errors).toEqual([]);
+        expect(await v.page.locator(".note").innerText()).toContain("This is your own page");
+        await seeStats(v.page);
+        const cookies = await v.page.context().cookies();
+        expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([
+          ["tally_page", true, "Lax", "/u/"],
+        ]);
+        expect(await v.page.evaluate(() => document.cookie)).toBe("");
+        await v.page.reload();
+        expect(await v.page.locator("h1").innerText()).toBe("Hidden_One's statistics");
+        await v.page.screenshot({ path: join(artifacts, `stats-own-${scheme}.png`), fullPage: true });
+      } finally {
+        await v.close();
+      }
+    }
+  });
+
+  test("a page link is spent by its first use: opened again in another browser, it is the 404", async () => {
+    const link = await pageLink(env.t, hidden.player);
+    const first = await visit(link, "light");
+    try {
+      expect(first.status).toBe(200);
+    } finally {
+      await first.close();
+    }
+    const again = await visit(link, "light");
+    try {
+      expect(again.status).toBe(404);
+      expect(await again.page.locator("h1").innerText()).toBe("Not found");
+      expect(await again.page.context().cookies()).toEqual([]);
+      await again.page.screenshot({ path: join(artifacts, "stats-link-spent-light.png"), fullPage: true });
+    } finally {
+      await again.close();
+    }
+  });
+});
