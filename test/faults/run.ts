@@ -39,7 +39,8 @@ async function scenario(name: string, fn: () => Promise<void>, limitMs = SCENARI
   });
   try {
     const ended = await Promise.race([fn(), late]);
-    if (ended === "late") report.check(`${name} ended within ${limitMs / 60_000} min`, false, "still running: abandoned");
+    if (ended === "late")
+      report.check(`${name} ended within ${limitMs / 60_000} min`, false, "still running: abandoned");
   } catch (e) {
     report.check(`${name} ran to the end`, false, (e as Error).stack ?? String(e));
   } finally {
@@ -93,51 +94,55 @@ await scenario("10. every upstream slow: answers 30 s late, or a byte at a time 
   slowUpstreamsScenario(report, binary, 10),
 );
 
-await scenario(`9. a ${SOAK_MINUTES}-minute soak: uploads, pages, look-ups and reports (bench/soak.ts)`, async () => {
-  const r = await soak({ binary, minutes: SOAK_MINUTES, rate: SOAK_RATE, windowMinutes: 1, accounts: 8 });
-  const label = `soak ${SOAK_MINUTES} min`;
-  report.check(
-    `${label}: every upload is acknowledged`,
-    r.acknowledged === r.sent,
-    `${r.acknowledged} of ${r.sent}; ${JSON.stringify(r.refused)}`,
-  );
-  report.check(
-    `${label}: every upload is applied once and stored whole, nothing else`,
-    r.appliedByService === r.sent &&
-      r.storedWhole === r.sent &&
-      r.partial === 0 &&
-      r.unexplained === 0 &&
-      r.idempotencyRecords === r.sent,
-    `applied ${r.appliedByService}, stored ${r.storedWhole}, partial ${r.partial}, unexplained ${r.unexplained}, records ${r.idempotencyRecords}`,
-  );
-  report.check(
-    `${label}: no page, look-up or report failed`,
-    Object.keys(r.refused).every((k) => !k.startsWith("other")),
-    JSON.stringify(r.refused),
-  );
-  const [first, last] = [r.windows[0]!, r.windows.at(-1)!];
-  report.check(
-    `${label}: open file descriptors do not grow`,
-    last.fds <= first.fds + 10,
-    `${first.fds} -> ${last.fds}`,
-  );
-  report.check(
-    `${label}: resident memory does not grow past ${SOAK_RSS_GROWTH_MB} MB`,
-    last.rssMb <= first.rssMb + SOAK_RSS_GROWTH_MB,
-    `${first.rssMb} -> ${last.rssMb} MB, slope ${r.rssSlopeMbPerHour} MB/hour`,
-  );
-  report.figures(label, {
-    sent: r.sent,
-    acknowledged: r.acknowledged,
-    stored: r.storedWhole,
-    lost: r.acknowledged - r.storedWhole,
-    uploadsPerSec: r.uploadsPerSec,
-    p99ByMinuteMs: r.windows.map((w) => w.uploadP99Ms).join("/"),
-    rssByMinuteMb: r.windows.map((w) => w.rssMb).join("/"),
-    rssSlopeMbPerHour: r.rssSlopeMbPerHour,
-    fdsByMinute: r.windows.map((w) => w.fds).join("/"),
-  });
-}, (SOAK_MINUTES + 3) * 60_000);
+await scenario(
+  `9. a ${SOAK_MINUTES}-minute soak: uploads, pages, look-ups and reports (bench/soak.ts)`,
+  async () => {
+    const r = await soak({ binary, minutes: SOAK_MINUTES, rate: SOAK_RATE, windowMinutes: 1, accounts: 8 });
+    const label = `soak ${SOAK_MINUTES} min`;
+    report.check(
+      `${label}: every upload is acknowledged`,
+      r.acknowledged === r.sent,
+      `${r.acknowledged} of ${r.sent}; ${JSON.stringify(r.refused)}`,
+    );
+    report.check(
+      `${label}: every upload is applied once and stored whole, nothing else`,
+      r.appliedByService === r.sent &&
+        r.storedWhole === r.sent &&
+        r.partial === 0 &&
+        r.unexplained === 0 &&
+        r.idempotencyRecords === r.sent,
+      `applied ${r.appliedByService}, stored ${r.storedWhole}, partial ${r.partial}, unexplained ${r.unexplained}, records ${r.idempotencyRecords}`,
+    );
+    report.check(
+      `${label}: no page, look-up or report failed`,
+      Object.keys(r.refused).every((k) => !k.startsWith("other")),
+      JSON.stringify(r.refused),
+    );
+    const [first, last] = [r.windows[0]!, r.windows.at(-1)!];
+    report.check(
+      `${label}: open file descriptors do not grow`,
+      last.fds <= first.fds + 10,
+      `${first.fds} -> ${last.fds}`,
+    );
+    report.check(
+      `${label}: resident memory does not grow past ${SOAK_RSS_GROWTH_MB} MB`,
+      last.rssMb <= first.rssMb + SOAK_RSS_GROWTH_MB,
+      `${first.rssMb} -> ${last.rssMb} MB, slope ${r.rssSlopeMbPerHour} MB/hour`,
+    );
+    report.figures(label, {
+      sent: r.sent,
+      acknowledged: r.acknowledged,
+      stored: r.storedWhole,
+      lost: r.acknowledged - r.storedWhole,
+      uploadsPerSec: r.uploadsPerSec,
+      p99ByMinuteMs: r.windows.map((w) => w.uploadP99Ms).join("/"),
+      rssByMinuteMb: r.windows.map((w) => w.rssMb).join("/"),
+      rssSlopeMbPerHour: r.rssSlopeMbPerHour,
+      fdsByMinute: r.windows.map((w) => w.fds).join("/"),
+    });
+  },
+  (SOAK_MINUTES + 3) * 60_000,
+);
 
 const seconds = Math.round((performance.now() - t0) / 100) / 10;
 console.log(
