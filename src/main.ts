@@ -18,6 +18,9 @@ import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts"
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 
+/** Bun's transport ceiling on a request body, as a multiple of MAX_BODY_BYTES (docs/decisions.md). */
+const TRANSPORT_CEILING_FACTOR = 4;
+
 export type MainOptions = ConnectOptions & {
   env?: Record<string, string | undefined>;
   out?: (text: string) => void;
@@ -123,7 +126,9 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       port: config.port,
       graceMs: config.shutdownGraceMs,
       log,
-      maxBodyBytes: config.maxBodyBytes,
+      // Bun's own refusal (an empty 413, before any handler) only for bodies far over the cap, so a body
+      // just over it still gets the coded 413 body_too_large from the route's reader.
+      maxBodyBytes: config.maxBodyBytes * TRANSPORT_CEILING_FACTOR,
     });
     scheduler = createScheduler({
       log,

@@ -12,7 +12,7 @@ export function listen(
   app: Listenable,
   opts: { host: string; port: number; graceMs: number; log: Log; maxBodyBytes?: number },
 ): Listening {
-  // Bun itself refuses a body longer than the wire cap (413) before any handler sees it.
+  // Bun itself refuses a body longer than maxBodyBytes (an empty 413) before any handler sees it.
   app.listen({
     hostname: opts.host,
     port: opts.port,
