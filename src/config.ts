@@ -19,6 +19,9 @@ const setting = <S extends TSchema>(s: Setting<S>) => s;
 /** Contract 3 and 8: a day row is sealed 120 days back; no retention may be shorter. */
 export const SEAL_HORIZON_DAYS = 120;
 
+/** The embedded database's shared_buffers (Postgres's own default of 128 MB is touched whole at start). */
+export const EMBEDDED_SHARED_BUFFERS_MB = 16;
+
 const Url = T.String({ format: "http-url", maxLength: 2048 });
 const OptionalUrl = T.Union([Url, T.Literal("")]);
 const Port = T.Integer({ minimum: 0, maximum: 65535 });
@@ -63,6 +66,12 @@ export const settings = {
     schema: T.String({ minLength: 1, maxLength: 1024 }),
     default: "./data",
     doc: "Folder of the embedded database (created if missing; one process at a time).",
+  }),
+  embeddedSharedBuffersMb: setting({
+    env: "EMBEDDED_SHARED_BUFFERS_MB",
+    schema: T.Integer({ minimum: 1, maximum: 16384 }),
+    default: String(EMBEDDED_SHARED_BUFFERS_MB),
+    doc: "Embedded database: Postgres's page cache (shared_buffers) in MiB. It is resident memory from the start; raise it when the data outgrows it and pages read slowly.",
   }),
   host: setting({
     env: "HOST",

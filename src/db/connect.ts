@@ -7,17 +7,19 @@ import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { PGlite } from "@electric-sql/pglite";
-import type { Config } from "../config.ts";
+import { type Config, EMBEDDED_SHARED_BUFFERS_MB } from "../config.ts";
 import type { Database, Db } from "./database.ts";
 import * as schema from "./schema.ts";
 import { lockDataDir } from "./datadir-lock.ts";
 import { makePrivateDir, makeTarPrivate, makeTreePrivate, privateUmask } from "./private-files.ts";
-import { pgliteAssets } from "./pglite-assets.ts";
+import { initdbAssets, pgliteAssets } from "./pglite-assets.ts";
 import { guardedClient } from "./pool-guard.ts";
 
 export type ConnectOptions = {
   /** A tarball of an initialised database (PGlite dumpDataDir) to start a new folder from. */
   seed?: () => Promise<Blob | undefined>;
+  /** The embedded database's shared_buffers (EMBEDDED_SHARED_BUFFERS_MB). */
+  sharedBuffersMb?: number;
 };
 
 export function maskUrl(url: string): string {
@@ -111,10 +113,40 @@ export async function connectPostgres(
   };
 }
 
+/**
+ * Postgres settings of the embedded database, for memory: one process talks to it in single-user
+ * mode, and its shared memory is written whole at start, so each MiB here is a resident MiB.
+ * shared_buffers (Postgres's default 128 MB, over half the process) is EMBEDDED_SHARED_BUFFERS_MB;
+ * the per-connection and wal-sender slots, sized for 100 connections, hold 1. work_mem stays 4 MB:
+ * the wasm heap never shrinks, so a larger sort would stay resident.
+ */
+export function embeddedStartParams(sharedBuffersMb: number): string[] {
+  const settings = [
+    `shared_buffers=${sharedBuffersMb}MB`,
+    "max_connections=4",
+    "autovacuum_worker_slots=1",
+    "max_wal_senders=0",
+  ];
+  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])];
+}
+
 /** An embedded database: in a folder when dataDir is given, else in memory (tests). */
-export async function openPglite(dataDir: string | undefined, seed?: Blob): Promise<PGlite> {
+export async function openPglite(
+  dataDir: string | undefined,
+  seed?: Blob,
+  sharedBuffersMb = EMBEDDED_SHARED_BUFFERS_MB,
+): Promise<PGlite> {
   const assets = await pgliteAssets();
-  return PGlite.create({ ...assets, dataDir, loadDataDir: seed, relaxedDurability: false });
+  // initdb runs only when there is neither a seed nor a database in the folder.
+  const needsInitdb = !seed && !(dataDir && existsSync(join(dataDir, "PG_VERSION")));
+  return PGlite.create({
+    ...assets,
+    ...(needsInitdb ? { initdbWasmModule: await initdbAssets() } : {}),
+    dataDir,
+    loadDataDir: seed,
+    relaxedDurability: false,
+    startParams: embeddedStartParams(sharedBuffersMb),
+  });
 }
 
 /**
@@ -157,7 +189,7 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
     const seed = fresh ? await options.seed?.() : undefined;
     if (seed) await unpackDatabase(pgDir, seed);
     else mkdirSync(pgDir, { recursive: true });
-    const client = await openPglite(pgDir);
+    const client = await openPglite(pgDir, undefined, options.sharedBuffersMb);
     // Whatever an older version, an archive or PGlite's start left: folders 0700, files 0600. (PGlite's
     // wasm file system applies its own umask, 022: files it makes while running are guarded by
     // their 0700 folders, and made 0600 again when the database closes.)
@@ -191,7 +223,8 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
 }
 
 export function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
-  if (!config.databaseUrl) return connectEmbedded(config.dataDir, options);
+  if (!config.databaseUrl)
+    return connectEmbedded(config.dataDir, { sharedBuffersMb: config.embeddedSharedBuffersMb, ...options });
   const timeouts = {
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,

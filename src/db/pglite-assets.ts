@@ -6,25 +6,24 @@ import fsBundle from "@electric-sql/pglite/pglite.data" with { type: "file" };
 
 export type PgliteAssets = {
   pgliteWasmModule: WebAssembly.Module;
-  initdbWasmModule: WebAssembly.Module;
+  /** A lazy file: PGlite reads it while it opens and keeps no copy here. */
   fsBundle: Blob;
 };
 
 let compiled: Promise<PgliteAssets> | undefined;
+let compiledInitdb: Promise<WebAssembly.Module> | undefined;
 
 /** Compiles the wasm once per process (it is immutable; every embedded database shares it). */
 export function pgliteAssets(): Promise<PgliteAssets> {
-  compiled ??= (async () => {
-    const [pg, initdb, bundle] = await Promise.all([
-      Bun.file(pgliteWasm).arrayBuffer(),
-      Bun.file(initdbWasm).arrayBuffer(),
-      Bun.file(fsBundle).arrayBuffer(),
-    ]);
-    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
-      WebAssembly.compile(pg),
-      WebAssembly.compile(initdb),
-    ]);
-    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([bundle]) };
-  })();
+  compiled ??= (async () => ({
+    pgliteWasmModule: await WebAssembly.compile(await Bun.file(pgliteWasm).arrayBuffer()),
+    fsBundle: Bun.file(fsBundle),
+  }))();
   return compiled;
+}
+
+/** initdb's wasm, compiled only when a database is made from nothing (a seed or a folder needs none). */
+export function initdbAssets(): Promise<WebAssembly.Module> {
+  compiledInitdb ??= (async () => WebAssembly.compile(await Bun.file(initdbWasm).arrayBuffer()))();
+  return compiledInitdb;
 }
