@@ -95,7 +95,7 @@ describe("an answer that never comes", () => {
     discord.state.lateMs = 1500; // Discord opens the thread; its answer comes after CHAT_TIMEOUT_MS
     expect(await drain()).toMatchObject({ uncertain: 1, created: 0, pending: 2 });
     expect(discord.threads.size).toBe(1);
-    const warned = t.log.lines.find((l) => l.msg.startsWith("chat did not answer a post"));
+    const warned = t.log.lines.find((l) => String(l.msg).startsWith("chat did not answer a post"));
     expect(warned).toMatchObject({ problemId: a.problemId, reason: "timeout", retryInMs: PAUSE });
     expect((await problemById(t.db, a.problemId))!.chatUncertainAt).toBe(t.clock.now());
 
@@ -130,7 +130,9 @@ describe("an answer that never comes", () => {
     discord.state.trickle = { bytes: 1, everyMs: 100 };
     expect(await drain()).toMatchObject({ uncertain: 1, created: 1, pending: 1 });
     expect(creations()).toBe(2);
-    expect(t.log.lines.some((l) => l.msg.startsWith("chat accepted a post but its answer was cut short"))).toBe(true);
+    expect(t.log.lines.some((l) => String(l.msg).startsWith("chat accepted a post but its answer was cut short"))).toBe(
+      true,
+    );
     expect(await drain()).toMatchObject({ due: 0 });
     t.clock.advance(PAUSE);
     expect(await drain()).toMatchObject({ created: 1, pending: 0 });
