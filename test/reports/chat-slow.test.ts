@@ -9,6 +9,7 @@ import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../su
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
 import { problemById, problemsByCount } from "../../src/reports/reports.query.ts";
+import { problemsTable } from "../../src/reports/problems-list.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
 
@@ -98,6 +99,8 @@ describe("an answer that never comes", () => {
     const warned = t.log.lines.find((l) => String(l.msg).startsWith("chat did not answer a post"));
     expect(warned).toMatchObject({ problemId: a.problemId, reason: "timeout", retryInMs: PAUSE });
     expect((await problemById(t.db, a.problemId))!.chatUncertainAt).toBe(t.clock.now());
+    // `tally reports` says so: the thread may exist
+    expect(await problemsTable(t.db)).toMatch(new RegExp(`^${a.problemId} .* unknown +Crash`, "m"));
 
     t.clock.advance(5000); // the outbox's backoff: the other problem goes on, this one does not
     expect(await drain()).toMatchObject({ due: 1, created: 1, uncertain: 0, pending: 1 });
