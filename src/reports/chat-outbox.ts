@@ -3,7 +3,10 @@
 // changes (resolved, reopened, a regression; nothing at all while muted). A 429 (per route or
 // global) pauses the whole outbox for retry_after; a 5xx, a timeout or a network fault backs the
 // outbox off exponentially (the chat is down for every problem alike); another refusal backs off
-// only that problem. An archived thread (closed by a maintainer, or idle) refuses edits: a reply
+// only that problem. Each call may take CHAT_TIMEOUT_MS, its whole answer included (nobody waits on
+// the outbox, and a slow chat timed out early would get everything twice); a new thread or a reply
+// whose answer never came may be in the chat, so its problem waits CHAT_UNCERTAIN_PAUSE_MS and is
+// posted once more, saying so, while the others go on. An archived thread (closed by a maintainer, or idle) refuses edits: a reply
 // unarchives it, then the edit goes through; a locked one gets a fresh thread that links it. A
 // deleted webhook stops posting (the outbox is kept, the log, /metrics and `tally reports` say it)
 // until CHAT_WEBHOOK_URL changes. A forum that requires tags and none are set waits the longest
