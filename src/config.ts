@@ -194,7 +194,7 @@ export const settings = {
     env: "UPSTREAM_TIMEOUT_MS",
     schema: Millis(100, 60_000),
     default: "5000",
-    doc: "How long any upstream call (identity provider, game API, images, chat) may take before it counts as down.",
+    doc: "How long any upstream call a request waits on (identity provider, game API, names, images) may take before it counts as down. The chat outbox has CHAT_TIMEOUT_MS.",
   }),
   trustProxy: setting({
     env: "TRUST_PROXY",
@@ -381,6 +381,18 @@ export const settings = {
     schema: Millis(1000, 86_400_000),
     default: "600000",
     doc: "Longest wait between chat retries.",
+  }),
+  chatTimeoutMs: setting({
+    env: "CHAT_TIMEOUT_MS",
+    schema: Millis(100, 600_000),
+    default: "60000",
+    doc: "How long one call of the chat outbox (a background job nobody waits on) may take, its whole answer included. A new thread or reply whose answer does not come within it may be in the chat or not: see CHAT_UNCERTAIN_PAUSE_MS.",
+  }),
+  chatUncertainPauseMs: setting({
+    env: "CHAT_UNCERTAIN_PAUSE_MS",
+    schema: Millis(1000, 86_400_000),
+    default: "900000",
+    doc: "How long a problem waits before its thread (or reply) is posted once more when the chat never answered the first post; the new thread says an earlier one may exist. Other problems keep being posted meanwhile.",
   }),
   pseudonymKey: setting({
     env: "PSEUDONYM_KEY",

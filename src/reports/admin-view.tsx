@@ -259,7 +259,12 @@ export function DetailPage(v: DetailView): string {
             <code>{esc(plainLine(p.exceptionType ?? p.signature).slice(0, 300))}</code>
           </dd>
           <dt>Chat thread</dt>
-          <dd>{p.chatThreadId ? "yes" : "not yet"}</dd>
+          <dd>
+            {p.chatThreadId ? "yes" : "not yet"}
+            {p.chatUncertainAt !== null
+              ? "; the chat never answered a post (it may be there): it is posted once more after CHAT_UNCERTAIN_PAUSE_MS"
+              : ""}
+          </dd>
         </dl>
         <section class="card admin-actions" aria-label="Actions">
           <h2>Actions</h2>

@@ -82,17 +82,21 @@ function stateLine(p: Problem): string | undefined {
 
 /**
  * The new thread: its name, the summary and the first sample; `continues` names the thread it
- * replaces (closed or locked by a maintainer), `tags` the forum tags to apply.
+ * replaces (closed or locked by a maintainer), `uncertainSince` when an earlier creation got no
+ * answer (that thread may exist: this one says so), `tags` the forum tags to apply.
  */
 export function newThreadMessage(
   p: Problem,
   first: Sample,
-  opts: { continues?: string; tags?: string[] } = {},
+  opts: { continues?: string; uncertainSince?: number; tags?: string[] } = {},
 ): ChatMessage & { thread_name: string } {
   const name = plainLine(`#${p.id} ${p.title}`);
-  const content = opts.continues
-    ? cut(`Continues <#${opts.continues}>, which is closed.\n${starterContent(p)}`, LIMITS.content)
-    : starterContent(p);
+  const before = opts.continues
+    ? `Continues <#${opts.continues}>, which is closed.\n`
+    : opts.uncertainSince !== undefined
+      ? `The chat never answered an earlier post of this problem (${when(opts.uncertainSince, "f")}): if a thread named like this one exists, delete it; this one is kept up to date.\n`
+      : "";
+  const content = before ? cut(`${before}${starterContent(p)}`, LIMITS.content) : starterContent(p);
   return {
     thread_name: cut(name, LIMITS.threadName),
     content,

@@ -3,7 +3,10 @@
 // changes (resolved, reopened, a regression; nothing at all while muted). A 429 (per route or
 // global) pauses the whole outbox for retry_after; a 5xx, a timeout or a network fault backs the
 // outbox off exponentially (the chat is down for every problem alike); another refusal backs off
-// only that problem. An archived thread (closed by a maintainer, or idle) refuses edits: a reply
+// only that problem. Each call may take CHAT_TIMEOUT_MS, its whole answer included (nobody waits on
+// the outbox, and a slow chat timed out early would get everything twice); a new thread or a reply
+// whose answer never came may be in the chat, so its problem waits CHAT_UNCERTAIN_PAUSE_MS and is
+// posted once more, saying so, while the others go on. An archived thread (closed by a maintainer, or idle) refuses edits: a reply
 // unarchives it, then the edit goes through; a locked one gets a fresh thread that links it. A
 // deleted webhook stops posting (the outbox is kept, the log, /metrics and `tally reports` say it)
 // until CHAT_WEBHOOK_URL changes. A forum that requires tags and none are set waits the longest
@@ -20,6 +23,7 @@ import {
   ChatThreadGone,
   ChatThreadLocked,
   ChatWebhookGone,
+  ChatOutcomeUnknown,
   createThread,
   editMessage,
   postReply,
@@ -39,7 +43,8 @@ export type ChatOutboxDeps = {
   config: Pick<
     Config,
     | "chatWebhookUrl"
-    | "upstreamTimeoutMs"
+    | "chatTimeoutMs"
+    | "chatUncertainPauseMs"
     | "chatReplyThresholds"
     | "chatRetryBaseMs"
     | "chatRetryMaxMs"
@@ -66,6 +71,8 @@ export type DrainCounts = {
   rateLimited: number;
   threadsGone: number;
   webhookGone: number;
+  /** Posts sent whose answer never came (their problems wait CHAT_UNCERTAIN_PAUSE_MS). */
+  uncertain: number;
   pending: number;
 };
 
@@ -97,9 +104,14 @@ async function openThread(
   const [latest] = await q.samplesOf(deps.db, p.id);
   const created = await createThread(
     chat,
-    newThreadMessage(p, latest ?? emptySample(p), { continues, tags: deps.config.chatForumTagIds }),
+    newThreadMessage(p, latest ?? emptySample(p), {
+      continues,
+      uncertainSince: continues ? undefined : (p.chatUncertainAt ?? undefined),
+      tags: deps.config.chatForumTagIds,
+    }),
   );
   // Stored at once: whatever fails next, a retry edits this thread and never opens another.
+  // (It also ends an uncertainty: the thread now known is the one kept up to date.)
   await q.setChatThread(deps.db, p.id, created.threadId, created.messageId, p.count);
   // The new thread already shows the count and the state; nothing before it gets a reply.
   const reached = thresholdFor(p.count, deps.config.chatReplyThresholds);
@@ -136,6 +148,14 @@ async function syncProblem(
 ): Promise<RateState> {
   const p = await q.problemById(deps.db, problemId);
   if (!p || p.state === "muted") return {}; // muted: counted, never posted
+  if (p.chatUncertainAt !== null) {
+    // An earlier post got no answer: nothing is sent before the pause ends, then it is sent once more.
+    const until = p.chatUncertainAt + deps.config.chatUncertainPauseMs;
+    if (deps.clock.now() < until) {
+      await q.setChatUncertain(deps.db, p.id, p.chatUncertainAt, until, "waiting: an earlier post got no answer");
+      return WAITING;
+    }
+  }
   let rate: RateState = {};
   const reached = thresholdFor(p.count, deps.config.chatReplyThresholds);
   if (!p.chatThreadId || !p.chatMessageId) return openThread(deps, chat, p, counts);
@@ -184,6 +204,9 @@ async function syncProblem(
   return rate;
 }
 
+/** syncProblem's answer for a problem still in its pause after a post that got no answer. */
+const WAITING: RateState = Object.freeze({});
+
 /** The reply of one state change; a regression says which version the fix was in. */
 async function announcement(deps: ChatOutboxDeps, p: q.Problem, e: q.ProblemEvent) {
   if (e.action !== "regressed") return stateReply(p, e);
@@ -220,13 +243,16 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
     rateLimited: 0,
     threadsGone: 0,
     webhookGone: 0,
+    uncertain: 0,
     pending: 0,
   };
   if (!deps.config.chatWebhookUrl) return counts;
   const chat: ChatDeps = {
     fetch: deps.fetch,
     webhookUrl: deps.config.chatWebhookUrl,
-    timeoutMs: deps.config.upstreamTimeoutMs,
+    // The outbox is a background job: a slow chat is waited for (a late answer is still an answer),
+    // within CHAT_TIMEOUT_MS for the whole answer, rather than timed out and posted twice.
+    timeoutMs: deps.config.chatTimeoutMs,
     signal,
   };
   const key = webhookKey(deps.config.chatWebhookUrl);
@@ -246,7 +272,9 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
     const now = deps.clock.now();
     try {
       const rate = await syncProblem(deps, chat, row.problemId, counts);
+      if (rate === WAITING) continue;
       const after = await q.problemById(deps.db, row.problemId);
+      if (after?.chatUncertainAt != null) await q.clearChatUncertain(deps.db, row.problemId); // posted again, answered
       if (!after || upToDate(after, deps.config.chatReplyThresholds))
         await q.finishOutbox(deps.db, row.problemId, row.seq);
       if (status?.status === "tag_required" && counts.created + counts.reopenedThreads > 0) {
@@ -259,6 +287,28 @@ export async function drainChatOutbox(deps: ChatOutboxDeps, signal?: AbortSignal
       }
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
+      if (e instanceof ChatOutcomeUnknown) {
+        // Sent, and no answer (or a 2xx whose body with the ids was cut short): the post may be in
+        // the chat. Sending it again now would double it; never sending it could lose the problem.
+        // So this problem waits CHAT_UNCERTAIN_PAUSE_MS, then posts once more, saying so. The same
+        // when the service stops mid-call: the request had left.
+        counts.uncertain++;
+        const pause = deps.config.chatUncertainPauseMs;
+        await q.setChatUncertain(deps.db, row.problemId, now, now + pause, e.message);
+        deps.log.warn(
+          e.accepted
+            ? "chat accepted a post but its answer was cut short: this problem waits, then posts once more (a duplicate is possible)"
+            : "chat did not answer a post, which may have arrived: this problem waits, then posts once more",
+          { problemId: row.problemId, reason: e.reason, detail: e.message, retryInMs: pause },
+        );
+        if (signal?.aborted) break;
+        if (e.accepted) continue; // the chat answers: other problems go on at once
+        // No answer at all: the chat is down or slow for every problem alike; the others back off.
+        const wait = backoffMs(row.attempts + 1, deps.config.chatRetryBaseMs, deps.config.chatRetryMaxMs);
+        deps.log.warn("chat unavailable: the outbox backs off", { reason: e.reason, retryInMs: wait });
+        await q.deferOutbox(deps.db, now + wait);
+        break;
+      }
       if (signal?.aborted) break; // stopping: the row stays due, nothing counts as a failure
       if (e instanceof ChatThreadGone) {
         // A maintainer deleted the thread: the problem came back, so it gets a new one next time.

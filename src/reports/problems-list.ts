@@ -67,7 +67,7 @@ export async function problemsTable(db: Db, webhookUrl = ""): Promise<string> {
     plainLine(versionRange(p.minVersion, p.maxVersion)),
     p.tool,
     plainLine(stateText(p)),
-    p.chatThreadId ? "yes" : "no",
+    p.chatThreadId ? "yes" : p.chatUncertainAt !== null ? "unknown" : "no",
     cut(plainLine(p.title), 70),
   ]);
   const head = ["id", "count", "first seen (UTC)", "last seen (UTC)", "versions", "tool", "state", "thread", "title"];
@@ -93,7 +93,11 @@ export async function problemDetail(db: Db, id: number, today: number): Promise<
     `count      ${p.count} (first ${minute(p.firstSeenAt)} UTC, last ${minute(p.lastSeenAt)} UTC)`,
     `versions   ${plainLine(versionRange(p.minVersion, p.maxVersion))}; Minecraft ${plainLine(p.lastMinecraft)}`,
     `grouped by ${p.kind === "frames" ? "stack frames" : "message"}: ${plainLine(p.exceptionType ?? p.signature)}`,
-    `thread     ${p.chatThreadId ? "yes" : "no"}`,
+    `thread     ${p.chatThreadId ? "yes" : "no"}${
+      p.chatUncertainAt !== null
+        ? `; the chat never answered a post of ${minute(p.chatUncertainAt)} UTC (it may be there): posted once more after CHAT_UNCERTAIN_PAUSE_MS`
+        : ""
+    }`,
     "",
     "versions seen:",
     ...(versions.length

@@ -308,8 +308,24 @@ export function pendingOutbox(db: Db): Promise<OutboxRow[]> {
 export async function setChatThread(db: Db, problemId: number, threadId: string, messageId: string, count: number) {
   await db
     .update(reportProblems)
-    .set({ chatThreadId: threadId, chatMessageId: messageId, chatCount: count })
+    .set({ chatThreadId: threadId, chatMessageId: messageId, chatCount: count, chatUncertainAt: null })
     .where(eq(reportProblems.id, problemId));
+}
+
+/** A post about this problem got no answer (it may be in the chat or not): it waits until `dueAt`. */
+export async function setChatUncertain(db: Db, problemId: number, at: number, dueAt: number, error: string) {
+  await db.transaction(async (tx) => {
+    await tx.update(reportProblems).set({ chatUncertainAt: at }).where(eq(reportProblems.id, problemId));
+    await tx
+      .update(reportOutbox)
+      .set({ dueAt: sql`greatest(${reportOutbox.dueAt}, ${dueAt})`, lastError: error.slice(0, 500) })
+      .where(eq(reportOutbox.problemId, problemId));
+  });
+}
+
+/** The post after the pause got its answer: whatever the chat shows now is known. */
+export async function clearChatUncertain(db: Db, problemId: number) {
+  await db.update(reportProblems).set({ chatUncertainAt: null }).where(eq(reportProblems.id, problemId));
 }
 
 export async function setChatCount(db: Db, problemId: number, count: number) {

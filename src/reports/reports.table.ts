@@ -24,6 +24,9 @@ export const reportProblems = pgTable(
     /** The chat thread (Discord: the thread's channel id) and its starter message, once created. */
     chatThreadId: text("chat_thread_id"),
     chatMessageId: text("chat_message_id"),
+    /** When a post about this problem (a new thread, a reply) was sent and its answer never came:
+     * it may be in the chat or not. Nothing is posted for it again before CHAT_UNCERTAIN_PAUSE_MS. */
+    chatUncertainAt: bigint("chat_uncertain_at", { mode: "number" }),
     /** The count the starter message shows. */
     chatCount: integer("chat_count").notNull().default(0),
     /** The highest reply threshold already announced in the thread. */

@@ -11,6 +11,11 @@
 // errors: an archived thread (400 50083), a locked one (160005), a deleted webhook (404 10015), a
 // forum that requires tags (400 40067). The webhook URL is a secret: it never appears in an error,
 // a log line or an answer of ours.
+// A post (a new thread, a reply) whose answer does not come (a timeout, a connection that broke, a
+// body cut short) may be in the chat or not: it fails with ChatOutcomeUnknown, and the outbox must
+// not send it again at once. Discord's Execute Webhook takes no idempotency key (no nonce: that is
+// only Create Message's, for bots), and only a message id can be looked up, so nothing can ask the
+// chat whether the post arrived. A reply and an edit need no body: their 2xx status is the answer.
 import { callUpstream, UpstreamError } from "./upstream-error.ts";
 import { bodyBytes, readJson, SMALL_JSON_MAX_BYTES } from "./call.ts";
 
@@ -74,6 +79,17 @@ export class ChatTagRequired extends UpstreamError {
   }
 }
 
+/** A post was sent and its answer never came: it may be in the chat or not. */
+export class ChatOutcomeUnknown extends UpstreamError {
+  constructor(
+    inner: UpstreamError,
+    /** The chat answered 2xx (it holds the post) but the body with the ids did not come whole. */
+    readonly accepted: boolean,
+  ) {
+    super(inner.upstream, inner.reason, inner.message, inner.status);
+  }
+}
+
 const UPSTREAM = "chat";
 const UNKNOWN_CHANNEL = "10003";
 const UNKNOWN_MESSAGE = "10008";
@@ -106,18 +122,35 @@ function rateState(res: Response): RateState {
   };
 }
 
+/** Errors that show the request never left (nothing can be in the chat): the others may have reached it. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "EAI_AGAIN", "FailedToOpenSocket"]);
+
 async function send(
   deps: ChatDeps,
   method: "POST" | "PATCH",
   url: string,
   message: Partial<ChatMessage>,
+  opts: { needBody: boolean },
 ): Promise<{ body: unknown; rate: RateState }> {
-  const res = await callUpstream(deps.fetch, UPSTREAM, url, deps.timeoutMs, {
-    method,
-    signal: deps.signal,
-    headers: { "content-type": "application/json", "user-agent": "tally (bug intake)" },
-    body: JSON.stringify(message),
-  });
+  let notSent = false;
+  const fetcher = ((input: string, init?: RequestInit) =>
+    deps.fetch(input, init).catch((e: unknown) => {
+      notSent = NOT_SENT.has(String((e as { code?: unknown }).code));
+      throw e;
+    })) as typeof fetch;
+  let res: Response;
+  try {
+    // One signal for the whole answer, headers and body: a body trickled past it is cut there.
+    res = await callUpstream(fetcher, UPSTREAM, url, deps.timeoutMs, {
+      method,
+      signal: deps.signal,
+      headers: { "content-type": "application/json", "user-agent": "tally (bug intake)" },
+      body: JSON.stringify(message),
+    });
+  } catch (e) {
+    if (method === "POST" && !notSent && e instanceof UpstreamError) throw new ChatOutcomeUnknown(e, false);
+    throw e;
+  }
   if (res.status === 429) {
     let body: { retry_after?: unknown; global?: unknown } = {};
     try {
@@ -152,20 +185,37 @@ async function send(
       res.status,
     );
   }
-  if (res.status === 204) return { body: undefined, rate: rateState(res) };
+  if (res.status === 204 || !opts.needBody) {
+    // The status says it all (a reply is posted, an edit made): a slow body delays nothing.
+    await res.body?.cancel().catch(() => {});
+    return { body: undefined, rate: rateState(res) };
+  }
   // A body that is not JSON is an UpstreamError "malformed"; one over the cap, "too_large".
-  return {
-    body: await readJson(res, { upstream: UPSTREAM, timeoutMs: deps.timeoutMs }, SMALL_JSON_MAX_BYTES),
-    rate: rateState(res),
-  };
+  try {
+    return {
+      body: await readJson(res, { upstream: UPSTREAM, timeoutMs: deps.timeoutMs }, SMALL_JSON_MAX_BYTES),
+      rate: rateState(res),
+    };
+  } catch (e) {
+    // Accepted (2xx), but the ids the caller needs did not come.
+    if (e instanceof UpstreamError) throw new ChatOutcomeUnknown(e, true);
+    throw e;
+  }
 }
 
 /** Opens a forum thread with its starter message; answers the thread's and the message's ids. */
 export async function createThread(deps: ChatDeps, message: ChatMessage & { thread_name: string }) {
-  const { body, rate } = await send(deps, "POST", endpoint(deps.webhookUrl, "", { wait: "true" }), message);
+  const { body, rate } = await send(deps, "POST", endpoint(deps.webhookUrl, "", { wait: "true" }), message, {
+    needBody: true,
+  });
   const m = body as { id?: unknown; channel_id?: unknown } | undefined;
   if (typeof m?.id !== "string" || typeof m.channel_id !== "string") {
-    throw new UpstreamError(UPSTREAM, "malformed", "chat created a message but answered without its id and channel_id");
+    const e = new UpstreamError(
+      UPSTREAM,
+      "malformed",
+      "chat created a message but answered without its id and channel_id",
+    );
+    throw new ChatOutcomeUnknown(e, true);
   }
   return { threadId: m.channel_id, messageId: m.id, rate };
 }
@@ -176,6 +226,7 @@ export async function editMessage(deps: ChatDeps, threadId: string, messageId: s
     "PATCH",
     endpoint(deps.webhookUrl, `/messages/${encodeURIComponent(messageId)}`, { thread_id: threadId }),
     patch,
+    { needBody: false },
   );
   return { rate };
 }
@@ -186,6 +237,7 @@ export async function postReply(deps: ChatDeps, threadId: string, message: ChatM
     "POST",
     endpoint(deps.webhookUrl, "", { wait: "true", thread_id: threadId }),
     message,
+    { needBody: false },
   );
   return { rate };
 }

@@ -150,16 +150,18 @@ describe("failures", () => {
     expect(discord.threads.size).toBe(3);
   });
 
-  test("a chat that never answers times out (UPSTREAM_TIMEOUT_MS) and is retried", async () => {
-    const { t, discord, send, drain } = await setup({ upstreamTimeoutMs: 100 });
+  test("a chat that never answers a new thread times out (CHAT_TIMEOUT_MS); the thread may exist, so it is posted again only after the pause", async () => {
+    const { t, discord, send, drain } = await setup({ chatTimeoutMs: 100, chatUncertainPauseMs: 900_000 });
     await send(nameA);
     discord.state.failures = ["hang"];
-    expect(await drain()).toMatchObject({ failed: 1, created: 0 });
+    expect(await drain()).toMatchObject({ uncertain: 1, created: 0 });
     expect(discord.state.hung).toBe(1);
     expect(t.log.lines.find((l) => l.msg === "chat unavailable: the outbox backs off")).toMatchObject({
       reason: "timeout",
     });
-    t.clock.advance(5000);
+    t.clock.advance(5000); // the outbox's backoff is over, this problem's pause is not
+    expect(await drain()).toMatchObject({ due: 0, created: 0 });
+    t.clock.advance(900_000);
     expect(await drain()).toMatchObject({ created: 1 });
     expect(discord.threads.size).toBe(1);
   });
@@ -178,14 +180,15 @@ describe("failures", () => {
   });
 
   test("stopping the service ends a hanging chat call at once; the report stays queued, no failure counted", async () => {
-    const { t, discord, send } = await setup({ upstreamTimeoutMs: 60_000 });
+    const { t, discord, send } = await setup({ chatTimeoutMs: 60_000 });
     await send(nameA);
     discord.state.failures = ["hang"];
     const stopping = new AbortController();
     const draining = drainChatOutbox(t, stopping.signal);
     while (discord.state.hung === 0) await Bun.sleep(5); // until the call is in flight
     stopping.abort();
-    expect(await draining).toMatchObject({ failed: 0, created: 0, pending: 1 });
+    // The request had left: the thread may exist, so the next start waits the pause before posting it.
+    expect(await draining).toMatchObject({ failed: 0, created: 0, uncertain: 1, pending: 1 });
     expect(await pendingOutbox(t.db)).toMatchObject([{ attempts: 0 }]);
   });
 

@@ -13,7 +13,10 @@
 // without `applied_tags` 400 40067. Error bodies and 429s replay `test/support/recorded/discord/`
 // (their sources are in its README). Every answer carries X-RateLimit-Limit/-Remaining/
 // -Reset-After/-Bucket. Failure modes, taken one per call from `state.failures` (else
-// `state.failure`): "rateLimited", "globalRateLimited", "error500", "error502", "hang".
+// `state.failure`): "rateLimited", "globalRateLimited", "error500", "error502", "hang" (never
+// answers, does nothing), and two where Discord did the work but its answer is slow: "late" (the
+// whole answer comes `state.lateMs` later) and "trickle" (the status and headers at once, then the
+// body `state.trickle.bytes` at a time every `state.trickle.everyMs`).
 import { fakeUpstream, json, type Call } from "../upstream.ts";
 import archived from "../recorded/discord/thread-archived.json";
 import locked from "../recorded/discord/thread-locked.json";
@@ -23,7 +26,15 @@ import limitedV10 from "../recorded/discord/rate-limited-v10.json";
 import limitedGlobal from "../recorded/discord/rate-limited-global.json";
 import limitedUnversioned from "../recorded/discord/rate-limited-unversioned.json";
 
-export type DiscordFailure = "none" | "rateLimited" | "globalRateLimited" | "error500" | "error502" | "hang";
+export type DiscordFailure =
+  | "none"
+  | "rateLimited"
+  | "globalRateLimited"
+  | "error500"
+  | "error502"
+  | "hang"
+  | "late"
+  | "trickle";
 export type DiscordMessage = { id: string; channel_id: string; content: string; embeds: unknown[] };
 export type Received = { method: string; path: string; query: Record<string, string>; body: Record<string, unknown> };
 export type FakeThread = {
@@ -59,6 +70,12 @@ export function fakeDiscord() {
     /** The forum's tags; with requireTag a new post must carry one of them. */
     tags: ["1400000000000000901", "1400000000000000902"],
     requireTag: false,
+    /** "late": how long the answer is held after the work is done. */
+    lateMs: 1000,
+    /** "trickle": how the body comes. */
+    trickle: { bytes: 16, everyMs: 20 },
+    /** Answers "late" or "trickle" still on their way. */
+    slow: 0,
   };
 
   const rateHeaders = (remaining: number) => ({
@@ -70,8 +87,7 @@ export function fakeDiscord() {
   });
 
   /** The failure this call meets, or a Response for it. */
-  async function failureResponse(versioned: boolean): Promise<Response | undefined> {
-    const mode = state.failures.shift() ?? state.failure;
+  async function failureResponse(mode: DiscordFailure, versioned: boolean): Promise<Response | undefined> {
     const seconds = state.retryAfter;
     switch (mode) {
       case "rateLimited":
@@ -113,6 +129,37 @@ export function fakeDiscord() {
         await new Promise(() => {}); // never answers
     }
     return undefined;
+  }
+
+  /** The answer of work already done, as the mode delivers it. */
+  async function deliver(mode: DiscordFailure, res: Response): Promise<Response> {
+    if (mode === "late") {
+      state.slow++;
+      await Bun.sleep(state.lateMs);
+      state.slow--;
+      return res;
+    }
+    if (mode !== "trickle") return res;
+    const body = new Uint8Array(await res.arrayBuffer());
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    let i = 0;
+    state.slow++;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (i > 0) await Bun.sleep(state.trickle.everyMs); // the status, headers and first bytes at once
+        controller.enqueue(body.slice(i, i + state.trickle.bytes));
+        i += state.trickle.bytes;
+        if (i >= body.byteLength) {
+          state.slow--;
+          controller.close();
+        }
+      },
+      cancel() {
+        state.slow--;
+      },
+    });
+    return new Response(stream, { status: res.status, headers });
   }
 
   const ok = (body: unknown, status = 200) => {
@@ -165,8 +212,13 @@ export function fakeDiscord() {
     if (refused) return refused;
     const body = JSON.parse(call.body) as Record<string, unknown>;
     received.push({ method: "POST", path: call.path, query: Object.fromEntries(call.query), body });
-    const failed = await failureResponse(parts(call.path).versioned);
+    const mode = state.failures.shift() ?? state.failure;
+    const failed = await failureResponse(mode, parts(call.path).versioned);
     if (failed) return failed;
+    return deliver(mode, posted(call, body));
+  }
+
+  function posted(call: Call, body: Record<string, unknown>): Response {
     const invalid = tooLong(body);
     if (invalid) return json(invalid, 400);
     const threadId = call.query.get("thread_id");
@@ -215,8 +267,13 @@ export function fakeDiscord() {
     if (refused) return refused;
     const body = JSON.parse(call.body) as Record<string, unknown>;
     received.push({ method: "PATCH", path: call.path, query: Object.fromEntries(call.query), body });
-    const failed = await failureResponse(parts(call.path).versioned);
+    const mode = state.failures.shift() ?? state.failure;
+    const failed = await failureResponse(mode, parts(call.path).versioned);
     if (failed) return failed;
+    return deliver(mode, patched(call, body));
+  }
+
+  function patched(call: Call, body: Record<string, unknown>): Response {
     const invalid = tooLong(body);
     if (invalid) return json(invalid, 400);
     const thread = threads.get(call.query.get("thread_id") ?? "");

@@ -1,0 +1,1 @@
+ALTER TABLE "report_problems" ADD COLUMN "chat_uncertain_at" bigint;
