@@ -38,10 +38,13 @@ const PUBLIC_CACHE = "public, max-age=300";
 /** The SVG carries no script and loads nothing, and a browser opening it alone runs none. */
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-const HTML_404 = { description: "No such page here (the same answer as the page's)", content: { "text/html": {} } };
-const HTML_429 = {
-  description: "Too many requests from this address (an HTML page; Retry-After)",
-  content: { "text/html": {} },
+/** Refusals of these routes are the website's HTML pages (http/on-error.ts), like their pages'. */
+const html = (description: string) => ({ description, content: { "text/html": {} } });
+const HTML_REFUSALS = {
+  404: html("No such page here: the same answer as the page's"),
+  429: html("Too many requests from this address (an HTML page; Retry-After)"),
+  500: html("Internal error (an HTML page with a request id)"),
+  503: html("The database is unavailable (an HTML page; Retry-After)"),
 };
 
 function image(request: Request, body: Uint8Array | string, type: string, etag: string, cacheControl: string) {
@@ -73,8 +76,7 @@ export function cardRoutes(deps: CardRouteDeps) {
       content: { "image/png": { schema: { type: "string", format: "binary" } } },
     },
     304: { description: "Not modified: the If-None-Match ETag is current." },
-    404: HTML_404,
-    429: HTML_429,
+    ...HTML_REFUSALS,
   });
   const nameParams = T.Object({ name: T.String({ maxLength: 64 }) }, { additionalProperties: false });
   return new Elysia({ name: "tally.cards" })
@@ -201,8 +203,8 @@ export function cardRoutes(deps: CardRouteDeps) {
               content: { "image/svg+xml": { schema: { type: "string" } } },
             },
             304: { description: "Not modified: the If-None-Match ETag is current." },
-            404: HTML_404,
-            429: HTML_429,
+            400: html("A malformed query (an HTML page)"),
+            ...HTML_REFUSALS,
           }),
         },
       },

@@ -1,5 +1,5 @@
 // SVG to PNG inside the process: resvg's WebAssembly build and the Inter font (SIL Open Font
-// Licence 1.1, from @expo-google-fonts/inter; see docs/licences.md), all three imported as files
+// Licence 1.1, from @expo-google-fonts/inter; see docs/licences/), all three imported as files
 // so `bun build --compile` embeds them in the binary. Nothing is read from node_modules, the
 // working directory or the system's fonts at run time, and the renderer fetches nothing: an SVG
 // handed to it carries its pictures inline (data: URIs), and loadSystemFonts is off.
