@@ -38,8 +38,11 @@ const COLOURS = {
   fill: "rgba(108,182,255,0.18)",
 };
 
+/** Text for an SVG element or attribute: markup escaped, characters XML refuses dropped. */
 export const xmlText = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+  s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
+    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 /** At most `max` characters (code points), the last one an ellipsis when cut. */
 export function cut(s: string, max: number): string {
