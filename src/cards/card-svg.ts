@@ -38,11 +38,21 @@ const COLOURS = {
   fill: "rgba(108,182,255,0.18)",
 };
 
+/** A character XML 1.0 refuses (C0 controls but tab, newline and return; U+FFFE and U+FFFF). */
+export const xmlRefuses = (code: number) =>
+  (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0xfffe || code === 0xffff;
+
 /** Text for an SVG element or attribute: markup escaped, characters XML refuses dropped. */
-export const xmlText = (s: string) =>
-  s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
-    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+export function xmlText(s: string): string {
+  let out = "";
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (xmlRefuses(code)) continue;
+    out +=
+      c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : c === "'" ? "&apos;" : c;
+  }
+  return out;
+}
 
 /** At most `max` characters (code points), the last one an ellipsis when cut. */
 export function cut(s: string, max: number): string {

@@ -89,7 +89,7 @@ describe("the mod's pages", () => {
     const html = await (await get("/docs/api")).text();
     for (const path of Object.keys(doc.paths)) expect(html).toContain(`<code>${path}</code>`);
     // Outside /v1/ only the pages' pictures (link preview cards, badges) are described, never a page.
-    for (const [path, item] of Object.entries(doc.paths).filter(([p]) => !p.startsWith("/v1/")))
+    for (const [, item] of Object.entries(doc.paths).filter(([p]) => !p.startsWith("/v1/")))
       expect(Object.keys(item.get.responses["200"].content)[0]).toMatch(/^image\/(png|svg\+xml)$/);
   });
 
