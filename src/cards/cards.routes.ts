@@ -66,6 +66,7 @@ export function cardRoutes(deps: CardRouteDeps) {
   const cards = cardRenderer(deps);
   const source = profileSource(deps);
   const limit = { name: "cards", perWindow: deps.config.cardRateLimit, windowMs: 60_000 };
+  const lookupLimit = { name: "lookup", perWindow: deps.config.lookupRateLimit, windowMs: 60_000 };
   const notFound = (request: Request, noindex = false) =>
     htmlPage(request, sync(NotFoundPage({ noindex })), { status: 404, cacheControl: "no-store", noindex });
   const tags = ["previews"];
@@ -121,8 +122,10 @@ export function cardRoutes(deps: CardRouteDeps) {
     )
     .get(
       "/p/:name/card.png",
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
         if (!PROFILE_NAME.test(params.name) || !deps.config.gameApiKey) return notFound(request);
+        // It may ask the game API as the page does: the page's own look-up limit applies too.
+        await enforceRateLimit(deps, lookupLimit, clientAddress(request, server, deps.config.trustProxy));
         try {
           const player = await findPlayer(deps, params.name);
           const lookup = await source.lookup(player.uuid);
