@@ -8,6 +8,7 @@ import { badgeSvg } from "../../src/cards/badge.ts";
 import { cardSvg, xmlRefuses } from "../../src/cards/card-svg.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { hostile } from "./hostile-text.ts";
+import { defaultHead } from "../../src/assets/head.ts";
 
 const nasty = [
   '"><script>alert(1)</script>',
@@ -44,6 +45,14 @@ test("hostile labels and values stay text in a badge and a card, cut to a bound"
     expect(badge.length).toBeLessThan(2_000);
     expect(card.length).toBeLessThan(6_000);
   }
+});
+
+test("a card's only picture is the head handed to it, inline: the renderer is given no address to fetch", () => {
+  const head = defaultHead();
+  const svg = cardSvg({ name: "Steve", subtitle: "x", head, figures: [], spark: null });
+  const refs = [...svg.matchAll(/\b(?:href|src|xlink:href)="([^"]*)"/g)].map((m) => m[1]!);
+  expect(refs).toEqual([`data:image/png;base64,${Buffer.from(head).toString("base64")}`]);
+  expect(svg).not.toMatch(/url\((?!#)|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg")/);
 });
 
 test("32 KiB of hostile text is escaped and cut in linear time", () => {
