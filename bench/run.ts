@@ -31,6 +31,7 @@ const benches: { name: string; argv: string[] }[] = [
   { name: "ingestLive", argv: ["bench/ingest.ts", binary, "--clients", "16", "--keys", "600"] },
   { name: "fold", argv: ["bench/fold.ts"] },
   { name: "pages", argv: ["bench/pages.ts"] },
+  { name: "cards", argv: ["bench/cards.ts"] },
   { name: "auth", argv: ["bench/auth.ts"] },
   { name: "profiles", argv: ["bench/profiles.ts"] },
   { name: "reports", argv: ["bench/reports.ts"] },
@@ -62,7 +63,7 @@ for (const bench of benches) {
 }
 
 // The headline figures, one line each.
-const { startup, ingest, ingestLive, fold, pages, auth, profiles, reports } = results as Record<string, Json>;
+const { startup, ingest, ingestLive, fold, pages, cards, auth, profiles, reports } = results as Record<string, Json>;
 const startRow = (backend: string, start: string) =>
   startup!.rows.find((r: Json) => r.backend === backend && r.start.startsWith(start));
 const summary: [string, string][] = [
@@ -85,6 +86,7 @@ const summary: [string, string][] = [
     `page ${p.path.replace(/\/u\/[^?]+/, "/u/<name>")}`,
     `render p50 ${p.p50Ms} ms, ${p.transferred} bytes transferred`,
   ]),
+  ["link preview card", cards!.rows.map((r: Json) => `${r.case}: ${r.wallP50Ms} ms (cpu ${r.cpuP50Ms} ms)`).join("; ")],
   ["auth token check", `adds ${auth!.addedP50Ms} ms p50`],
   [
     "profile lookup, cached",

@@ -30,6 +30,7 @@ import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
+import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
 
@@ -79,7 +80,8 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes(deps));
+    .use(statsPageRoutes(deps))
+    .use(cardRoutes(deps));
   return app;
 }
 

@@ -328,6 +328,18 @@ export const settings = {
     default: "600",
     doc: "Image proxy requests one client address may make per minute. 0: no limit.",
   }),
+  cardRateLimit: setting({
+    env: "CARD_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "120",
+    doc: "Link preview cards and badges one client address may ask for per minute. 0: no limit.",
+  }),
+  cardCacheEntries: setting({
+    env: "CARD_CACHE_ENTRIES",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "256",
+    doc: "Rendered link preview cards kept in memory (about 30 to 80 KiB each; least recently used goes first). 0: render every time.",
+  }),
   reportTools: setting({
     env: "REPORT_TOOLS",
     schema: T.Array(T.String({ pattern: "^[a-z][a-z0-9_-]{0,31}$", maxLength: 32 }), { maxItems: 64 }),

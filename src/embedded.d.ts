@@ -15,3 +15,7 @@ declare module "*.tgz" {
   const path: string;
   export default path;
 }
+declare module "*.ttf" {
+  const path: string;
+  export default path;
+}

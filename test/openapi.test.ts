@@ -14,6 +14,7 @@ import { errorStatus } from "../src/http/errors.ts";
 import { Envelope } from "../src/wire/envelope.ts";
 import { IngestAnswer } from "../src/stats/ingest.schema.ts";
 import { generateClient, servedDocument } from "../scripts/openapi.ts";
+import { isDescribed } from "../src/http/openapi.ts";
 
 type Json = Record<string, any>;
 let t: TestApp;
@@ -28,8 +29,8 @@ const operations = () =>
   Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({ path, method, op: op as Json })),
   );
-/** Elysia's routes under /v1/ that the document describes (not hidden). */
-const routes = () => t.app.routes.filter((r) => r.path.startsWith("/v1/") && !(r.hooks as Json)?.detail?.hide);
+/** Elysia's routes the document describes: under /v1/ and not hidden, and the pages' images marked for it. */
+const routes = () => t.app.routes.filter((r) => isDescribed(r));
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
 test("lists the API routes with the schemas they use, and loads nothing from elsewhere", async () => {
@@ -74,6 +75,11 @@ test("every refusal is the error shape, with each code under the status it is an
     const refusals = Object.entries(op.responses as Record<string, Json>).filter(([status]) => Number(status) >= 400);
     expect(refusals.length, `${method} ${path} describes no refusal`).toBeGreaterThan(0);
     for (const [status, r] of refusals) {
+      // A page's picture outside /v1/ is refused as its page is: an HTML page, whatever the status.
+      if (!path.startsWith("/v1/")) {
+        expect(Object.keys(r.content), `${method} ${path} ${status}`).toEqual(["text/html"]);
+        continue;
+      }
       const schema = r.content["application/json"].schema;
       if (path === "/v1/health") continue; // its 503 is the health answer itself
       expect(schema.required).toEqual(["error"]);

@@ -11,6 +11,7 @@ import { SIGNED_IN } from "./signed-in.ts";
 export const REFUSES = "x-tally-refuses";
 const EXAMPLES = "x-tally-examples";
 const ANSWERS = "x-tally-answers";
+const DESCRIBED = "x-tally-described";
 
 type Extra = Partial<Record<ErrorCode, Record<string, TSchema>>>;
 type Refusals = { codes: ErrorCode[]; extra: Extra };
@@ -67,6 +68,18 @@ export function errorSchema(codes: readonly string[], extra: Record<string, TSch
 }
 
 /** The answers of an image route (http/etag.ts answers 304 to a matching If-None-Match). */
+/**
+ * For a route's `detail` outside /v1/ that the document describes all the same (a page's preview
+ * image or badge: files other sites embed by address).
+ */
+export const DESCRIBED_OUTSIDE_V1 = { [DESCRIBED]: true } as const;
+
+/** Whether the document describes a route: every /v1/ route and those marked DESCRIBED_OUTSIDE_V1, unless hidden. */
+export function isDescribed(route: Route): boolean {
+  const detail = (route.hooks?.detail ?? {}) as Detail;
+  return !detail.hide && (route.path.startsWith("/v1/") || detail[DESCRIBED] === true);
+}
+
 export const PNG_ANSWERS = {
   200: {
     description: "The image.",
@@ -212,20 +225,21 @@ const TAGS: Record<string, string> = {
   profiles: "Profile look-ups through the project's game API key, and players by name.",
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
+  previews: "Link preview cards (PNG) and badges (SVG) of the statistics and profile pages.",
 };
 
 export type OpenApiInfo = { title: string; version: string; description: string };
 
-/** The OpenAPI 3.1 document of every /v1/ route that is not hidden. */
+/** The OpenAPI 3.1 document of every /v1/ route that is not hidden, and the routes marked DESCRIBED_OUTSIDE_V1. */
 export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const hooks = route.hooks ?? {};
     const detail = (hooks.detail ?? {}) as Detail;
-    if (detail.hide || !route.path.startsWith("/v1/")) continue;
+    if (!isDescribed(route)) continue;
     const method = route.method.toLowerCase();
     const path = route.path.replace(/:([^/]+)/g, "{$1}");
-    const { [REFUSES]: _r, [EXAMPLES]: ex, [ANSWERS]: _a, hide: _h, ...rest } = detail;
+    const { [REFUSES]: _r, [EXAMPLES]: ex, [ANSWERS]: _a, [DESCRIBED]: _d, hide: _h, ...rest } = detail;
     const example = (ex ?? {}) as { body?: unknown; answers?: Record<number, unknown> };
     const operation: Json = { operationId: operationId(method, path), ...rest };
     const params = parameters(hooks);

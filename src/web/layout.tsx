@@ -19,7 +19,45 @@ const nav = [
   ["/assets/privacy.html", "Privacy"],
 ] as const;
 
-export type LayoutProps = { title: string; path?: string; noindex?: boolean; description?: string };
+/** A link preview (OpenGraph and Twitter card tags): what a chat or forum shows for the page's address. */
+export type Preview = {
+  title: string;
+  description: string;
+  /** absolute (from BASE_URL): an unfurler fetches it from this service */
+  image: string;
+  imageAlt: string;
+  url: string;
+};
+
+export type LayoutProps = {
+  title: string;
+  path?: string;
+  noindex?: boolean;
+  description?: string;
+  preview?: Preview;
+};
+
+/** The card is 1200x630 (src/cards/card-svg.ts), the size both tag sets ask for. */
+function PreviewTags(p: Preview): string {
+  const tags: [string, string, string][] = [
+    ["property", "og:type", "website"],
+    ["property", "og:site_name", "tally"],
+    ["property", "og:title", p.title],
+    ["property", "og:description", p.description],
+    ["property", "og:url", p.url],
+    ["property", "og:image", p.image],
+    ["property", "og:image:type", "image/png"],
+    ["property", "og:image:width", "1200"],
+    ["property", "og:image:height", "630"],
+    ["property", "og:image:alt", p.imageAlt],
+    ["name", "twitter:card", "summary_large_image"],
+    ["name", "twitter:title", p.title],
+    ["name", "twitter:description", p.description],
+    ["name", "twitter:image", p.image],
+    ["name", "twitter:image:alt", p.imageAlt],
+  ];
+  return tags.map(([attr, name, content]) => `<meta ${attr}="${name}" content="${esc(content)}">`).join("");
+}
 
 export function Layout(props: Html.PropsWithChildren<LayoutProps>): string {
   const current = (href: string) =>
@@ -33,6 +71,7 @@ export function Layout(props: Html.PropsWithChildren<LayoutProps>): string {
           <meta name="viewport" content="width=device-width,initial-scale=1" />
           {props.noindex ? <meta name="robots" content="noindex" /> : ""}
           {props.description ? <meta name="description" content={props.description} /> : ""}
+          {props.preview ? (PreviewTags(props.preview) as "safe") : ""}
           <meta name="color-scheme" content="light dark" />
           <title>{esc(props.title)} · tally</title>
           <link rel="stylesheet" href={stylesheet.path} />

@@ -1,7 +1,7 @@
 import type { ProfileLookup } from "../profiles/profile-source.ts";
 import type { Player } from "../profiles/players.ts";
 import type { ProfileEntry } from "../profiles/allowlist.ts";
-import { esc, Layout } from "./layout.tsx";
+import { esc, Layout, type Preview } from "./layout.tsx";
 import { formatAge, formatNumber } from "./format.ts";
 
 export function Problem(props: { title: string; text: string }): JSX.Element {
@@ -51,11 +51,20 @@ function Profile(props: { p: ProfileEntry }): JSX.Element {
   );
 }
 
-export function ProfilePage(props: { player: Player; lookup: ProfileLookup; now: number }): JSX.Element {
+export function ProfilePage(props: {
+  player: Player;
+  lookup: ProfileLookup;
+  now: number;
+  preview?: Preview;
+}): JSX.Element {
   const { player, lookup } = props;
   const age = formatAge(props.now - lookup.fetchedAt);
   return (
-    <Layout title={`${player.name} · profile`} description={`Public game profile of ${player.name}`}>
+    <Layout
+      title={`${player.name} · profile`}
+      description={`Public game profile of ${player.name}`}
+      preview={props.preview}
+    >
       <div class="player">
         <img src={`/v1/assets/head/${player.uuid}.png`} width="64" height="64" alt={`${player.name}'s head`} />
         <div>

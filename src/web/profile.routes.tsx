@@ -12,6 +12,7 @@ import { findPlayer, type PlayerDeps } from "../profiles/players.ts";
 import { sync } from "./layout.tsx";
 import { htmlPage } from "./respond.ts";
 import { Problem, ProfilePage } from "./profile-view.tsx";
+import { profilePreview } from "../cards/preview.tsx";
 
 const NAME = /^[A-Za-z0-9_]{3,16}$/;
 
@@ -57,7 +58,8 @@ export function profilePageRoutes(deps: ProfileDeps & PlayerDeps & { config: Con
           try {
             const player = await findPlayer(deps, name);
             const lookup = await source.lookup(player.uuid);
-            return htmlPage(request, sync(ProfilePage({ player, lookup, now: deps.clock.now() })), {
+            const preview = profilePreview(deps.config.baseUrl, player.name, lookup.profiles.length);
+            return htmlPage(request, sync(ProfilePage({ player, lookup, now: deps.clock.now(), preview })), {
               cacheControl: lookup.stale ? "no-store" : "public, max-age=60",
             });
           } catch (e) {

@@ -4,6 +4,7 @@ import { Chart, type ChartPoint } from "./chart.tsx";
 import { esc, Layout } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 import { Sessions, Timeline } from "./activity-view.tsx";
+import type { Preview } from "./layout.tsx";
 
 export type KeyFigure = {
   key: string;
@@ -43,6 +44,10 @@ export type StatsView = {
   accountDays: Map<string, ChartPoint[]>;
   sessions: RecentSession[];
   events: RecentEvent[];
+  /** the page's link preview tags (findable and share pages) */
+  preview?: Preview;
+  /** the owner's badge snippets section, as HTML (src/cards/preview.tsx) */
+  badges?: string;
 };
 
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
@@ -183,7 +188,7 @@ export function StatsPage(view: StatsView): JSX.Element {
   const words = new Map<string, string>();
   const dayText = (day: string) => words.get(day) ?? (words.set(day, formatDay(day)), words.get(day)!);
   return (
-    <Layout title={view.title} noindex={view.noindex}>
+    <Layout title={view.title} noindex={view.noindex} preview={view.preview}>
       <h1>{esc(view.heading)}</h1>
       {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
       <p class="muted">
@@ -228,6 +233,7 @@ export function StatsPage(view: StatsView): JSX.Element {
         <h2 id="account-h">Whole account</h2>
         <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} dayText={dayText} />
       </section>
+      {(view.badges ?? "") as "safe"}
       {view.selected ? (
         <>
           <section aria-labelledby="sessions-h">

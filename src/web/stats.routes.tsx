@@ -22,6 +22,7 @@ import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
 
 export type StatsPageDeps = {
   db: Db;
@@ -165,6 +166,23 @@ export function statsPageRoutes(deps: StatsPageDeps) {
               ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
               : undefined,
         });
+        // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
+        const h = account.findable || isOwn ? pageHeadline(deps.catalogue, view) : undefined;
+        if (h && account.findable)
+          view.preview = statsPreview(deps.config.baseUrl, h, {
+            name: account.name,
+            pagePath: view.path,
+            version: account.lastUploadAt,
+          });
+        if (h && isOwn)
+          view.badges = sync(
+            BadgeSnippets({
+              baseUrl: deps.config.baseUrl,
+              name: account.name,
+              findable: account.findable,
+              figures: h.keys.map((key, i) => ({ key, label: h.figures[i]!.label })),
+            }),
+          );
         return htmlPage(request, sync(StatsPage(view)), {
           cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
           noindex: !account.findable,
@@ -185,6 +203,11 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           heading: "Shared statistics",
           path: `/s/${key}`,
           noindex: true,
+        });
+        view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
+          name: null,
+          pagePath: view.path,
+          version: account.lastUploadAt,
         });
         return htmlPage(request, sync(StatsPage(view)), hidden);
       },

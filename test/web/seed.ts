@@ -31,9 +31,9 @@ async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unk
 /** Signs a player in, uploads their statistics, and sets findable / share as asked. */
 export async function seedPlayer(
   t: TestApp,
-  opts: { name: string; findable?: boolean; share?: boolean; cuteName?: string },
+  opts: { name: string; findable?: boolean; share?: boolean; cuteName?: string; uuid?: string },
 ): Promise<Seeded> {
-  const player = await uploader(t, { name: opts.name, zone: "Europe/Berlin" });
+  const player = await uploader(t, { uuid: opts.uuid, name: opts.name, zone: "Europe/Berlin" });
   const today = dayIn("Europe/Berlin", t.clock.now());
   if (today !== TODAY) throw new Error(`seed expects the clock at ${SEED_NOW}`);
   const dayBlocks = MINING_DAYS.map((day, i) => ({

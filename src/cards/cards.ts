@@ -1,0 +1,181 @@
+// The link preview cards: what a statistics page's or a profile page's card shows, and its PNG.
+// The card is first built as SVG text from the current figures (a few indexed reads, as the page
+// makes); the PNG is rendered only when that text is new. Rendered PNGs are kept in process,
+// keyed by the text's hash, at most CARD_CACHE_ENTRIES of them (least recently used goes first),
+// so a card changes the moment its numbers, name or head change and costs a render once per change.
+// The head comes through the image proxy's own code (its Postgres cache, else its upstreams under
+// their budgets); the renderer is handed the head's bytes and fetches nothing.
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { Account } from "../accounts/accounts.ts";
+import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
+import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { imageProxy, type AssetDeps } from "../assets/image-proxy.ts";
+import { defaultHead } from "../assets/head.ts";
+import type { ProfileLookup } from "../profiles/profile-source.ts";
+import type { Config } from "../config.ts";
+import { formatNumber } from "../web/format.ts";
+import { cardSvg, type CardContent, type CardFigure } from "./card-svg.ts";
+import { headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
+import { svgToPng } from "./render.ts";
+
+export type CardDeps = AssetDeps & {
+  catalogue: Catalogue;
+  config: AssetDeps["config"] & Pick<Config, "cardCacheEntries">;
+};
+
+export type RenderedCard = { png: Uint8Array; etag: string };
+
+/**
+ * How long a statistics card answers without reading the figures again while the account's last
+ * upload, settings, name and day are unchanged (an upload, a settings change or a new day shows at
+ * once; an erasure or a new head within this long).
+ */
+export const CARD_RECHECK_MS = 60_000;
+
+/** Keeps at most `max` entries, dropping the least recently used. */
+function lru<V>(max: number) {
+  const map = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const v = map.get(key);
+      if (v !== undefined) {
+        map.delete(key);
+        map.set(key, v);
+      }
+      return v;
+    },
+    set(key: string, v: V) {
+      if (max <= 0) return;
+      map.delete(key);
+      map.set(key, v);
+      while (map.size > max) map.delete(map.keys().next().value!);
+    },
+    get size() {
+      return map.size;
+    },
+  };
+}
+
+/** The headline of an account's statistics: its latest profile and the whole account, last 30 days. */
+export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "catalogue">, account: Account) {
+  const profiles = await listProfiles(deps.db, account.uuid);
+  const latest = profiles.reduce<(typeof profiles)[number] | null>(
+    (a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a),
+    null,
+  );
+  const today = dayIn(account.zone, deps.clock.now());
+  const fold = { db: deps.db, catalogue: deps.catalogue };
+  const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
+  const [charts, ...keys] = await Promise.all([
+    chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today),
+    ...scopes.map((scope) => keysWithLifetime(fold, account.uuid, scope)),
+  ]);
+  const candidates: Candidate[] = scopes.flatMap((scope, i) =>
+    keys[i]!.map((k) => ({ ...k, points: charts.get(scope)?.get(k.key) ?? [] })),
+  );
+  return { headline: headline(deps.catalogue, candidates, today), profile: latest };
+}
+
+/** The figures a public profile page's card shows, from its selected (else first) profile. */
+function profileFigures(lookup: ProfileLookup): { figures: CardFigure[]; cuteName: string | null } {
+  const p = lookup.profiles.find((x) => x.selected) ?? lookup.profiles[0];
+  if (!p) return { figures: [], cuteName: null };
+  const rows: [string, number | undefined, string][] = [
+    ["SkyBlock experience", p.skyblockXp, ""],
+    ["Purse", p.purse, " coins"],
+    ["Bank", p.bankBalance, " coins"],
+    ["Fairy souls", p.fairySouls, ""],
+  ];
+  return {
+    figures: rows
+      .filter((r): r is [string, number, string] => r[1] !== undefined)
+      .map(([label, value, unit]) => ({ label, value: formatNumber(value) + unit })),
+    cuteName: p.cuteName ?? null,
+  };
+}
+
+export function cardRenderer(deps: CardDeps) {
+  const proxy = imageProxy(deps);
+  const max = deps.config.cardCacheEntries;
+  const cache = lru<RenderedCard>(max);
+  /** The card last answered for an account's state (its upload, settings, name, day), and when. */
+  const checked = lru<{ card: RenderedCard; at: number }>(max);
+  const inFlight = new Map<string, Promise<RenderedCard>>();
+
+  async function headOf(uuid: string): Promise<Uint8Array> {
+    try {
+      return (await proxy.head(uuid)).png;
+    } catch (e) {
+      deps.log.warn("card: head unavailable, drawing the default head", { reason: String(e) });
+      return defaultHead();
+    }
+  }
+
+  /** The card's PNG: from the cache when this exact card was rendered before. */
+  async function png(content: CardContent): Promise<RenderedCard> {
+    const svg = cardSvg(content);
+    const etag = `"card-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
+    const hit = cache.get(etag);
+    if (hit) return hit;
+    let pending = inFlight.get(etag);
+    if (!pending) {
+      pending = svgToPng(svg).then((bytes) => {
+        const card = { png: bytes, etag };
+        cache.set(etag, card);
+        return card;
+      });
+      inFlight.set(etag, pending);
+      pending.finally(() => inFlight.delete(etag)).catch(() => {});
+    }
+    return pending;
+  }
+
+  return {
+    /** An account's statistics card; a share page's (`anonymous`) says neither the name nor shows the head. */
+    async stats(account: Account, opts: { anonymous: boolean }): Promise<RenderedCard> {
+      const now = deps.clock.now();
+      const state = [
+        account.uuid,
+        account.lastUploadAt,
+        account.settingsVersion,
+        account.name,
+        opts.anonymous,
+        dayIn(account.zone, now),
+      ].join("|");
+      const seen = checked.get(state);
+      if (seen && now - seen.at < CARD_RECHECK_MS && now >= seen.at) return seen.card;
+      const [{ headline: h, profile }, head] = await Promise.all([
+        accountHeadline(deps, account),
+        opts.anonymous ? null : headOf(account.uuid),
+      ]);
+      const card = await png(statsContent(h, profile?.cuteName ?? null, opts.anonymous ? null : account.name, head));
+      checked.set(state, { card, at: now });
+      return card;
+    },
+    /** A public profile page's card: head, name, the selected profile's figures (no series: none is kept). */
+    async profile(player: { uuid: string; name: string }, lookup: ProfileLookup): Promise<RenderedCard> {
+      const { figures, cuteName } = profileFigures(lookup);
+      return png({
+        name: player.name,
+        subtitle: cuteName ? `SkyBlock profile ${cuteName}` : "SkyBlock profile",
+        head: await headOf(player.uuid),
+        figures,
+        spark: null,
+      });
+    },
+    /** Cards held in memory now (tests and metrics). */
+    cached: () => cache.size,
+  };
+}
+
+function statsContent(h: Headline, cuteName: string | null, name: string | null, head: Uint8Array | null): CardContent {
+  const what = name ? "SkyBlock statistics" : "SkyBlock statistics shared from tally";
+  return {
+    name,
+    subtitle: cuteName && name ? `${what} · ${cuteName}` : what,
+    head,
+    figures: h.figures,
+    spark: h.spark,
+  };
+}
