@@ -32,6 +32,8 @@ export type StatsView = {
   path: string;
   noindex: boolean;
   notice?: string;
+  /** On the owner's own page: where its CSV export downloads. */
+  ownerCsv?: string;
   zone: string;
   profiles: { id: string; cuteName: string }[];
   selected: { id: string; cuteName: string } | null;
@@ -186,6 +188,16 @@ export function StatsPage(view: StatsView): JSX.Element {
     <Layout title={view.title} noindex={view.noindex}>
       <h1>{esc(view.heading)}</h1>
       {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
+      {view.ownerCsv ? (
+        <p>
+          <a href={view.ownerCsv} download>
+            Download every day value as CSV
+          </a>{" "}
+          <span class="muted">(one line per profile, key and day; only you can download it)</span>
+        </p>
+      ) : (
+        ""
+      )}
       <p class="muted">
         Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
         {esc(view.zone)}).

@@ -22,6 +22,7 @@ import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -53,7 +54,7 @@ export async function statsView(
   deps: StatsPageDeps,
   account: Account,
   url: URL,
-  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">,
+  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
 ): Promise<StatsView> {
   const profiles = await listProfiles(deps.db, account.uuid);
   const asked = url.searchParams.get("profile");
@@ -160,6 +161,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           heading: `${account.name}'s statistics`,
           path: `/u/${encodeURIComponent(account.name)}`,
           noindex: !account.findable,
+          ownerCsv: isOwn ? `/u/${encodeURIComponent(account.name)}/export.csv` : undefined,
           notice:
             isOwn && !account.findable
               ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
@@ -170,6 +172,21 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           noindex: !account.findable,
           headers: { vary: "accept-encoding, cookie" },
         });
+      },
+      hide,
+    )
+    // The owner's CSV export, through the page cookie (its Path is /u/): the same file as
+    // GET /v1/stats/export.csv. Anyone else gets the page that does not exist.
+    .get(
+      "/u/:name/export.csv",
+      async ({ params, request }) => {
+        const cookie = cookieOf(request, PAGE_COOKIE);
+        const own =
+          NAME.test(params.name) && cookie && cookie.length <= 64
+            ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
+            : undefined;
+        if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
+        return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
       },
       hide,
     )
