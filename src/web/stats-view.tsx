@@ -97,6 +97,7 @@ function Figure(props: {
           from={view.range.from}
           to={view.range.to}
           points={points}
+          kind={f.kind as "count" | "max" | "min" | "gauge"}
           fromZero={f.kind === "count"}
           format={(v) => formatValue(view.catalogue, f.unit, v)}
           dayText={props.dayText}
