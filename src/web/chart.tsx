@@ -124,7 +124,7 @@ export function Chart(p: ChartProps): JSX.Element {
     <figure class="chart">
       <figcaption>{esc(p.label)}, per day</figcaption>
       <svg
-        viewBox={`-2 0 ${W + 4} ${H}`}
+        viewBox={`-4 0 ${W + 8} ${H}`}
         role="img"
         aria-labelledby={`${p.id}-t`}
         data-kind={kind}

@@ -16,6 +16,9 @@ import {
 } from "../accounts/accounts.ts";
 import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
+import { activeDays, PERIODS, periodTotals, type Period } from "../stats/periods.ts";
+import { activityRates } from "../stats/rates.ts";
+import { calendarStart } from "./calendar-view.tsx";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { htmlPage } from "./respond.ts";
@@ -69,15 +72,23 @@ export async function statsView(
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
   const fold = { db: deps.db, catalogue: deps.catalogue };
+  const periodAsked = url.searchParams.get("period");
+  const period: Period = (PERIODS as readonly string[]).includes(periodAsked ?? "") ? (periodAsked as Period) : "week";
+  const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The same figures as totals(), each read on its own connection at once.
   // The charts of both scopes are one read.
-  const [profileKeys, accountKeys, charts, sessions, events] = await Promise.all([
-    selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
-    keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-    chartSeries(fold, account.uuid, selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE], from, to),
-    selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
-    selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
-  ]);
+  const [profileKeys, accountKeys, charts, sessions, events, profilePeriod, accountPeriod, calendar, rates] =
+    await Promise.all([
+      selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
+      keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+      chartSeries(fold, account.uuid, scopes, from, to),
+      selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
+      selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
+      selected ? periodTotals(fold, account.uuid, selected.id, to, [period]) : null,
+      periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period]),
+      activeDays(fold, account.uuid, scopes, calendarStart(to), to),
+      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : [],
+    ]);
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -91,6 +102,10 @@ export async function statsView(
     accountDays: charts.get(ACCOUNT_PROFILE)!,
     sessions,
     events,
+    period,
+    periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
+    calendar,
+    rates,
   };
 }
 
