@@ -239,17 +239,6 @@ export function StatsPage(view: StatsView): JSX.Element {
       ) : (
         ""
       )}
-      <nav aria-label="Chart range">
-        <ul class="tabs">
-          {view.range.options.map((days) => (
-            <li>
-              <a href={query(view, { range: days })} aria-current={days === view.range.days ? "page" : undefined}>
-                Last {String(days)} days
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
       <section aria-labelledby="periods-h">
         <h2 id="periods-h">Periods</h2>
         <Periods
@@ -269,6 +258,17 @@ export function StatsPage(view: StatsView): JSX.Element {
         <h2 id="calendar-h">Active days</h2>
         <Calendar today={view.range.to} days={view.calendar} />
       </section>
+      <nav aria-label="Chart range">
+        <ul class="tabs">
+          {view.range.options.map((days) => (
+            <li>
+              <a href={query(view, { range: days })} aria-current={days === view.range.days ? "page" : undefined}>
+                Last {String(days)} days
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <section aria-labelledby="profile-h">
         <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
         {view.selected ? (
