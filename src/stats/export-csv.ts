@@ -18,7 +18,17 @@ export function csvField(value: string | number | null): string {
 const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(",")}\r\n`;
 
 const rowLine = (r: CsvRow) =>
-  line([r.profile_id, r.cute_name, r.key, r.kind, r.unit, r.day, r.value, r.kind === "gauge" ? r.low : null, r.kind === "gauge" ? r.high : null]);
+  line([
+    r.profile_id,
+    r.cute_name,
+    r.key,
+    r.kind,
+    r.unit,
+    r.day,
+    r.value,
+    r.kind === "gauge" ? r.low : null,
+    r.kind === "gauge" ? r.high : null,
+  ]);
 
 /** The account's day rows as CSV, a stream of UTF-8 chunks. */
 export function csvStream(db: Db, uuid: string, pageRows = CSV_PAGE_ROWS): ReadableStream<Uint8Array> {

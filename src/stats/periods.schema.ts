@@ -6,7 +6,8 @@ import { DAY_PATTERN } from "../wire/day.ts";
 const strict = { additionalProperties: false } as const;
 const Int = T.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 const Maybe = (description: string) => T.Union([Int, T.Null()], { description });
-const Text = (maxLength: number, description?: string) => T.String({ maxLength, ...(description ? { description } : {}) });
+const Text = (maxLength: number, description?: string) =>
+  T.String({ maxLength, ...(description ? { description } : {}) });
 
 export const PeriodsQuery = T.Object(
   {

@@ -91,7 +91,16 @@ export async function periodTotals(
       let k = keys.get(r.key);
       if (!k) {
         const { label, group } = describeKey(deps.catalogue, r.key);
-        k = { key: r.key, label, group, kind: r.kind as PeriodKey["kind"], unit: r.unit, value: null, previous: null, change: null };
+        k = {
+          key: r.key,
+          label,
+          group,
+          kind: r.kind as PeriodKey["kind"],
+          unit: r.unit,
+          value: null,
+          previous: null,
+          change: null,
+        };
         keys.set(r.key, k);
       }
       k[which] = Number(r.value);

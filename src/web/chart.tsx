@@ -116,7 +116,9 @@ export function Chart(p: ChartProps): JSX.Element {
   for (let i = 0; i < n; i++) {
     const q = p.points[i]!;
     const range =
-      q.low !== undefined && q.high !== undefined ? ` (low ${esc(p.format(q.low))}, high ${esc(p.format(q.high))})` : "";
+      q.low !== undefined && q.high !== undefined
+        ? ` (low ${esc(p.format(q.low))}, high ${esc(p.format(q.high))})`
+        : "";
     columns += `<path d="M${at[i]} 0v1"><title>${dayText(q.day)}: ${esc(p.format(q.value))}${range}</title></path>`;
   }
   const mid = r1((TOP + BOTTOM) / 2);

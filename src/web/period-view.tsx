@@ -36,8 +36,8 @@ function PeriodTable(props: {
   if (totals.keys.length === 0)
     return (
       <p class="muted">
-        {esc(props.caption)}: nothing recorded {esc(names.current.toLowerCase())} or{" "}
-        {esc(names.previous.toLowerCase())}.
+        {esc(props.caption)}: nothing recorded {esc(names.current.toLowerCase())} or {esc(names.previous.toLowerCase())}
+        .
       </p>
     );
   const value = (k: PeriodKey, v: number | null) => (v === null ? "\u2013" : formatValue(catalogue, k.unit, v));

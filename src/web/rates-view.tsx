@@ -45,9 +45,7 @@ export function ActivityRates(props: { catalogue: Catalogue; days: number; rates
     return <p class="muted">No sessions in these {String(props.days)} days, so no rates.</p>;
   return (
     <table class="rates">
-      <caption class="muted">
-        Per hour of the sessions begun in the last {String(props.days)} days, by activity
-      </caption>
+      <caption class="muted">Per hour of the sessions begun in the last {String(props.days)} days, by activity</caption>
       <thead>
         <tr>
           <th scope="col">Activity</th>

@@ -115,6 +115,17 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
   const hide = { detail: { hide: true } };
+  // The owner's CSV export, through the page cookie (its Path is /u/): the same file as
+  // GET /v1/stats/export.csv. Anyone else gets the page that does not exist.
+  const ownerCsv = async ({ params, request }: { params: { name: string }; request: Request }) => {
+    const cookie = cookieOf(request, PAGE_COOKIE);
+    const own =
+      NAME.test(params.name) && cookie && cookie.length <= 64
+        ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
+        : undefined;
+    if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
+    return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
+  };
   return new Elysia({ name: "tally.web.stats" })
     .get(
       "/u/:name",
@@ -190,21 +201,6 @@ export function statsPageRoutes(deps: StatsPageDeps) {
       },
       hide,
     )
-    // The owner's CSV export, through the page cookie (its Path is /u/): the same file as
-    // GET /v1/stats/export.csv. Anyone else gets the page that does not exist.
-    .get(
-      "/u/:name/export.csv",
-      async ({ params, request }) => {
-        const cookie = cookieOf(request, PAGE_COOKIE);
-        const own =
-          NAME.test(params.name) && cookie && cookie.length <= 64
-            ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
-            : undefined;
-        if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
-        return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
-      },
-      hide,
-    )
     .get(
       "/s/:key",
       async ({ params, request }) => {
@@ -221,5 +217,6 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         return htmlPage(request, sync(StatsPage(view)), hidden);
       },
       hide,
-    );
+    )
+    .get("/u/:name/export.csv", ownerCsv, hide);
 }

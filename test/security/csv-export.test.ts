@@ -2,7 +2,9 @@
 // data: only the owner's own page cookie opens it, for as long as that cookie opens the page. A
 // page link (?t=) is not a cookie, another player's cookie is not the owner's, a findable page does
 // not make its data downloadable, and signing out ends it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+// A fresh database and its uploads take seconds on a busy machine.
+setDefaultTimeout(30_000);
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
 
@@ -56,7 +58,9 @@ test("only the owner's cookie downloads the owner's CSV", async () => {
   expect((await csv("/u/Csv_Owner/export.csv")).status).toBe(404);
   expect((await csv("/u/Csv_Owner/export.csv", theirs.cookie)).status).toBe(404);
   // A page link is spent for a cookie at /u/<name>, never taken at the CSV.
-  const fresh = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: owner.auth })).json()) as {
+  const fresh = (await (
+    await t.request("/v1/stats/me/page-token", { method: "POST", headers: owner.auth })
+  ).json()) as {
     url: string;
   };
   expect((await csv(`/u/Csv_Owner/export.csv${new URL(fresh.url).search}`)).status).toBe(404);

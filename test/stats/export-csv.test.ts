@@ -1,7 +1,9 @@
 // The CSV export (issue 16): read back by a CSV parser, it holds exactly the JSON export's day
 // rows with their installs folded by kind (the fold written out here, not the service's), each
 // with its key's kind and unit; RFC 4180 quoting; streamed in pages; the owner's page links it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+// A fresh database and its uploads take seconds on a busy machine.
+setDefaultTimeout(30_000);
 import { parse } from "csv-parse/sync";
 import { testApp, type TestApp } from "../support/app.ts";
 import { fixtureAccount, fixtureCatalogue, sendFixtures } from "../support/fixtures.ts";
@@ -34,7 +36,10 @@ test("the CSV read back equals the JSON export's day rows, installs folded by ki
   const doc = JSON.parse(jsonText) as { dayRows: DayRow[]; profiles: { profileId: string; cuteName: string }[] };
   const totals = (await (
     await t.request(`/v1/stats/totals?profile=${doc.profiles[0]!.profileId}`, { headers: u.auth })
-  ).json()) as { profile: { keys: { key: string; kind: string; unit: string }[] }; account: { keys: { key: string; kind: string; unit: string }[] } };
+  ).json()) as {
+    profile: { keys: { key: string; kind: string; unit: string }[] };
+    account: { keys: { key: string; kind: string; unit: string }[] };
+  };
   const keyInfo = new Map([...totals.profile.keys, ...totals.account.keys].map((k) => [k.key, k]));
 
   const res = await t.request("/v1/stats/export.csv", { headers: u.auth });
@@ -96,8 +101,16 @@ test("the CSV read back equals the JSON export's day rows, installs folded by ki
 });
 
 test("fields are quoted as RFC 4180 says, and read back whole", () => {
-  const fields = ['plain', 'a,comma', 'a "quote"', "two\r\nlines", "", "-12", "line\nfeed"];
-  expect(fields.map(csvField)).toEqual(['plain', '"a,comma"', '"a ""quote"""', '"two\r\nlines"', "", "-12", '"line\nfeed"']);
+  const fields = ["plain", "a,comma", 'a "quote"', "two\r\nlines", "", "-12", "line\nfeed"];
+  expect(fields.map(csvField)).toEqual([
+    "plain",
+    '"a,comma"',
+    '"a ""quote"""',
+    '"two\r\nlines"',
+    "",
+    "-12",
+    '"line\nfeed"',
+  ]);
   const text = `${fields.map(csvField).join(",")}\r\n`;
   expect(parse(text)).toEqual([fields]);
 });

@@ -45,7 +45,7 @@ test("in order, the fixtures fold to the expected bytes; sent again, nothing cha
   expect(await read(t, uploader)).toEqual(expected);
   for (const { body } of fixtureUploads) await uploader.send(JSON.parse(body));
   expect(await read(t, uploader)).toEqual(expected);
-});
+}, 30_000);
 
 test.each([7, 42, 1234])(
   "shuffled (seed %d), the uploads before the consent change fold to the same bytes",

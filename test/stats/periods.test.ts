@@ -1,7 +1,9 @@
 // Period totals (issue 16): the fixture uploads' periods equal the fold, by kind, of the expected
 // per-day values in fixtures/totals (computed here on their own, not by the service's code), and
 // the calendar windows start weeks on Monday and roll over months and years.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+// A fresh database and its uploads take seconds on a busy machine.
+setDefaultTimeout(30_000);
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../support/app.ts";
@@ -81,7 +83,11 @@ test("each period of the fixtures is the fold by kind of the expected days insid
   expect(compared).toBeGreaterThan(15);
   // Mined blocks: 150 so far this week against 2150 + 410 last week; the purse's last reading was 900 000 on 31 May.
   const week = answer.periods.find((p) => p.period === "week")!;
-  expect(week.keys.find((k) => k.key === "mining.blocks.total")).toMatchObject({ value: 150, previous: 2560, change: -2410 });
+  expect(week.keys.find((k) => k.key === "mining.blocks.total")).toMatchObject({
+    value: 150,
+    previous: 2560,
+    change: -2410,
+  });
   expect(week.keys.find((k) => k.key === "farming.purse.coins")).toMatchObject({ value: null, previous: 900_000 });
 });
 

@@ -1,6 +1,8 @@
 // Rates per hour (issue 16): each activity's gains and costs over the summed length of its
 // sessions begun in a range of days; a session of no length gives no rate; the words of a rate.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+// A fresh database and its uploads take seconds on a busy machine.
+setDefaultTimeout(30_000);
 import { testApp, type TestApp } from "../support/app.ts";
 import { fixtureCatalogue } from "../support/fixtures.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";

@@ -422,7 +422,10 @@ describe("periods, the calendar, charts and rates", () => {
             `${number(1_000_000 + (PERIOD_OFFSETS.length - 1) * 15_000)} coins`,
           );
           expect(await page.locator('nav[aria-label="Period"] a[aria-current="page"]').innerText()).toBe("Month");
-          await page.locator("#periods-h").locator("xpath=..").screenshot({ path: shot("periods") });
+          await page
+            .locator("#periods-h")
+            .locator("xpath=..")
+            .screenshot({ path: shot("periods") });
 
           // The calendar: every day of 53 weeks up to today is a cell with its tooltip; the seeded days are active.
           const calendar = page.locator("figure.calendar svg");
@@ -440,9 +443,7 @@ describe("periods, the calendar, charts and rates", () => {
 
           // Charts: the count as bars, the purse as a line in its low-high band, the best hit as points.
           const chart = (label: string) =>
-            page
-              .locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) })
-              .first();
+            page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
           const bars = chart("Blocks mined").locator("svg");
           expect(await bars.locator("rect.bar").count()).toBe(days.filter((d) => d.day >= addDays(TODAY, -29)).length);
           const purse = chart("Purse").locator("svg");
@@ -471,7 +472,10 @@ describe("periods, the calendar, charts and rates", () => {
             "Purse: 120,000 coins / h",
           ]);
           expect(await page.locator("table:not(.rates):not(.periods) tbody").innerText()).toContain("(2.4 / h)");
-          await page.locator("#rates-h").locator("xpath=..").screenshot({ path: shot("rates") });
+          await page
+            .locator("#rates-h")
+            .locator("xpath=..")
+            .screenshot({ path: shot("rates") });
           await page.screenshot({ path: shot("stats-periods"), fullPage: true });
         } finally {
           await v.close();

@@ -132,7 +132,8 @@ export async function seedPeriodPlayer(t: TestApp, name: string): Promise<Seeded
   const player = await uploader(t, { name, zone: "Europe/Berlin" });
   if (dayIn("Europe/Berlin", t.clock.now()) !== TODAY) throw new Error(`seed expects the clock at ${SEED_NOW}`);
   const hour = 3_600_000;
-  const sessionAt = (offset: number, h: number) => Date.parse(`${addDays(TODAY, offset)}T${String(h).padStart(2, "0")}:00:00Z`);
+  const sessionAt = (offset: number, h: number) =>
+    Date.parse(`${addDays(TODAY, offset)}T${String(h).padStart(2, "0")}:00:00Z`);
   for (const reading of [0, 1, 2]) {
     const counters = PERIOD_OFFSETS.map((o, i) => ({
       profileId: PROFILE,
@@ -154,9 +155,33 @@ export async function seedPeriodPlayer(t: TestApp, name: string): Promise<Seeded
     const sessions =
       reading === 0
         ? [
-            { id: "mine-1", activity: "mining", day: addDays(TODAY, -2), startedAt: sessionAt(-2, 15), endedAt: sessionAt(-2, 15) + 2 * hour, gains: [{ k: "mining.blocks.total", v: 4200 }], costs: [] },
-            { id: "mine-2", activity: "mining", day: addDays(TODAY, -1), startedAt: sessionAt(-1, 17), endedAt: sessionAt(-1, 17) + hour, gains: [{ k: "mining.blocks.total", v: 1800 }], costs: [] },
-            { id: "dung-1", activity: "dungeon", day: addDays(TODAY, -1), startedAt: sessionAt(-1, 19), endedAt: sessionAt(-1, 19) + 50 * 60_000, gains: [{ k: "loot.item.NECRON_HANDLE", v: 2 }], costs: [{ k: "farming.purse.coins", v: 100_000 }] },
+            {
+              id: "mine-1",
+              activity: "mining",
+              day: addDays(TODAY, -2),
+              startedAt: sessionAt(-2, 15),
+              endedAt: sessionAt(-2, 15) + 2 * hour,
+              gains: [{ k: "mining.blocks.total", v: 4200 }],
+              costs: [],
+            },
+            {
+              id: "mine-2",
+              activity: "mining",
+              day: addDays(TODAY, -1),
+              startedAt: sessionAt(-1, 17),
+              endedAt: sessionAt(-1, 17) + hour,
+              gains: [{ k: "mining.blocks.total", v: 1800 }],
+              costs: [],
+            },
+            {
+              id: "dung-1",
+              activity: "dungeon",
+              day: addDays(TODAY, -1),
+              startedAt: sessionAt(-1, 19),
+              endedAt: sessionAt(-1, 19) + 50 * 60_000,
+              gains: [{ k: "loot.item.NECRON_HANDLE", v: 2 }],
+              costs: [{ k: "farming.purse.coins", v: 100_000 }],
+            },
           ]
         : [];
     const res = await player.send(
