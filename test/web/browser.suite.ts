@@ -311,8 +311,9 @@ async function seeStats(page: Page) {
     "Rare drop",
   ]);
   expect(await page.locator("ol.timeline .kind.unknown").count()).toBe(1);
-  expect(await page.locator("table caption").innerText()).toContain("The latest session");
-  expect(await page.locator("table tbody td").allInnerTexts()).toContain("25 min");
+  const sessions = page.locator('section[aria-labelledby="sessions-h"] table');
+  expect(await sessions.locator("caption").innerText()).toContain("The latest session");
+  expect(await sessions.locator("tbody td").allInnerTexts()).toContain("25 min");
 }
 
 describe("statistics pages", () => {
