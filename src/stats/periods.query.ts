@@ -34,7 +34,10 @@ export function windowRows(db: Db, uuid: string, profileId: string, windows: Win
 
 export type ActiveDayRow = { day: string; keys: number };
 
-/** The days in [from, to] with any observation of the given profiles, and how many keys each has. */
+/**
+ * The days in [from, to] with any observation of the given profiles, and how many keys each has (a
+ * key of both counts once; the distinct of text keys costs a fifth of a distinct of (profile, key)).
+ */
 export function activeDayRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
   const ids = sql.join(
     profileIds.map((id) => sql`${id}`),
@@ -42,7 +45,7 @@ export function activeDayRows(db: Db, uuid: string, profileIds: string[], from: 
   );
   return rows<ActiveDayRow>(
     db,
-    sql`select d.day::text as day, count(distinct (d.profile_id, d.key))::int as keys
+    sql`select d.day::text as day, count(distinct d.key)::int as keys
     from counter_days d
     where d.uuid = ${uuid} and d.profile_id in (${ids}) and d.day between ${from}::date and ${to}::date
     group by d.day order by d.day`,
