@@ -1,34 +1,36 @@
-// Period totals (issue 16): each key's day values folded over calendar windows (a day, a week, a
-// month, a year and the one before each), by the one fold-by-kind rule of counters.query.ts: the
-// installs of a day first (dayFold), then the days of a window (a count sums, a max keeps the
-// greatest, a min the least, a gauge the last day's reading). One query, ordered.
+// Period totals (issue 16): each key's day rows folded over calendar windows (a day, a week, a
+// month, a year and the one before each), by the one fold-by-kind rule of counters.query.ts (a
+// count sums, a max keeps the greatest, a min the least, a gauge the last day's latest reading).
+// One query, ordered.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { dayFold, foldByKind, overRows } from "./counters.query.ts";
+import { foldByKind, latestDayReading, overRows } from "./counters.query.ts";
 
 /** A named window of days [from, to]. */
 export type Window = { name: string; from: string; to: string };
 
 export type WindowRow = { window: string; key: string; kind: string; unit: string; value: number | string };
 
-/** Per window and key of one profile: the fold of its observed days in the window (a key without one is absent). */
+/**
+ * Per window and key of one profile: the fold of its observed days in the window (a key without
+ * one is absent). Folding every install row of the window at once is the same as folding each
+ * day's installs and then the days: sums add up either way, the extremes are the same, and a
+ * gauge's latest reading by (day, sentAt, installId) is its last day's latest reading.
+ */
 export function windowRows(db: Db, uuid: string, profileId: string, windows: Window[]) {
-  const from = windows.reduce((a, w) => (w.from < a ? w.from : a), windows[0]!.from);
-  const to = windows.reduce((a, w) => (w.to > a ? w.to : a), windows[0]!.to);
   const list = sql.join(
     windows.map((w) => sql`(${w.name}, ${w.from}::date, ${w.to}::date)`),
     sql`, `,
   );
-  const folds = overRows(sql`x.value`, sql`x.day desc`, sql`x.kind = 'gauge'`);
+  const folds = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
   return rows<WindowRow>(
     db,
-    sql`with w(name, lo, hi) as (values ${list}),
-    x as (${dayFold(sql`d.uuid = ${uuid} and d.profile_id = ${profileId} and d.day between ${from}::date and ${to}::date`)})
-    select w.name as window, x.key, x.kind, k.unit, ${foldByKind(sql`x.kind`, folds)} as value
-    from w join x on x.day::date between w.lo and w.hi
-      join counter_keys k on k.key = x.key
-    group by w.name, x.key, x.kind, k.unit
-    order by x.key collate "C", w.name collate "C"`,
+    sql`with w(name, lo, hi) as (values ${list})
+    select w.name as window, d.key, k.kind, k.unit, ${foldByKind(sql`k.kind`, folds)} as value
+    from w join counter_days d on d.uuid = ${uuid} and d.profile_id = ${profileId} and d.day between w.lo and w.hi
+      join counter_keys k on k.key = d.key
+    group by w.name, d.key, k.kind, k.unit
+    order by d.key collate "C", w.name collate "C"`,
   );
 }
 
