@@ -295,6 +295,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind */
+        get: operations["getV1StatsPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stats/export": {
         parameters: {
             query?: never;
@@ -304,6 +321,23 @@ export interface paths {
         };
         /** Everything the service holds about this account, streamed as one JSON document */
         get: operations["getV1StatsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every recorded day value (installs folded by kind) as CSV: one line per profile, key and day */
+        get: operations["getV1StatsExportCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3361,6 +3395,391 @@ export interface operations {
             };
         };
     };
+    getV1StatsPeriods: {
+        parameters: {
+            query: {
+                profile: string;
+                /** @description The day whose periods are read (in the account's zone); by default the account's today. */
+                day?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profileId": "4f1c2a3b4d5e6f708192a3b4c5d6e7f8",
+                     *       "day": "2026-06-01",
+                     *       "zone": "Europe/Berlin",
+                     *       "periods": [
+                     *         {
+                     *           "period": "day",
+                     *           "from": "2026-06-01",
+                     *           "to": "2026-06-01",
+                     *           "previous": {
+                     *             "from": "2026-05-31",
+                     *             "to": "2026-05-31"
+                     *           },
+                     *           "keys": [
+                     *             {
+                     *               "key": "farming.purse.coins",
+                     *               "label": "Purse",
+                     *               "group": "Farming",
+                     *               "kind": "gauge",
+                     *               "unit": "coins",
+                     *               "value": null,
+                     *               "previous": 900000,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "mining.blocks.total",
+                     *               "label": "Blocks mined",
+                     *               "group": "Mining",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 150,
+                     *               "previous": null,
+                     *               "change": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "period": "week",
+                     *           "from": "2026-06-01",
+                     *           "to": "2026-06-01",
+                     *           "previous": {
+                     *             "from": "2026-05-25",
+                     *             "to": "2026-05-31"
+                     *           },
+                     *           "keys": [
+                     *             {
+                     *               "key": "dungeon.best_split.F7.finish",
+                     *               "label": "Fastest finish, F7",
+                     *               "group": "Dungeons",
+                     *               "kind": "min",
+                     *               "unit": "ms",
+                     *               "value": null,
+                     *               "previous": 312000,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "farming.purse.coins",
+                     *               "label": "Purse",
+                     *               "group": "Farming",
+                     *               "kind": "gauge",
+                     *               "unit": "coins",
+                     *               "value": null,
+                     *               "previous": 900000,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.best.hit",
+                     *               "label": "Biggest hit",
+                     *               "group": "Kills",
+                     *               "kind": "max",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 9100,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.island.hub",
+                     *               "label": "Kills on hub",
+                     *               "group": "Kills",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 40,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "loot.item.ENCHANTED_BONE",
+                     *               "label": "ENCHANTED_BONE",
+                     *               "group": "Loot",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 3,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "mining.blocks.total",
+                     *               "label": "Blocks mined",
+                     *               "group": "Mining",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 150,
+                     *               "previous": 2560,
+                     *               "change": -2410
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "period": "month",
+                     *           "from": "2026-06-01",
+                     *           "to": "2026-06-01",
+                     *           "previous": {
+                     *             "from": "2026-05-01",
+                     *             "to": "2026-05-31"
+                     *           },
+                     *           "keys": [
+                     *             {
+                     *               "key": "dungeon.best_split.F7.finish",
+                     *               "label": "Fastest finish, F7",
+                     *               "group": "Dungeons",
+                     *               "kind": "min",
+                     *               "unit": "ms",
+                     *               "value": null,
+                     *               "previous": 312000,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "farming.purse.coins",
+                     *               "label": "Purse",
+                     *               "group": "Farming",
+                     *               "kind": "gauge",
+                     *               "unit": "coins",
+                     *               "value": null,
+                     *               "previous": 900000,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.best.hit",
+                     *               "label": "Biggest hit",
+                     *               "group": "Kills",
+                     *               "kind": "max",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 9100,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.island.hub",
+                     *               "label": "Kills on hub",
+                     *               "group": "Kills",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 40,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "loot.item.ENCHANTED_BONE",
+                     *               "label": "ENCHANTED_BONE",
+                     *               "group": "Loot",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": null,
+                     *               "previous": 3,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "mining.blocks.total",
+                     *               "label": "Blocks mined",
+                     *               "group": "Mining",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 150,
+                     *               "previous": 2560,
+                     *               "change": -2410
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "period": "year",
+                     *           "from": "2026-01-01",
+                     *           "to": "2026-06-01",
+                     *           "previous": {
+                     *             "from": "2025-01-01",
+                     *             "to": "2025-12-31"
+                     *           },
+                     *           "keys": [
+                     *             {
+                     *               "key": "dungeon.best_split.F7.finish",
+                     *               "label": "Fastest finish, F7",
+                     *               "group": "Dungeons",
+                     *               "kind": "min",
+                     *               "unit": "ms",
+                     *               "value": 312000,
+                     *               "previous": null,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "farming.purse.coins",
+                     *               "label": "Purse",
+                     *               "group": "Farming",
+                     *               "kind": "gauge",
+                     *               "unit": "coins",
+                     *               "value": 900000,
+                     *               "previous": null,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.best.hit",
+                     *               "label": "Biggest hit",
+                     *               "group": "Kills",
+                     *               "kind": "max",
+                     *               "unit": "count",
+                     *               "value": 9100,
+                     *               "previous": null,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "kills.island.hub",
+                     *               "label": "Kills on hub",
+                     *               "group": "Kills",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 40,
+                     *               "previous": null,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "loot.item.ENCHANTED_BONE",
+                     *               "label": "ENCHANTED_BONE",
+                     *               "group": "Loot",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 3,
+                     *               "previous": null,
+                     *               "change": null
+                     *             },
+                     *             {
+                     *               "key": "mining.blocks.total",
+                     *               "label": "Blocks mined",
+                     *               "group": "Mining",
+                     *               "kind": "count",
+                     *               "unit": "count",
+                     *               "value": 2710,
+                     *               "previous": null,
+                     *               "change": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        profileId: string;
+                        day: string;
+                        zone: string;
+                        periods: {
+                            period: "day" | "week" | "month" | "year";
+                            from: string;
+                            to: string;
+                            previous: {
+                                from: string;
+                                to: string;
+                            };
+                            keys: {
+                                key: string;
+                                label: string;
+                                group: string;
+                                kind: "count" | "max" | "min" | "gauge";
+                                unit: string;
+                                /** @description The period so far, folded by kind (null: nothing observed in it). */
+                                value: number | null;
+                                /** @description The whole previous period, folded by kind (null: nothing observed in it). */
+                                previous: number | null;
+                                /** @description value - previous, when both are there. */
+                                change: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: `invalid_query`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_query";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getV1StatsExport: {
         parameters: {
             query?: never;
@@ -3423,6 +3842,88 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                     };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getV1StatsExportCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's day values as an RFC 4180 CSV download: a header line `profile,profile_name,key,kind,unit,day,value,low,high`, then one CRLF-ended line per (profile, key, day) in that order, the installs folded by kind; `low` and `high` only for a gauge. Baselines (backfills, seals) are in the JSON export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Not signed in, or the sign-in was refused: `unauthorized`. */

@@ -22,6 +22,7 @@ import { accountRoutes } from "./accounts/accounts.routes.ts";
 import { authenticate } from "./auth/sessions.ts";
 import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
+import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
     .use(accountRoutes({ ...deps, authenticate: (authorization) => authenticate(deps, authorization) }))
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
+    .use(periodRoutes(deps))
     .use(exportEraseRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))

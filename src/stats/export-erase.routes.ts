@@ -2,8 +2,9 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/auth-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
+import { csvHeaders, csvStream } from "./export-csv.ts";
 import { eraseAccount, eraseData } from "./erase.ts";
-import { AccountErased, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
+import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
 import { answers } from "../http/openapi.ts";
 
 export function exportEraseRoutes(deps: ExportDeps) {
@@ -25,6 +26,17 @@ export function exportEraseRoutes(deps: ExportDeps) {
           tags,
           summary: "Everything the service holds about this account, streamed as one JSON document",
           ...answers(EXPORT_ANSWERS),
+        },
+      },
+    )
+    .get(
+      "/v1/stats/export.csv",
+      ({ signedIn }) => new Response(csvStream(deps.db, signedIn.uuid), { headers: csvHeaders(signedIn.uuid) }),
+      {
+        detail: {
+          tags,
+          summary: "Every recorded day value (installs folded by kind) as CSV: one line per profile, key and day",
+          ...answers(CSV_ANSWERS),
         },
       },
     )

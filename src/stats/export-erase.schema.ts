@@ -80,3 +80,11 @@ export const EXPORT_ANSWERS = {
     content: { "application/json": { schema: ExportDocument } },
   },
 };
+
+export const CSV_ANSWERS = {
+  200: {
+    description:
+      "The account's day values as an RFC 4180 CSV download: a header line `profile,profile_name,key,kind,unit,day,value,low,high`, then one CRLF-ended line per (profile, key, day) in that order, the installs folded by kind; `low` and `high` only for a gauge. Baselines (backfills, seals) are in the JSON export.",
+    content: { "text/csv": { schema: { type: "string", maxLength: Number.MAX_SAFE_INTEGER } } },
+  },
+};

@@ -131,7 +131,15 @@ export function dayRows(db: Db, uuid: string, profileId: string, from: string, t
   );
 }
 
-export type ChartRow = { profile_id: string; key: string; days: string[]; day_values: number[] };
+export type ChartRow = {
+  profile_id: string;
+  key: string;
+  days: string[];
+  day_values: number[];
+  /** Gauges only (null otherwise): each day's low and high over its installs' readings. */
+  day_lows: number[] | null;
+  day_highs: number[] | null;
+};
 
 /**
  * What the page's charts draw: per (profile, key) with a day in [from, to], its observed days and
@@ -143,7 +151,7 @@ export type ChartRow = { profile_id: string; key: string; days: string[]; day_va
  * Rows arrive in day order, so counts, bests and smallests fold per day without a sort, and a
  * gauge's latest reading per day is a `distinct on` over the same range rather than an ordered
  * aggregate per day (the `k.kind` conditions are constant per key: the other branch never runs).
- * The same folds as `dayFold`, without the gauge's low and high, which no chart draws. The values
+ * The same folds as `dayFold`, with a gauge's low and high (its band in the chart). The values
  * travel as JSON: a count's day is a numeric sum, and PGlite does not parse a numeric[].
  */
 export function chartRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
@@ -160,18 +168,21 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
       where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.day between ${from}::date and ${to}::date
         and d.profile_id = any(${sql.param(profileIds)}::text[])
     )
-    select r.profile_id, r.key, s.days, s.day_values
+    select r.profile_id, r.key, s.days, s.day_values, s.day_lows, s.day_highs
     from r
       join counter_keys k on k.key = r.key
       cross join lateral (
-        select array_agg(v.day::text order by v.day) as days, array_to_json(array_agg(v.value order by v.day)) as day_values
+        select array_agg(v.day::text order by v.day) as days, array_to_json(array_agg(v.value order by v.day)) as day_values,
+          case when k.kind = 'gauge' then array_to_json(array_agg(v.low order by v.day)) end as day_lows,
+          case when k.kind = 'gauge' then array_to_json(array_agg(v.high order by v.day)) end as day_highs
         from (
-          select d.day, ${foldByKind(sql`k.kind`, dayAggregates)} as value
+          select d.day, ${foldByKind(sql`k.kind`, dayAggregates)} as value, null::bigint as low, null::bigint as high
           from counter_days d
           where k.kind in ('count', 'max', 'min') and ${range}
           group by d.day
           union all
-          (select distinct on (d.day) d.day, d.value
+          (select distinct on (d.day) d.day, d.value,
+            min(d.low) over (partition by d.day) as low, max(d.high) over (partition by d.day) as high
           from counter_days d
           where k.kind not in ('count', 'max', 'min') and ${range}
           order by d.day, ${latestReading})

@@ -169,14 +169,20 @@ export async function perDay(deps: FoldDeps, uuid: string, profileId: string, fr
 
 /**
  * What the statistics page's charts draw for each of `profileIds`: per key, its observed days of
- * the range with each day's folded value (the same values as perDay), in one read.
+ * the range with each day's folded value (the same values as perDay, a gauge's low and high too), in one read.
  */
 export async function chartSeries(deps: FoldDeps, uuid: string, profileIds: string[], from: string, to: string) {
-  const out = new Map<string, Map<string, { day: string; value: number }[]>>(profileIds.map((id) => [id, new Map()]));
+  type Point = { day: string; value: number; low?: number; high?: number };
+  const out = new Map<string, Map<string, Point[]>>(profileIds.map((id) => [id, new Map()]));
   for (const r of await chartRows(deps.db, uuid, profileIds, from, to)) {
+    const { day_lows: lows, day_highs: highs } = r;
     out.get(r.profile_id)?.set(
       r.key,
-      r.days.map((day, i) => ({ day, value: Number(r.day_values[i]) })),
+      r.days.map((day, i) =>
+        lows && highs
+          ? { day, value: Number(r.day_values[i]), low: Number(lows[i]), high: Number(highs[i]) }
+          : { day, value: Number(r.day_values[i]) },
+      ),
     );
   }
   return out;

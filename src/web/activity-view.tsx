@@ -3,6 +3,8 @@ import { describeKey } from "../stats/fold.ts";
 import type { RecentEvent, RecentSession } from "../stats/activity.ts";
 import { esc } from "./layout.tsx";
 import { formatDuration, formatTime, formatValue } from "./format.ts";
+import { perHour } from "../stats/rates.ts";
+import { rateText } from "./rates-view.tsx";
 
 /** Timeline kinds the page names; any other kind is shown by its own words (kinds are open: contract 2.5). */
 const TIMELINE_KINDS: Record<string, string> = {
@@ -22,6 +24,15 @@ const words = (id: string) => {
 function amountText(catalogue: Catalogue, a: { k: string; v: number }): JSX.Element {
   const unit = catalogue.lookup(a.k)?.unit ?? "count";
   return `${describeKey(catalogue, a.k).label}: ${formatValue(catalogue, unit, a.v)}`;
+}
+
+/** A session's gains or costs, each with its rate per hour of the session: "Purse: 50,000 coins (120,000 coins / h)". */
+function amountsText(catalogue: Catalogue, amounts: { k: string; v: number }[], ms: number): string {
+  const each = amounts.map((a) => {
+    const rate = perHour(a.v, ms);
+    return `${amountText(catalogue, a)}${rate === null ? "" : ` (${rateText(catalogue, a.k, rate)})`}`;
+  });
+  return each.join(", ") || "none";
 }
 
 export function Sessions(view: { catalogue: Catalogue; zone: string; sessions: RecentSession[] }): JSX.Element {
@@ -51,8 +62,8 @@ export function Sessions(view: { catalogue: Catalogue; zone: string; sessions: R
             <td>{esc(formatTime(s.startedAt, view.zone))}</td>
             <td>{esc(words(s.activity))}</td>
             <td class="num">{esc(formatDuration(s.endedAt - s.startedAt))}</td>
-            <td>{esc(s.gains.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
-            <td>{esc(s.costs.map((a) => amountText(view.catalogue, a)).join(", ") || "none")}</td>
+            <td>{esc(amountsText(view.catalogue, s.gains, s.endedAt - s.startedAt))}</td>
+            <td>{esc(amountsText(view.catalogue, s.costs, s.endedAt - s.startedAt))}</td>
           </tr>
         ))}
       </tbody>

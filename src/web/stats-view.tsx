@@ -5,6 +5,11 @@ import { esc, Layout } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 import { Sessions, Timeline } from "./activity-view.tsx";
 import type { Preview } from "./layout.tsx";
+import type { Period, PeriodKey, PeriodTotals } from "../stats/periods.ts";
+import type { ActivityRate } from "../stats/rates.ts";
+import { Periods } from "./period-view.tsx";
+import { Calendar } from "./calendar-view.tsx";
+import { ActivityRates } from "./rates-view.tsx";
 
 export type KeyFigure = {
   key: string;
@@ -33,6 +38,8 @@ export type StatsView = {
   path: string;
   noindex: boolean;
   notice?: string;
+  /** On the owner's own page: where its CSV export downloads. */
+  ownerCsv?: string;
   zone: string;
   profiles: { id: string; cuteName: string }[];
   selected: { id: string; cuteName: string } | null;
@@ -48,6 +55,13 @@ export type StatsView = {
   preview?: Preview;
   /** the owner's badge snippets section, as HTML (src/cards/preview.tsx) */
   badges?: string;
+  /** The period shown (a day, week, month or year so far against the one before) of each scope. */
+  period: Period;
+  periods: { profile: PeriodTotals | null; account: PeriodTotals };
+  /** The calendar's days with any observation, with how many keys each has. */
+  calendar: { day: string; keys: number }[];
+  /** Each activity's gains and costs per hour of its sessions in the range. */
+  rates: ActivityRate[];
 };
 
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
@@ -62,13 +76,20 @@ export function sinceText(kind: string, lifetime: KeyFigure["lifetime"]): JSX.El
 }
 
 /** Groups in the catalogue's order (keys, then patterns); groups it does not name follow, by name. */
-function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
+function groupOrder(catalogue: Catalogue, figures: { group: string }[]): string[] {
   const known: string[] = [];
   for (const e of [...catalogue.document.keys, ...catalogue.document.patterns])
     if (!known.includes(e.group)) known.push(e.group);
   const present = new Set(figures.map((f) => f.group));
   const rest = [...present].filter((g) => !known.includes(g)).sort();
   return [...known.filter((g) => present.has(g)), ...rest];
+}
+
+/** Keys in the order of the page's figures: by group, then by label. */
+function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
+  const groups = groupOrder(catalogue, keys);
+  const rank = (k: PeriodKey) => groups.indexOf(k.group);
+  return [...keys].sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
 }
 
 const slug = (s: string) =>
@@ -100,6 +121,7 @@ function Figure(props: {
           from={view.range.from}
           to={view.range.to}
           points={points}
+          kind={f.kind as "count" | "max" | "min" | "gauge"}
           fromZero={f.kind === "count"}
           format={(v) => formatValue(view.catalogue, f.unit, v)}
           dayText={props.dayText}
@@ -172,12 +194,14 @@ function Figures(props: {
   return <>{out}</>;
 }
 
-function query(view: StatsView, change: { profile?: string; range?: number }) {
+function query(view: StatsView, change: { profile?: string; range?: number; period?: Period }) {
   const params = new URLSearchParams();
   const profile = change.profile ?? view.selected?.id;
   if (profile && view.profiles.length > 1) params.set("profile", profile);
   const range = change.range ?? view.range.days;
   if (range !== view.range.options[1]) params.set("range", String(range));
+  const period = change.period ?? view.period;
+  if (period !== "week") params.set("period", period);
   // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
   const q = params.toString().replaceAll("&", "&amp;");
   return q ? `${view.path}?${q}` : view.path;
@@ -191,6 +215,16 @@ export function StatsPage(view: StatsView): JSX.Element {
     <Layout title={view.title} noindex={view.noindex} preview={view.preview}>
       <h1>{esc(view.heading)}</h1>
       {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
+      {view.ownerCsv ? (
+        <p>
+          <a href={view.ownerCsv} download="">
+            Download every day value as CSV
+          </a>{" "}
+          <span class="muted">(one line per profile, key and day; only you can download it)</span>
+        </p>
+      ) : (
+        ""
+      )}
       <p class="muted">
         Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
         {esc(view.zone)}).
@@ -210,6 +244,25 @@ export function StatsPage(view: StatsView): JSX.Element {
       ) : (
         ""
       )}
+      <section aria-labelledby="periods-h">
+        <h2 id="periods-h">Periods</h2>
+        <Periods
+          catalogue={view.catalogue}
+          period={view.period}
+          link={(period) => query(view, { period })}
+          scopes={[
+            ...(view.selected && view.periods.profile
+              ? [{ caption: `Profile ${view.selected.cuteName}`, totals: view.periods.profile }]
+              : []),
+            { caption: "Whole account", totals: view.periods.account },
+          ]}
+          order={(keys) => orderKeys(view.catalogue, keys)}
+        />
+      </section>
+      <section aria-labelledby="calendar-h">
+        <h2 id="calendar-h">Active days</h2>
+        <Calendar today={view.range.to} days={view.calendar} />
+      </section>
       <nav aria-label="Chart range">
         <ul class="tabs">
           {view.range.options.map((days) => (
@@ -239,6 +292,10 @@ export function StatsPage(view: StatsView): JSX.Element {
           <section aria-labelledby="sessions-h">
             <h2 id="sessions-h">Sessions</h2>
             <Sessions catalogue={view.catalogue} zone={view.zone} sessions={view.sessions} />
+          </section>
+          <section aria-labelledby="rates-h">
+            <h2 id="rates-h">Rates per hour</h2>
+            <ActivityRates catalogue={view.catalogue} days={view.range.days} rates={view.rates} />
           </section>
           <section aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>

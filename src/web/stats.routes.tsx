@@ -16,6 +16,9 @@ import {
 } from "../accounts/accounts.ts";
 import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
+import { activeDays, PERIODS, periodTotals, type Period } from "../stats/periods.ts";
+import { activityRates } from "../stats/rates.ts";
+import { calendarStart } from "./calendar-view.tsx";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { htmlPage } from "./respond.ts";
@@ -23,6 +26,7 @@ import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
+import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -54,7 +58,7 @@ export async function statsView(
   deps: StatsPageDeps,
   account: Account,
   url: URL,
-  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">,
+  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
 ): Promise<StatsView> {
   const profiles = await listProfiles(deps.db, account.uuid);
   const asked = url.searchParams.get("profile");
@@ -69,15 +73,23 @@ export async function statsView(
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
   const fold = { db: deps.db, catalogue: deps.catalogue };
+  const periodAsked = url.searchParams.get("period");
+  const period: Period = (PERIODS as readonly string[]).includes(periodAsked ?? "") ? (periodAsked as Period) : "week";
+  const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The same figures as totals(), each read on its own connection at once.
   // The charts of both scopes are one read.
-  const [profileKeys, accountKeys, charts, sessions, events] = await Promise.all([
-    selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
-    keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-    chartSeries(fold, account.uuid, selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE], from, to),
-    selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
-    selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
-  ]);
+  const [profileKeys, accountKeys, charts, sessions, events, profilePeriod, accountPeriod, calendar, rates] =
+    await Promise.all([
+      selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
+      keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+      chartSeries(fold, account.uuid, scopes, from, to),
+      selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
+      selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
+      selected ? periodTotals(fold, account.uuid, selected.id, to, [period]) : null,
+      periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period]),
+      activeDays(fold, account.uuid, scopes, calendarStart(to), to),
+      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : [],
+    ]);
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -91,6 +103,10 @@ export async function statsView(
     accountDays: charts.get(ACCOUNT_PROFILE)!,
     sessions,
     events,
+    period,
+    periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
+    calendar,
+    rates,
   };
 }
 
@@ -100,6 +116,17 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
   const hide = { detail: { hide: true } };
+  // The owner's CSV export, through the page cookie (its Path is /u/): the same file as
+  // GET /v1/stats/export.csv. Anyone else gets the page that does not exist.
+  const ownerCsv = async ({ params, request }: { params: { name: string }; request: Request }) => {
+    const cookie = cookieOf(request, PAGE_COOKIE);
+    const own =
+      NAME.test(params.name) && cookie && cookie.length <= 64
+        ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
+        : undefined;
+    if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
+    return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
+  };
   return new Elysia({ name: "tally.web.stats" })
     .get(
       "/u/:name",
@@ -161,6 +188,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           heading: `${account.name}'s statistics`,
           path: `/u/${encodeURIComponent(account.name)}`,
           noindex: !account.findable,
+          ownerCsv: isOwn ? `/u/${encodeURIComponent(account.name)}/export.csv` : undefined,
           notice:
             isOwn && !account.findable
               ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
@@ -212,5 +240,6 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         return htmlPage(request, sync(StatsPage(view)), hidden);
       },
       hide,
-    );
+    )
+    .get("/u/:name/export.csv", ownerCsv, hide);
 }

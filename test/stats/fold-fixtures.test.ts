@@ -45,7 +45,7 @@ test("in order, the fixtures fold to the expected bytes; sent again, nothing cha
   expect(await read(t, uploader)).toEqual(expected);
   for (const { body } of fixtureUploads) await uploader.send(JSON.parse(body));
   expect(await read(t, uploader)).toEqual(expected);
-});
+}, 30_000);
 
 test.each([7, 42, 1234])(
   "shuffled (seed %d), the uploads before the consent change fold to the same bytes",
@@ -67,7 +67,7 @@ test.each([7, 42, 1234])(
   },
 );
 
-test("the statistics page's charts draw the same per-day values as the expected days", async () => {
+test("the statistics page's charts draw the same per-day values (a gauge's low and high too) as the expected days", async () => {
   const t = await open();
   const { uploader } = await sendFixtures(t);
   const account = "0".repeat(32);
@@ -80,10 +80,12 @@ test("the statistics page's charts draw the same per-day values as the expected 
   );
   // days.json lists values by day; the charts hold them by key.
   const byKey = (file: string) => {
-    const out = new Map<string, { day: string; value: number }[]>();
-    const doc = JSON.parse(expected[file]!) as { days: { day: string; values: { key: string; value: number }[] }[] };
+    type Point = { day: string; value: number; low?: number; high?: number };
+    const out = new Map<string, Point[]>();
+    const doc = JSON.parse(expected[file]!) as { days: { day: string; values: ({ key: string } & Point)[] }[] };
+    // A gauge's day carries its low and high, as in the expected days.
     for (const d of doc.days)
-      for (const v of d.values) out.set(v.key, [...(out.get(v.key) ?? []), { day: d.day, value: v.value }]);
+      for (const { key, ...v } of d.values) out.set(key, [...(out.get(key) ?? []), { ...v, day: d.day }]);
     return out;
   };
   for (const [profile, file] of [

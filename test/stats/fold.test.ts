@@ -78,9 +78,10 @@ describe("two installs on one day, and across days, by kind", () => {
       { day: "2026-06-01", value: 100, low: 100, high: 300 },
       { day: "2026-06-03", value: 250, low: 250, high: 250 },
     ]);
+    // The chart draws the same days, each with its low-high band.
     expect(await chartOf(u, k)).toEqual([
-      { day: "2026-06-01", value: 100 },
-      { day: "2026-06-03", value: 250 },
+      { day: "2026-06-01", value: 100, low: 100, high: 300 },
+      { day: "2026-06-03", value: 250, low: 250, high: 250 },
     ]);
     expect((await lifetimeOf(u, k)).value).toBe(250);
   });
@@ -99,7 +100,7 @@ describe("two installs on one day, and across days, by kind", () => {
       expect(res.status).toBe(200);
     }
     expect((await seriesOf(u, k))[0]!.value).toBe(2); // INSTALL_B's id sorts after INSTALL_A's
-    expect(await chartOf(u, k)).toEqual([{ day: "2026-06-01", value: 2 }]);
+    expect(await chartOf(u, k)).toEqual([{ day: "2026-06-01", value: 2, low: 1, high: 2 }]);
   });
 
   test("a day without observation is a gap, not a zero", async () => {

@@ -56,4 +56,5 @@ export const totalsReads = {
   "series-mining.json": `/v1/stats/series?profile=${FIXTURE_PROFILE}&key=mining.blocks.total&from=2026-05-01&to=2026-06-30`,
   "series-purse.json": `/v1/stats/series?profile=${FIXTURE_PROFILE}&key=farming.purse.coins&from=2026-05-01&to=2026-06-30`,
   "account-days.json": `/v1/stats/days?profile=${"0".repeat(32)}&from=2026-05-01&to=2026-06-30`,
+  "periods.json": `/v1/stats/periods?profile=${FIXTURE_PROFILE}&day=2026-06-01`,
 };

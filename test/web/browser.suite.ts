@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv, alice, empty, stale } from "./env.ts";
-import { seedPlayer, pageLink, MINING_DAYS, TODAY, type Seeded } from "./seed.ts";
+import { seedPlayer, seedPeriodPlayer, pageLink, MINING_DAYS, PERIOD_OFFSETS, TODAY, type Seeded } from "./seed.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
 import { launchChromium } from "../support/browser.ts";
@@ -42,8 +42,13 @@ afterAll(async () => {
 type Visit = { page: Page; status: number; requests: string[]; errors: string[]; close(): Promise<void> };
 
 /** Opens a page in a fresh context of the given theme, recording every request and console error. */
-async function visit(path: string, scheme: "light" | "dark", setup?: (page: Page) => Promise<void>): Promise<Visit> {
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1100, height: 800 } });
+async function visit(
+  path: string,
+  scheme: "light" | "dark",
+  setup?: (page: Page) => Promise<void>,
+  width = 1100,
+): Promise<Visit> {
+  const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -240,9 +245,9 @@ async function hoveredTitle(page: Page, svg: Locator, day: string, shot?: string
   const box = (await svg.boundingBox())!;
   const from = addDays(TODAY, -89);
   const index = (Date.parse(day) - Date.parse(from)) / 86_400_000;
-  // The viewBox is 304 wide from -2, the plot 300 wide from 0, 80 of 96 high.
-  const scale = box.width / 304;
-  await page.mouse.move(box.x + (2 + (index / 89) * 300) * scale, box.y + 40 * scale);
+  // The viewBox is 308 wide from -4, the plot 300 wide from 0, 84 of 112 high.
+  const scale = box.width / 308;
+  await page.mouse.move(box.x + (4 + (index / 89) * 300) * scale, box.y + 40 * scale);
   if (shot)
     await svg.screenshot({
       path: join(
@@ -276,14 +281,16 @@ async function seeStats(page: Page) {
   const top = async (label: string) => (await figure(label).boundingBox())!.y;
   expect(await top("Blocks mined")).toBe(await top("Purse"));
   expect(await top("Biggest hit")).toBe(await top("Purse"));
-  // The chart: nine observed days in three stretches, so two gaps; the lone day is a dot.
+  // The chart: nine observed days in three stretches, so two gaps; a count is a bar a day, from zero,
+  // the axis labelled with its low and high, the latest day marked.
   const svg = figure("Blocks mined").locator("figure.chart svg");
   expect(await svg.getAttribute("data-points")).toBe("9");
   expect(await svg.getAttribute("data-gaps")).toBe("2");
-  const d = (await svg.locator("path.line").getAttribute("d")) ?? "";
-  expect(d.split("M").length - 1).toBe(2);
-  const drawn = d.split(/[ML]/).filter(Boolean).length + (await svg.locator("circle.dot").count());
-  expect(drawn).toBe(9);
+  expect(await svg.getAttribute("data-kind")).toBe("count");
+  expect(((await svg.locator("path.bars").getAttribute("d")) ?? "").split("M").length - 1).toBe(9);
+  expect(await svg.locator("text.low").textContent()).toBe("0");
+  expect(await svg.locator("text.high").textContent()).toBe("3,000");
+  expect(await svg.locator("text.latest").textContent()).toBe("latest 3,000");
   expect(await svg.boundingBox()).not.toBeNull();
   // Every observed day has a tooltip (its <title>) with the day and its value in the key's unit;
   // the pointer over a day's place in the chart is over that day's column.
@@ -292,7 +299,7 @@ async function seeStats(page: Page) {
   );
   const purse = figure("Purse").locator("figure.chart svg");
   expect(await purse.locator("g.days path title").first().textContent()).toBe(
-    `${formatDay(MINING_DAYS[0]!)}: 1,250,000 coins`,
+    `${formatDay(MINING_DAYS[0]!)}: 1,250,000 coins (low 1,250,000 coins, high 1,250,000 coins)`,
   );
   expect(await hoveredTitle(page, svg, MINING_DAYS[3]!, "chart-hover")).toBe(`${formatDay(MINING_DAYS[3]!)}: 1,750`);
   // A day without an observation has no tooltip.
@@ -304,8 +311,9 @@ async function seeStats(page: Page) {
     "Rare drop",
   ]);
   expect(await page.locator("ol.timeline .kind.unknown").count()).toBe(1);
-  expect(await page.locator("table caption").innerText()).toContain("The latest session");
-  expect(await page.locator("table tbody td").allInnerTexts()).toContain("25 min");
+  const sessions = page.locator('section[aria-labelledby="sessions-h"] table');
+  expect(await sessions.locator("caption").innerText()).toContain("The latest session");
+  expect(await sessions.locator("tbody td").allInnerTexts()).toContain("25 min");
 }
 
 describe("statistics pages", () => {
@@ -373,4 +381,110 @@ describe("statistics pages", () => {
       await again.close();
     }
   });
+});
+
+describe("periods, the calendar, charts and rates", () => {
+  let pat: Seeded;
+  beforeAll(async () => {
+    pat = await seedPeriodPlayer(env.t, "Period_Pat");
+  });
+  // What the seed put on each day (see seedPeriodPlayer), to check the page's sums against.
+  const days = PERIOD_OFFSETS.map((o, i) => ({ day: addDays(TODAY, o), mined: 600 + ((i * 37) % 23) * 60 }));
+  const mined = (from: string, to: string) =>
+    days.filter((d) => d.day >= from && d.day <= to).reduce((n, d) => n + d.mined, 0);
+  const number = (n: number) => n.toLocaleString("en-GB");
+
+  for (const width of [1100, 390]) {
+    test(`the period view, the calendar, the charts and the rates at ${width} px`, async () => {
+      for (const scheme of ["light", "dark"] as const) {
+        const v = await visit(`/u/${pat.name}?period=month&range=30`, scheme, undefined, width);
+        const shot = (name: string) => join(artifacts, `${name}-${width}-${scheme}.png`);
+        try {
+          const { page } = v;
+          expect(v.status).toBe(200);
+          for (const url of v.requests) expect(url.startsWith(base + "/")).toBe(true);
+          expect(v.errors).toEqual([]);
+          await page.screenshot({ path: shot("stats-periods"), fullPage: true });
+          // Nothing is wider than the screen.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+          // Periods: this month so far (1 June) against the whole of May, by kind.
+          const table = page.locator("table.periods").first();
+          expect(await table.getAttribute("data-period")).toBe("month");
+          const row = (key: string) => table.locator(`tr[data-key="${key}"] td`);
+          const june = mined("2026-06-01", "2026-06-01");
+          const may = mined("2026-05-01", "2026-05-31");
+          expect(await row("mining.blocks.total").allInnerTexts()).toEqual([
+            number(june),
+            number(may),
+            `\u2212${number(may - june)} (\u2212${Math.round(((may - june) / may) * 100)}%)`,
+          ]);
+          expect((await row("farming.purse.coins").allInnerTexts())[0]).toBe(
+            `${number(1_000_000 + (PERIOD_OFFSETS.length - 1) * 15_000)} coins`,
+          );
+          expect(await page.locator('nav[aria-label="Period"] a[aria-current="page"]').innerText()).toBe("Month");
+          await page
+            .locator("#periods-h")
+            .locator("xpath=..")
+            .screenshot({ path: shot("periods") });
+
+          // The calendar: every day of 53 weeks up to today is a cell with its tooltip; the seeded days are active.
+          const calendar = page.locator("figure.calendar svg");
+          expect(await calendar.getAttribute("data-active")).toBe(String(PERIOD_OFFSETS.length));
+          expect(await calendar.locator("rect[data-day]").count()).toBe(52 * 7 + 1);
+          expect(await calendar.locator(`rect[data-day="${TODAY}"] title`).textContent()).toBe(
+            `${formatDay(TODAY)}: 5 statistics recorded`,
+          );
+          const gap = addDays(TODAY, -44 + 3);
+          expect(await calendar.locator(`rect[data-day="${gap}"] title`).textContent()).toBe(
+            `${formatDay(gap)}: nothing recorded`,
+          );
+          expect(await calendar.locator(`rect[data-day="${gap}"]`).getAttribute("class")).toBe("c0");
+          await page.locator("figure.calendar").screenshot({ path: shot("calendar") });
+
+          // Charts: the count as bars, the purse as a line in its low-high band, the best hit as points.
+          const chart = (label: string) =>
+            page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
+          const bars = chart("Blocks mined").locator("svg");
+          expect(((await bars.locator("path.bars").getAttribute("d")) ?? "").split("M").length - 1).toBe(
+            days.filter((d) => d.day >= addDays(TODAY, -29)).length,
+          );
+          const purse = chart("Purse").locator("svg");
+          expect(await purse.getAttribute("data-kind")).toBe("gauge");
+          expect(await purse.locator("path.band").count()).toBeGreaterThan(0);
+          const i = PERIOD_OFFSETS.length - 1;
+          expect(await purse.locator("g.days path title").last().textContent()).toBe(
+            `${formatDay(TODAY)}: ${number(1_000_000 + i * 15_000)} coins (low ${number(1_000_000 + i * 15_000 - 60_000)} coins, high ${number(1_000_000 + i * 15_000 + 40_000)} coins)`,
+          );
+          expect(await chart("Biggest hit").locator("svg").getAttribute("data-kind")).toBe("max");
+          const points = (await chart("Biggest hit").locator("svg path.points").getAttribute("d")) ?? "";
+          expect(points.split("M").length - 1).toBe(days.filter((d) => d.day >= addDays(TODAY, -29)).length);
+          await chart("Blocks mined").screenshot({ path: shot("chart-count") });
+          await purse.screenshot({ path: shot("chart-gauge") });
+          await chart("Biggest hit").screenshot({ path: shot("chart-max") });
+
+          // Rates: mining 6 000 blocks in 3 hours; a dungeon run of 50 minutes with 2 drops and 100 000 coins spent.
+          const rates = page.locator("table.rates");
+          expect(await rates.locator('tr[data-activity="mining"] td').allInnerTexts()).toEqual([
+            "3 h 0 min\n2 sessions",
+            "Blocks mined: 2,000 / h",
+            "none",
+          ]);
+          expect(await rates.locator('tr[data-activity="dungeon"] td').allInnerTexts()).toEqual([
+            "50 min\n1 session",
+            "NECRON_HANDLE: 2.4 / h",
+            "Purse: 120,000 coins / h",
+          ]);
+          expect(await page.locator("table:not(.rates):not(.periods) tbody").innerText()).toContain("(2.4 / h)");
+          await page
+            .locator("#rates-h")
+            .locator("xpath=..")
+            .screenshot({ path: shot("rates") });
+          await page.screenshot({ path: shot("stats-periods"), fullPage: true });
+        } finally {
+          await v.close();
+        }
+      }
+    });
+  }
 });

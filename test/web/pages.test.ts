@@ -347,7 +347,9 @@ describe("/u/<name> edge cases", () => {
     const html = await res.text();
     expect(html).toContain("No profile recorded yet.");
     expect(html).toContain("Nothing recorded here yet.");
-    expect(html).not.toContain("<svg");
+    // No chart; the calendar is there, with no active day.
+    expect(html).not.toContain('<figure class="chart">');
+    expect(html).toContain('data-active="0"');
   });
 
   test("several profiles: tabs, the latest by default, another by ?profile=", async () => {

@@ -119,3 +119,81 @@ export async function pageLink(t: TestApp, p: Uploader): Promise<string> {
   const u = new URL(url);
   return u.pathname + u.search;
 }
+
+/** Days of the period player (offsets from today, a Monday): six weeks with a gap every fifth day. */
+export const PERIOD_OFFSETS = Array.from({ length: 45 }, (_, i) => i - 44).filter((o) => (o + 44) % 5 !== 3);
+
+/**
+ * A player for the periods, the calendar, the charts and the rates: every kind on most days of six
+ * weeks up to today, the purse read three times a day (so each day has a low and a high), and
+ * sessions of three activities.
+ */
+export async function seedPeriodPlayer(t: TestApp, name: string): Promise<Seeded> {
+  const player = await uploader(t, { name, zone: "Europe/Berlin" });
+  if (dayIn("Europe/Berlin", t.clock.now()) !== TODAY) throw new Error(`seed expects the clock at ${SEED_NOW}`);
+  const hour = 3_600_000;
+  const sessionAt = (offset: number, h: number) =>
+    Date.parse(`${addDays(TODAY, offset)}T${String(h).padStart(2, "0")}:00:00Z`);
+  for (const reading of [0, 1, 2]) {
+    const counters = PERIOD_OFFSETS.map((o, i) => ({
+      profileId: PROFILE,
+      scope: "day" as const,
+      day: addDays(TODAY, o),
+      rows: [
+        { k: "mining.blocks.total", v: 600 + ((i * 37) % 23) * 60 },
+        { k: "kills.best.hit", v: 5000 + ((i * 13) % 7) * 400, m: "max" as const },
+        { k: "dungeon.best_split.F7.finish", v: 300_000 - ((i * 11) % 5) * 6000 },
+        { k: "farming.purse.coins", v: 1_000_000 + i * 15_000 + [40_000, -60_000, 0][reading]! },
+      ],
+    }));
+    const account = PERIOD_OFFSETS.map((o) => ({
+      profileId: ACCOUNT,
+      scope: "day" as const,
+      day: addDays(TODAY, o),
+      rows: [{ k: "tally.playtime.total", v: 3 * hour + (o % 3) * 20 * 60_000 }],
+    }));
+    const sessions =
+      reading === 0
+        ? [
+            {
+              id: "mine-1",
+              activity: "mining",
+              day: addDays(TODAY, -2),
+              startedAt: sessionAt(-2, 15),
+              endedAt: sessionAt(-2, 15) + 2 * hour,
+              gains: [{ k: "mining.blocks.total", v: 4200 }],
+              costs: [],
+            },
+            {
+              id: "mine-2",
+              activity: "mining",
+              day: addDays(TODAY, -1),
+              startedAt: sessionAt(-1, 17),
+              endedAt: sessionAt(-1, 17) + hour,
+              gains: [{ k: "mining.blocks.total", v: 1800 }],
+              costs: [],
+            },
+            {
+              id: "dung-1",
+              activity: "dungeon",
+              day: addDays(TODAY, -1),
+              startedAt: sessionAt(-1, 19),
+              endedAt: sessionAt(-1, 19) + 50 * 60_000,
+              gains: [{ k: "loot.item.NECRON_HANDLE", v: 2 }],
+              costs: [{ k: "farming.purse.coins", v: 100_000 }],
+            },
+          ]
+        : [];
+    const res = await player.send(
+      envelope(t, {
+        profile: { id: PROFILE, cuteName: "Mango" },
+        counters: [...counters, ...account],
+        ...(sessions.length ? { sessions } : {}),
+      }),
+    );
+    if (res.status !== 200) throw new Error(`seed upload: ${res.status} ${await res.text()}`);
+    t.clock.advance(1000);
+  }
+  await patchSettings(t, player, { findable: true });
+  return { player, name, shareKey: null };
+}

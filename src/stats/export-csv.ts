@@ -1,0 +1,66 @@
+// The CSV export (issue 16): one line per (profile, key, day) with the day's value, its installs
+// folded by kind as every read folds them, with the key's kind and unit (a gauge also with the
+// day's low and high). RFC 4180: a header line, CRLF line ends, a field with a comma, a quote or a
+// line break in double quotes with its quotes doubled. Streamed a page at a time like the JSON
+// export (export.ts): each page is its own short read.
+import type { Db } from "../db/database.ts";
+import { csvPage, type CsvRow } from "./export-csv.query.ts";
+
+export const CSV_PAGE_ROWS = 2000;
+export const CSV_COLUMNS = ["profile", "profile_name", "key", "kind", "unit", "day", "value", "low", "high"] as const;
+
+/** One field as RFC 4180 writes it. */
+export function csvField(value: string | number | null): string {
+  const text = value === null ? "" : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(",")}\r\n`;
+
+const rowLine = (r: CsvRow) =>
+  line([
+    r.profile_id,
+    r.cute_name,
+    r.key,
+    r.kind,
+    r.unit,
+    r.day,
+    r.value,
+    r.kind === "gauge" ? r.low : null,
+    r.kind === "gauge" ? r.high : null,
+  ]);
+
+/** The account's day rows as CSV, a stream of UTF-8 chunks. */
+export function csvStream(db: Db, uuid: string, pageRows = CSV_PAGE_ROWS): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  async function* chunks() {
+    yield line([...CSV_COLUMNS]);
+    let after: [string, string, string] | null = null;
+    for (;;) {
+      const page = await csvPage(db, uuid, after, pageRows);
+      if (page.length === 0) break;
+      yield page.map(rowLine).join("");
+      const last = page.at(-1)!;
+      after = [last.profile_id, last.key, last.day];
+      if (page.length < pageRows) break;
+    }
+  }
+  const it = chunks();
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+}
+
+/** The headers of a CSV download for an account. */
+export const csvHeaders = (uuid: string) => ({
+  "content-type": "text/csv; charset=utf-8; header=present",
+  "content-disposition": `attachment; filename="tally-days-${uuid}.csv"`,
+  "cache-control": "no-store",
+});

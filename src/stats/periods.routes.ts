@@ -1,0 +1,41 @@
+// GET /v1/stats/periods: a profile's day, week, month and year totals with the previous period's
+// (signed in; the statistics pages call the same function for /u/ and /s/).
+import { Elysia } from "elysia";
+import type { Clock } from "../clock.ts";
+import { authGuard } from "../auth/auth-guard.ts";
+import { requireAccount } from "../accounts/accounts.ts";
+import { ApiError } from "../http/errors.ts";
+import { examples } from "../http/openapi.ts";
+import { dayIn, isCalendarDay } from "../wire/day.ts";
+import type { FoldDeps } from "./fold.ts";
+import { periodTotals } from "./periods.ts";
+import { PeriodsAnswer, PeriodsQuery } from "./periods.schema.ts";
+import periodsExample from "../../fixtures/totals/periods.json";
+
+export function periodRoutes(deps: FoldDeps & { clock: Clock }) {
+  return new Elysia({ name: "tally.periods" }).use(authGuard(deps)).get(
+    "/v1/stats/periods",
+    async ({ signedIn, query }) => {
+      const { zone } = await requireAccount(deps.db, signedIn.uuid);
+      const day = query.day ?? dayIn(zone, deps.clock.now());
+      if (!isCalendarDay(day)) throw new ApiError("invalid_query", `day: ${day} is not a calendar date`, "/day");
+      const periods = await periodTotals(deps, signedIn.uuid, query.profile, day);
+      return {
+        profileId: query.profile,
+        day,
+        zone,
+        periods,
+      };
+    },
+    {
+      query: PeriodsQuery,
+      response: PeriodsAnswer,
+      detail: {
+        tags: ["stats"],
+        summary:
+          "Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind",
+        ...examples({ answers: { 200: periodsExample } }),
+      },
+    },
+  );
+}

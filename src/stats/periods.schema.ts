@@ -1,0 +1,60 @@
+// Query and answer of GET /v1/stats/periods (period totals, periods.ts).
+import { Type as T } from "@sinclair/typebox";
+import { Day, Hex32, Key, Kind } from "../wire/envelope.ts";
+import { DAY_PATTERN } from "../wire/day.ts";
+
+const strict = { additionalProperties: false } as const;
+const Int = T.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+const Maybe = (description: string) => T.Union([Int, T.Null()], { description });
+const Text = (maxLength: number, description?: string) =>
+  T.String({ maxLength, ...(description ? { description } : {}) });
+
+export const PeriodsQuery = T.Object(
+  {
+    profile: Hex32,
+    day: T.Optional(
+      T.String({
+        pattern: DAY_PATTERN,
+        maxLength: 10,
+        description: "The day whose periods are read (in the account's zone); by default the account's today.",
+      }),
+    ),
+  },
+  strict,
+);
+
+const PeriodKey = T.Object(
+  {
+    key: Key,
+    label: Text(200),
+    group: Text(200),
+    kind: Kind,
+    unit: Text(64),
+    value: Maybe("The period so far, folded by kind (null: nothing observed in it)."),
+    previous: Maybe("The whole previous period, folded by kind (null: nothing observed in it)."),
+    change: Maybe("value - previous, when both are there."),
+  },
+  strict,
+);
+
+const Span = { from: Day, to: Day };
+
+export const PeriodsAnswer = T.Object(
+  {
+    profileId: Hex32,
+    day: Day,
+    zone: Text(64),
+    periods: T.Array(
+      T.Object(
+        {
+          period: T.Union([T.Literal("day"), T.Literal("week"), T.Literal("month"), T.Literal("year")]),
+          ...Span,
+          previous: T.Object(Span, strict),
+          keys: T.Array(PeriodKey),
+        },
+        strict,
+      ),
+    ),
+  },
+  strict,
+);

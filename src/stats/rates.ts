@@ -1,0 +1,27 @@
+// Rates per hour (issue 16): a session's gains and costs over its length, and each activity's over
+// the summed length of its sessions in a range. A session of no length has no rate.
+import type { Db } from "../db/database.ts";
+import { rateRows } from "./rates.query.ts";
+
+const HOUR_MS = 3_600_000;
+
+/** An amount per hour over `ms` (null when `ms` is not positive). */
+export const perHour = (amount: number, ms: number): number | null => (ms > 0 ? (amount * HOUR_MS) / ms : null);
+
+export type Amount = { k: string; v: number; perHour: number | null };
+export type ActivityRate = { activity: string; sessions: number; ms: number; gains: Amount[]; costs: Amount[] };
+
+/** Each activity of one profile's sessions begun in [from, to], with its gains and costs per hour. */
+export async function activityRates(db: Db, uuid: string, profileId: string, from: string, to: string) {
+  const out: ActivityRate[] = [];
+  for (const r of await rateRows(db, uuid, profileId, from, to)) {
+    if (r.side === null) {
+      out.push({ activity: r.activity, sessions: Number(r.sessions), ms: Number(r.amount), gains: [], costs: [] });
+      continue;
+    }
+    const a = out.at(-1)!;
+    const v = Number(r.amount);
+    (r.side === "gain" ? a.gains : a.costs).push({ k: r.key!, v, perHour: perHour(v, a.ms) });
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+// Rates per hour on the statistics page (issue 16): each activity's gains and costs per hour of
+// its sessions in the chosen range, and the words of one rate.
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import { describeKey } from "../stats/fold.ts";
+import type { ActivityRate } from "../stats/rates.ts";
+import { esc } from "./layout.tsx";
+import { formatDuration, formatNumber, formatValue } from "./format.ts";
+
+/**
+ * An amount per hour in its key's unit: "2.4 / h", "1,250,000 coins / h". A whole-number unit
+ * keeps one decimal under 100 an hour (two drops in 50 minutes are 2.4 an hour, not 2).
+ */
+export function rateText(catalogue: Catalogue, key: string, perHour: number): string {
+  const unitId = catalogue.lookup(key)?.unit ?? "count";
+  const unit = catalogue.document.units.find((u) => u.id === unitId);
+  const wholeUnit = unitId !== "ms" && (unit?.scale ?? 1) === 1;
+  if (wholeUnit && Math.abs(perHour) < 100 && !Number.isInteger(Math.round(perHour * 10) / 10)) {
+    const number = formatNumber(Math.round(perHour * 10), 10);
+    return `${unitId === "count" || !unit ? number : `${number} ${unit.label}`} / h`;
+  }
+  return `${formatValue(catalogue, unitId, Math.round(perHour))} / h`;
+}
+
+const words = (id: string) => {
+  const w = id.replaceAll("_", " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }): JSX.Element {
+  if (props.amounts.length === 0) return <span class="muted">none</span>;
+  return (
+    <ul class="rates">
+      {props.amounts.map((a) => (
+        <li>
+          {esc(describeKey(props.catalogue, a.k).label)}:{" "}
+          <strong>{esc(a.perHour === null ? "no time recorded" : rateText(props.catalogue, a.k, a.perHour))}</strong>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ActivityRates(props: { catalogue: Catalogue; days: number; rates: ActivityRate[] }): JSX.Element {
+  if (props.rates.length === 0)
+    return <p class="muted">No sessions in these {String(props.days)} days, so no rates.</p>;
+  return (
+    <table class="rates">
+      <caption class="muted">Per hour of the sessions begun in the last {String(props.days)} days, by activity</caption>
+      <thead>
+        <tr>
+          <th scope="col">Activity</th>
+          <th scope="col" class="num">
+            Time
+          </th>
+          <th scope="col">Gains per hour</th>
+          <th scope="col">Costs per hour</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rates.map((r) => (
+          <tr data-activity={r.activity}>
+            <th scope="row">{esc(words(r.activity))}</th>
+            <td class="num">
+              {esc(formatDuration(r.ms))}
+              <br />
+              <small class="muted">
+                {String(r.sessions)} session{r.sessions === 1 ? "" : "s"}
+              </small>
+            </td>
+            <td>
+              <Amounts catalogue={props.catalogue} amounts={r.gains} />
+            </td>
+            <td>
+              <Amounts catalogue={props.catalogue} amounts={r.costs} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
