@@ -235,6 +235,12 @@ export const settings = {
     default: "50000",
     doc: "Most counter rows one upload may carry (more is refused too_many_rows; the mod splits).",
   }),
+  statsMaxKeysPerProfile: setting({
+    env: "STATS_MAX_KEYS_PER_PROFILE",
+    schema: T.Integer({ minimum: 10, maximum: 1_000_000 }),
+    default: "10000",
+    doc: "Most distinct counter keys one profile (and the account scope) may hold; rows of further new keys are refused too_many_keys in the upload's answer, the rest of the upload is stored.",
+  }),
   clockSkewWarnMs: setting({
     env: "INGEST_CLOCK_SKEW_WARN_MS",
     schema: Millis(1_000, 86_400_000),

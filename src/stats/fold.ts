@@ -171,9 +171,16 @@ export async function perDay(deps: FoldDeps, uuid: string, profileId: string, fr
  * What the statistics page's charts draw for each of `profileIds`: per key, its observed days of
  * the range with each day's folded value (the same values as perDay), in one read.
  */
-export async function chartSeries(deps: FoldDeps, uuid: string, profileIds: string[], from: string, to: string) {
+export async function chartSeries(
+  deps: FoldDeps,
+  uuid: string,
+  profileIds: string[],
+  from: string,
+  to: string,
+  keys?: string[],
+) {
   const out = new Map<string, Map<string, { day: string; value: number }[]>>(profileIds.map((id) => [id, new Map()]));
-  for (const r of await chartRows(deps.db, uuid, profileIds, from, to)) {
+  for (const r of await chartRows(deps.db, uuid, profileIds, from, to, keys)) {
     out.get(r.profile_id)?.set(
       r.key,
       r.days.map((day, i) => ({ day, value: Number(r.day_values[i]) })),

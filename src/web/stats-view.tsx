@@ -4,6 +4,7 @@ import { Chart, type ChartPoint } from "./chart.tsx";
 import { esc, Layout } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 import { Sessions, Timeline } from "./activity-view.tsx";
+import { groupSlug } from "./key-list.ts";
 
 export type KeyFigure = {
   key: string;
@@ -20,7 +21,7 @@ export type KeyFigure = {
 };
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
-const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
+export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
   (f.lifetime.clamped ? (f.lifetime.value > 0 ? "more than " : "less than ") : "") +
   formatValue(catalogue, f.unit, f.lifetime.value);
 
@@ -43,6 +44,8 @@ export type StatsView = {
   accountDays: Map<string, ChartPoint[]>;
   sessions: RecentSession[];
   events: RecentEvent[];
+  /** Groups holding more figures than the page charts, with their count: each links to its list. */
+  more?: { p: Map<string, number>; a: Map<string, number> };
 };
 
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
@@ -66,11 +69,7 @@ function groupOrder(catalogue: Catalogue, figures: KeyFigure[]): string[] {
   return [...known.filter((g) => present.has(g)), ...rest];
 }
 
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "") || "group";
+const slug = groupSlug;
 
 /** One key's card: its lifetime figure, where that starts, and its chart of the range. */
 function Figure(props: {
@@ -164,15 +163,37 @@ function Figures(props: {
       </ul>,
     );
   }
+  const more = view.more?.[props.scope as "p" | "a"];
+  if (more?.size)
+    out.push(
+      <ul class="more">
+        {[...more].map(([group, total]) => (
+          <li>
+            <a href={query(view, { group: { scope: props.scope, slug: slug(group) } })}>
+              All {String(total)} figures of {esc(group)}
+            </a>{" "}
+            (the {String(props.figures.filter((f) => f.group === group).length)} largest are shown here)
+          </li>
+        ))}
+      </ul>,
+    );
   return <>{out}</>;
 }
 
-function query(view: StatsView, change: { profile?: string; range?: number }) {
+export function query(
+  view: Pick<StatsView, "path" | "selected" | "profiles" | "range">,
+  change: { profile?: string; range?: number; group?: { scope: string; slug: string; page?: number } },
+) {
   const params = new URLSearchParams();
   const profile = change.profile ?? view.selected?.id;
   if (profile && view.profiles.length > 1) params.set("profile", profile);
   const range = change.range ?? view.range.days;
   if (range !== view.range.options[1]) params.set("range", String(range));
+  if (change.group) {
+    params.set("scope", change.group.scope);
+    params.set("group", change.group.slug);
+    if (change.group.page && change.group.page > 1) params.set("page", String(change.group.page));
+  }
   // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
   const q = params.toString().replaceAll("&", "&amp;");
   return q ? `${view.path}?${q}` : view.path;

@@ -20,7 +20,9 @@ import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
-import { StatsPage, type StatsView } from "./stats-view.tsx";
+import { StatsPage, type KeyFigure, type StatsView } from "./stats-view.tsx";
+import { groupPage, leadingFigures } from "./key-list.ts";
+import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 
 export type StatsPageDeps = {
@@ -54,7 +56,7 @@ export async function statsView(
   account: Account,
   url: URL,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice">,
-): Promise<StatsView> {
+): Promise<StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }> {
   const profiles = await listProfiles(deps.db, account.uuid);
   const asked = url.searchParams.get("profile");
   // By default the profile last uploaded for.
@@ -69,14 +71,27 @@ export async function statsView(
   const from = addDays(to, -(days - 1));
   const fold = { db: deps.db, catalogue: deps.catalogue };
   // The same figures as totals(), each read on its own connection at once.
-  // The charts of both scopes are one read.
-  const [profileKeys, accountKeys, charts, sessions, events] = await Promise.all([
+  const [allProfileKeys, allAccountKeys, sessions, events] = await Promise.all([
     selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
     keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-    chartSeries(fold, account.uuid, selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE], from, to),
     selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
     selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
   ]);
+  // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
+  const profileLead = leadingFigures(allProfileKeys);
+  const accountLead = leadingFigures(allAccountKeys);
+  const profileKeys = profileLead.shown;
+  const accountKeys = accountLead.shown;
+  // The charts of both scopes are one read, of the keys shown only.
+  const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
+  const charts = await chartSeries(
+    fold,
+    account.uuid,
+    selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE],
+    from,
+    to,
+    charted,
+  );
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -90,7 +105,20 @@ export async function statsView(
     accountDays: charts.get(ACCOUNT_PROFILE)!,
     sessions,
     events,
+    more: { p: profileLead.totals, a: accountLead.totals },
+    all: { p: allProfileKeys, a: allAccountKeys },
   };
+}
+
+/** The page a visitor asked for: the statistics page, or one group's list (?scope=&group=&page=). */
+function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, url: URL): string | null {
+  const group = url.searchParams.get("group");
+  if (group === null) return sync(StatsPage(view));
+  const scope = url.searchParams.get("scope") === "a" ? "a" : "p";
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
+  const list = group.length <= 64 ? groupPage(view.all[scope], group, Number.isSafeInteger(page) ? page : 1) : null;
+  if (!list) return null;
+  return sync(KeyListPage({ ...view, scope, list, title: `${list.group}: ${view.title}` }));
 }
 
 export function statsPageRoutes(deps: StatsPageDeps) {
@@ -165,7 +193,9 @@ export function statsPageRoutes(deps: StatsPageDeps) {
               ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
               : undefined,
         });
-        return htmlPage(request, sync(StatsPage(view)), {
+        const html = pageOf(view, url);
+        if (html === null) return notFound(request);
+        return htmlPage(request, html, {
           cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
           noindex: !account.findable,
           headers: { vary: "accept-encoding, cookie" },
@@ -180,13 +210,16 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         const key = params.key;
         const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
         if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
-        const view = await statsView(deps, account, new URL(request.url), {
+        const url = new URL(request.url);
+        const view = await statsView(deps, account, url, {
           title: "Shared statistics",
           heading: "Shared statistics",
           path: `/s/${key}`,
           noindex: true,
         });
-        return htmlPage(request, sync(StatsPage(view)), hidden);
+        const html = pageOf(view, url);
+        if (html === null) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
+        return htmlPage(request, html, hidden);
       },
       hide,
     );
