@@ -325,6 +325,24 @@ export const settings = {
     default: "600",
     doc: "Image proxy requests one client address may make per minute. 0: no limit.",
   }),
+  pageRateLimit: setting({
+    env: "PAGE_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "120",
+    doc: "Statistics pages (/u/<name>, /s/<key>) one client address may open per minute. 0: no limit.",
+  }),
+  pageCacheTtlMs: setting({
+    env: "PAGE_CACHE_TTL_MS",
+    schema: Millis(0, 3_600_000),
+    default: "30000",
+    doc: "How long a rendered statistics page of a findable player or a share link is kept and answered again, unless the player uploads or changes settings first. 0: no cache.",
+  }),
+  pageCacheMaxBytes: setting({
+    env: "PAGE_CACHE_MAX_BYTES",
+    schema: Bytes(0, 4 * 1024 * 1024 * 1024),
+    default: "33554432",
+    doc: "Memory the cache of rendered statistics pages may take, in bytes (and at most 512 pages); the least recently used are forgotten first.",
+  }),
   reportTools: setting({
     env: "REPORT_TOOLS",
     schema: T.Array(T.String({ pattern: "^[a-z][a-z0-9_-]{0,31}$", maxLength: 32 }), { maxItems: 64 }),

@@ -24,12 +24,19 @@ import { StatsPage, type KeyFigure, type StatsView } from "./stats-view.tsx";
 import { groupPage, leadingFigures } from "./key-list.ts";
 import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { etagMatches } from "../http/etag.ts";
+import { pageCache } from "./page-cache.ts";
 
 export type StatsPageDeps = {
   db: Db;
   clock: Clock;
   catalogue: Catalogue;
-  config: Pick<Config, "baseUrl" | "pageCookieTtlMs">;
+  config: Pick<
+    Config,
+    "baseUrl" | "pageCookieTtlMs" | "pageRateLimit" | "pageCacheTtlMs" | "pageCacheMaxBytes" | "trustProxy"
+  >;
 };
 
 /** Chart ranges offered, in days; the middle one is the default. */
@@ -127,10 +134,36 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
   const hide = { detail: { hide: true } };
+  const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
+  const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  /**
+   * A page of someone else's statistics (findable, or a share link): the kept copy while the account
+   * has not uploaded or changed a setting since, else rendered and kept; 304 to a browser holding it.
+   */
+  const cachedPage = async (
+    request: Request,
+    account: Account,
+    url: URL,
+    render: () => Promise<string | null>,
+    opts: { notFound: () => Response; cacheControl: string; noindex: boolean; headers?: Record<string, string> },
+  ) => {
+    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${url.search}`;
+    let page = cache.get(key);
+    if (!page) {
+      const html = await render();
+      if (html === null) return opts.notFound();
+      page = cache.put(key, html);
+    }
+    const headers = { etag: page.etag, "cache-control": opts.cacheControl, ...opts.headers };
+    if (etagMatches(request.headers.get("if-none-match"), page.etag))
+      return new Response(null, { status: 304, headers: { ...headers, ...(opts.noindex ? { "x-robots-tag": "noindex" } : {}) } });
+    return htmlPage(request, page.html, { cacheControl: opts.cacheControl, noindex: opts.noindex, headers });
+  };
   return new Elysia({ name: "tally.web.stats" })
     .get(
       "/u/:name",
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
+        await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
         const url = new URL(request.url);
         const name = params.name;
         if (!NAME.test(name)) return notFound(request);
@@ -183,20 +216,30 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
         if (!account) return notFound(request);
         const isOwn = own?.uuid === account.uuid;
-        const view = await statsView(deps, account, url, {
+        const page = {
           title: `${account.name}'s statistics`,
           heading: `${account.name}'s statistics`,
           path: `/u/${encodeURIComponent(account.name)}`,
           noindex: !account.findable,
-          notice:
-            isOwn && !account.findable
+        };
+        if (!isOwn)
+          return cachedPage(request, account, url, async () => pageOf(await statsView(deps, account, url, page), url), {
+            notFound: () => notFound(request),
+            cacheControl: account.findable ? "public, max-age=60" : "private, no-store",
+            noindex: !account.findable,
+            headers: { vary: "accept-encoding, cookie" },
+          });
+        const view = await statsView(deps, account, url, {
+          ...page,
+          notice: !account.findable
               ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
               : undefined,
         });
         const html = pageOf(view, url);
         if (html === null) return notFound(request);
+        // The owner's own page: never kept, never cached by the browser.
         return htmlPage(request, html, {
-          cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
+          cacheControl: "private, no-store",
           noindex: !account.findable,
           headers: { vary: "accept-encoding, cookie" },
         });
@@ -205,21 +248,20 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     )
     .get(
       "/s/:key",
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
+        await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
         const hidden = { cacheControl: "no-store", noindex: true } as const;
+        const missing = () => htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
         const key = params.key;
+        // A rotated key finds no account here, so no kept copy of its page is ever answered.
         const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
-        if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
+        if (!account) return missing();
         const url = new URL(request.url);
-        const view = await statsView(deps, account, url, {
-          title: "Shared statistics",
-          heading: "Shared statistics",
-          path: `/s/${key}`,
-          noindex: true,
+        const page = { title: "Shared statistics", heading: "Shared statistics", path: `/s/${key}`, noindex: true };
+        return cachedPage(request, account, url, async () => pageOf(await statsView(deps, account, url, page), url), {
+          notFound: missing,
+          ...hidden,
         });
-        const html = pageOf(view, url);
-        if (html === null) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
-        return htmlPage(request, html, hidden);
       },
       hide,
     );
