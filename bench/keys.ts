@@ -31,7 +31,7 @@ const rows: Row[] = [];
 
 for (const n of sizes) {
   const t = await testApp({
-    settings: { devSignin: true },
+    settings: { devSignin: true, statsMaxKeysPerProfile: Math.max(n, 10_000), pageRateLimit: 0 },
     now: "2026-06-01T12:00:00Z",
   });
   const name = `Keys_${n}`;

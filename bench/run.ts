@@ -31,6 +31,8 @@ const benches: { name: string; argv: string[] }[] = [
   { name: "ingestLive", argv: ["bench/ingest.ts", binary, "--clients", "16", "--keys", "600"] },
   { name: "fold", argv: ["bench/fold.ts"] },
   { name: "pages", argv: ["bench/pages.ts"] },
+  // One account with many distinct keys: the upload of that many new keys and its page (issue 22).
+  { name: "keys", argv: ["bench/keys.ts", "--keys", "500,2000,10000"] },
   { name: "auth", argv: ["bench/auth.ts"] },
   { name: "profiles", argv: ["bench/profiles.ts"] },
   { name: "reports", argv: ["bench/reports.ts"] },
@@ -62,7 +64,7 @@ for (const bench of benches) {
 }
 
 // The headline figures, one line each.
-const { startup, ingest, ingestLive, fold, pages, auth, profiles, reports } = results as Record<string, Json>;
+const { startup, ingest, ingestLive, fold, pages, keys, auth, profiles, reports } = results as Record<string, Json>;
 const startRow = (backend: string, start: string) =>
   startup!.rows.find((r: Json) => r.backend === backend && r.start.startsWith(start));
 const summary: [string, string][] = [
@@ -84,6 +86,10 @@ const summary: [string, string][] = [
   ...pages!.pages.map((p: Json): [string, string] => [
     `page ${p.path.replace(/\/u\/[^?]+/, "/u/<name>")}`,
     `render p50 ${p.p50Ms} ms, ${p.transferred} bytes transferred`,
+  ]),
+  ...keys!.rows.map((r: Json): [string, string] => [
+    `${r.keys} keys: upload of new keys, page`,
+    `upload ${r.uploadNewMs} ms (again ${r.uploadAgainMs} ms), page p50 ${r.pageP50Ms} ms, ${r.pageBytes} bytes, ${r.charts} charts, kept copy ${r.cachedPageP50Ms} ms`,
   ]),
   ["auth token check", `adds ${auth!.addedP50Ms} ms p50`],
   [

@@ -5,7 +5,10 @@ import { esc, Layout } from "./layout.tsx";
 import { lifetimeText, query, sinceText, type StatsView } from "./stats-view.tsx";
 import { groupSlug, type groupPage } from "./key-list.ts";
 
-export type KeyListView = Pick<StatsView, "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range"> & {
+export type KeyListView = Pick<
+  StatsView,
+  "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range"
+> & {
   catalogue: Catalogue;
   scope: "p" | "a";
   list: NonNullable<ReturnType<typeof groupPage>>;

@@ -19,7 +19,8 @@ export type PageCache = {
 };
 
 /** A strong entity tag of a page's bytes. */
-export const pageEtag = (html: string) => `"${new Bun.CryptoHasher("sha256").update(html).digest("base64url").slice(0, 27)}"`;
+export const pageEtag = (html: string) =>
+  `"${new Bun.CryptoHasher("sha256").update(html).digest("base64url").slice(0, 27)}"`;
 
 export function pageCache(deps: { clock: Clock }, opts: { ttlMs: number; maxBytes: number }): PageCache {
   const entries = new Map<string, Entry>();

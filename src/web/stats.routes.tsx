@@ -156,7 +156,10 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     }
     const headers = { etag: page.etag, "cache-control": opts.cacheControl, ...opts.headers };
     if (etagMatches(request.headers.get("if-none-match"), page.etag))
-      return new Response(null, { status: 304, headers: { ...headers, ...(opts.noindex ? { "x-robots-tag": "noindex" } : {}) } });
+      return new Response(null, {
+        status: 304,
+        headers: { ...headers, ...(opts.noindex ? { "x-robots-tag": "noindex" } : {}) },
+      });
     return htmlPage(request, page.html, { cacheControl: opts.cacheControl, noindex: opts.noindex, headers });
   };
   return new Elysia({ name: "tally.web.stats" })
@@ -232,8 +235,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         const view = await statsView(deps, account, url, {
           ...page,
           notice: !account.findable
-              ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
-              : undefined,
+            ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
+            : undefined,
         });
         const html = pageOf(view, url);
         if (html === null) return notFound(request);
