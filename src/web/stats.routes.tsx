@@ -138,7 +138,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
   const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
   /**
    * A page of someone else's statistics (findable, or a share link): the kept copy while the account
-   * has not uploaded or changed a setting since, else rendered and kept; 304 to a browser holding it.
+   * has not uploaded, changed a setting or erased its statistics since, else rendered and kept; 304
+   * to a browser holding it.
    */
   const cachedPage = async (
     request: Request,
@@ -147,7 +148,11 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     render: () => Promise<string | null>,
     opts: { notFound: () => Response; cacheControl: string; noindex: boolean; headers?: Record<string, string> },
   ) => {
-    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${url.search}`;
+    // Erasing the statistics keeps the account row as it is but takes its profiles: they are in the
+    // key too, so an erased page is never answered from a kept copy.
+    const profiles = await listProfiles(deps.db, account.uuid);
+    const held = `${profiles.length}:${profiles.reduce((n, p) => Math.max(n, p.lastSeenAt), 0)}`;
+    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${url.search}`;
     let page = cache.get(key);
     if (!page) {
       const html = await render();

@@ -168,6 +168,12 @@ describe("a stranger's statistics page", () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(await changed.text()).toContain("1,002");
+
+    // Erased statistics are never answered from the kept copy.
+    expect((await t.request("/v1/stats/data", { method: "DELETE", headers: p.auth })).status).toBe(200);
+    const erased = await (await t.request("/u/Etag_Player")).text();
+    expect(erased).not.toContain("1,002");
+    expect(erased).not.toContain('data-key="loot.item.ITEM_00000"');
   });
 
   test("is rate-limited per address (PAGE_RATE_LIMIT_PER_MINUTE)", async () => {
