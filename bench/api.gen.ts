@@ -2487,8 +2487,7 @@ export interface operations {
                         };
                         refused: {
                             day: string;
-                            /** @constant */
-                            code: "day_sealed";
+                            code: "day_sealed" | "too_many_keys";
                             rows: number;
                         }[];
                         applied: {

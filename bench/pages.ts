@@ -20,7 +20,11 @@ const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
 const account = "0".repeat(32);
 const name = "Bench_Player";
 
-const t = await testApp({ settings: { catalogueFile: fixtureCatalogue }, now: "2026-06-30T12:00:00Z" });
+// Every run renders: no kept copy of the page, no rate limit.
+const t = await testApp({
+  settings: { catalogueFile: fixtureCatalogue, pageCacheTtlMs: 0, pageRateLimit: 0 },
+  now: "2026-06-30T12:00:00Z",
+});
 const db = t.db;
 
 // 40 profile keys of every kind and unit, plus the account's playtime: 365 days, 2 installs.
@@ -111,7 +115,8 @@ session.client = new Proxy(session.client, {
     if ((prop === "unsafe" || prop === "query") && typeof value === "function") {
       return (...args: unknown[]) => (statements++, (value as (...a: unknown[]) => unknown).apply(target, args));
     }
-    return value;
+    // Every other method on the client itself (PGlite's transaction reads its private fields).
+    return typeof value === "function" ? value.bind(target) : value;
   },
 });
 async function statementsOf(path: string) {

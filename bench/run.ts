@@ -32,6 +32,8 @@ const benches: { name: string; argv: string[] }[] = [
   { name: "fold", argv: ["bench/fold.ts"] },
   { name: "pages", argv: ["bench/pages.ts"] },
   { name: "cards", argv: ["bench/cards.ts"] },
+  // One account with many distinct keys: the upload of that many new keys and its page (issue 22).
+  { name: "keys", argv: ["bench/keys.ts", "--keys", "500,2000,10000"] },
   { name: "auth", argv: ["bench/auth.ts"] },
   { name: "profiles", argv: ["bench/profiles.ts"] },
   { name: "reports", argv: ["bench/reports.ts"] },
@@ -63,7 +65,10 @@ for (const bench of benches) {
 }
 
 // The headline figures, one line each.
-const { startup, ingest, ingestLive, fold, pages, cards, auth, profiles, reports } = results as Record<string, Json>;
+const { startup, ingest, ingestLive, fold, pages, cards, keys, auth, profiles, reports } = results as Record<
+  string,
+  Json
+>;
 const startRow = (backend: string, start: string) =>
   startup!.rows.find((r: Json) => r.backend === backend && r.start.startsWith(start));
 const summary: [string, string][] = [
@@ -87,6 +92,10 @@ const summary: [string, string][] = [
     `render p50 ${p.p50Ms} ms, ${p.transferred} bytes transferred`,
   ]),
   ["link preview card", cards!.rows.map((r: Json) => `${r.case}: ${r.wallP50Ms} ms (cpu ${r.cpuP50Ms} ms)`).join("; ")],
+  ...keys!.rows.map((r: Json): [string, string] => [
+    `${r.keys} keys: upload of new keys, page`,
+    `upload ${r.uploadNewMs} ms (again ${r.uploadAgainMs} ms), page p50 ${r.pageP50Ms} ms, ${r.pageBytes} bytes, ${r.charts} charts, kept copy ${r.cachedPageP50Ms} ms`,
+  ]),
   ["auth token check", `adds ${auth!.addedP50Ms} ms p50`],
   [
     "profile lookup, cached",

@@ -244,6 +244,12 @@ export const settings = {
     default: "50000",
     doc: "Most counter rows one upload may carry (more is refused too_many_rows; the mod splits).",
   }),
+  statsMaxKeysPerProfile: setting({
+    env: "STATS_MAX_KEYS_PER_PROFILE",
+    schema: T.Integer({ minimum: 10, maximum: 1_000_000 }),
+    default: "10000",
+    doc: "Most distinct counter keys one profile (and the account scope) may hold; rows of further new keys are refused too_many_keys in the upload's answer, the rest of the upload is stored.",
+  }),
   clockSkewWarnMs: setting({
     env: "INGEST_CLOCK_SKEW_WARN_MS",
     schema: Millis(1_000, 86_400_000),
@@ -339,6 +345,24 @@ export const settings = {
     schema: T.Integer({ minimum: 0, maximum: 100_000 }),
     default: "256",
     doc: "Rendered link preview cards kept in memory (about 30 to 80 KiB each; least recently used goes first). 0: render every time.",
+  }),
+  pageRateLimit: setting({
+    env: "PAGE_RATE_LIMIT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "120",
+    doc: "Statistics pages (/u/<name>, /s/<key>) one client address may open per minute. 0: no limit.",
+  }),
+  pageCacheTtlMs: setting({
+    env: "PAGE_CACHE_TTL_MS",
+    schema: Millis(0, 3_600_000),
+    default: "30000",
+    doc: "How long a rendered statistics page of a findable player or a share link is kept and answered again, unless the player uploads or changes settings first. 0: no cache.",
+  }),
+  pageCacheMaxBytes: setting({
+    env: "PAGE_CACHE_MAX_BYTES",
+    schema: Bytes(0, 4 * 1024 * 1024 * 1024),
+    default: "33554432",
+    doc: "Memory the cache of rendered statistics pages may take, in bytes (and at most 512 pages); the least recently used are forgotten first.",
   }),
   reportTools: setting({
     env: "REPORT_TOOLS",

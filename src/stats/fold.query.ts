@@ -4,7 +4,7 @@
 // replays of the same uploads answer the same bytes; text is ordered by bytes (collate "C"), so
 // the order does not depend on the database's locale either.
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "../db/database.ts";
+import { isEmbedded, rows, type Db } from "../db/database.ts";
 import {
   closedThrough,
   dayFold,
@@ -34,6 +34,18 @@ export type LifetimeRow = {
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
 export function lifetimeRows(db: Db, uuid: string, profileId: string) {
+  // The embedded database keeps no statistics: it takes each of these CTEs for one row and joins
+  // them by nested loops, reading every key once per key (quadratic in keys, issue 22). Without
+  // nested loops it hashes them; Postgres, with its statistics, plans this itself.
+  if (isEmbedded(db))
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_nestloop = off`);
+      return lifetimeRowsOf(tx, uuid, profileId);
+    });
+  return lifetimeRowsOf(db, uuid, profileId);
+}
+
+function lifetimeRowsOf(db: Db, uuid: string, profileId: string) {
   // Every fold of the open days, picked by kind once combined with the rollup's. A count's open days
   // add up as a numeric sum (no bigint overflow), like the exact fold.
   const open = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
@@ -154,19 +166,25 @@ export type ChartRow = {
  * The same folds as `dayFold`, with a gauge's low and high (its band in the chart). The values
  * travel as JSON: a count's day is a numeric sum, and PGlite does not parse a numeric[].
  */
-export function chartRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
-  const range = sql`d.uuid = r.uuid and d.profile_id = r.profile_id and d.key = r.key and d.day between ${from}::date and ${to}::date`;
+export function chartRows(db: Db, uuid: string, profileIds: string[], from: string, to: string, keys?: string[]) {
+  // Only these keys when given (the page charts each group's leading keys, issue 22).
+  const only = (alias: string) => (keys ? sql` and ${sql.raw(alias)}.key = any(${sql.param(keys)}::text[])` : sql``);
+  // One range of the primary key's index per key: (key, day) compared as a row, which only that
+  // index can read as a range. With separate conditions a plan through (uuid, day) reads every key's
+  // rows of the range and filters all but one out, per key: quadratic in keys, and the plan the
+  // embedded database (which has no statistics) picked (issue 22).
+  const range = sql`d.uuid = r.uuid and d.profile_id = r.profile_id and (d.key, d.day) >= (r.key, ${from}::date) and (d.key, d.day) <= (r.key, ${to}::date)`;
   // Counts, bests and smallests per day; a gauge's day is the `distinct on` below, never this branch.
   const dayAggregates = { ...overRows(sql`d.value`, latestReading, sql`false`), latest: sql`null` };
   return rows<ChartRow>(
     db,
     sql`with r as (
       select r.uuid, r.profile_id, r.key from counter_rollups r
-      where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date
+      where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date${only("r")}
       union
       select distinct d.uuid, d.profile_id, d.key from counter_days d
       where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.day between ${from}::date and ${to}::date
-        and d.profile_id = any(${sql.param(profileIds)}::text[])
+        and d.profile_id = any(${sql.param(profileIds)}::text[])${only("d")}
     )
     select r.profile_id, r.key, s.days, s.day_values, s.day_lows, s.day_highs
     from r

@@ -171,10 +171,17 @@ export async function perDay(deps: FoldDeps, uuid: string, profileId: string, fr
  * What the statistics page's charts draw for each of `profileIds`: per key, its observed days of
  * the range with each day's folded value (the same values as perDay, a gauge's low and high too), in one read.
  */
-export async function chartSeries(deps: FoldDeps, uuid: string, profileIds: string[], from: string, to: string) {
+export async function chartSeries(
+  deps: FoldDeps,
+  uuid: string,
+  profileIds: string[],
+  from: string,
+  to: string,
+  keys?: string[],
+) {
   type Point = { day: string; value: number; low?: number; high?: number };
   const out = new Map<string, Map<string, Point[]>>(profileIds.map((id) => [id, new Map()]));
-  for (const r of await chartRows(deps.db, uuid, profileIds, from, to)) {
+  for (const r of await chartRows(deps.db, uuid, profileIds, from, to, keys)) {
     const { day_lows: lows, day_highs: highs } = r;
     out.get(r.profile_id)?.set(
       r.key,

@@ -15,7 +15,16 @@ export const IngestAnswer = T.Object(
     warnings: T.Array(T.Object({ code: T.String(), message: T.String(), key: T.Optional(T.String()) }, strict)),
     /** Rows (and sessions, events, mirror sections) of categories the account has turned off. */
     dropped: T.Object({ categories: T.Array(T.String()), rows: Count }, strict),
-    refused: T.Array(T.Object({ day: T.String(), code: T.Literal("day_sealed"), rows: Count }, strict)),
+    /**
+     * Rows not stored, by day and code: day_sealed (older than the seal horizon; the mod prunes the
+     * day) and too_many_keys (keys new to a profile past its cap of distinct keys; see the warning).
+     */
+    refused: T.Array(
+      T.Object(
+        { day: T.String(), code: T.Union([T.Literal("day_sealed"), T.Literal("too_many_keys")]), rows: Count },
+        strict,
+      ),
+    ),
     applied: T.Object({ rows: Count, sessions: Count, events: Count, sections: Count }, strict),
   },
   strict,

@@ -18,13 +18,14 @@ import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
 import { BATCH_WINDOW_MS, markFor, sealedBefore } from "./horizons.ts";
 import { resealedDays } from "./seal.ts";
+import { capKeys, keyCapWarning } from "./key-cap.ts";
 
 export type IngestDeps = {
   db: Db;
   clock: Clock;
   log: Log;
   catalogue: Catalogue;
-  config: Pick<Config, "ingestMaxRows" | "clockSkewWarnMs">;
+  config: Pick<Config, "ingestMaxRows" | "clockSkewWarnMs" | "statsMaxKeysPerProfile">;
   /**
    * Pins already read from the database. A pin never changes once written (contract 2.3 rule 4),
    * so each instance may keep what it has seen; only committed pins are added.
@@ -298,6 +299,17 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     const resealed = await resealedDays(tx, uuid, dayBlocks, sealedBeforeDay);
     const warnings = envelopeWarnings(env, account, deps, now);
     const sorted = splitBlocks(kept.blocks, sealedBeforeDay, resealed);
+    // Rows of keys new to a profile past its cap are refused before any key is pinned.
+    const max = deps.config.statsMaxKeysPerProfile;
+    const cap = await capKeys(tx, uuid, max, [...sorted.dayRows, ...sorted.backfills]);
+    const overCap = new Map<string, number>();
+    if (cap.count > 0) {
+      const keep = <R extends { profileId: string; key: string; day: string }>(list: R[]) =>
+        list.filter((r) => !cap.refuses(r) || (overCap.set(r.day, (overCap.get(r.day) ?? 0) + 1), false));
+      sorted.dayRows = keep(sorted.dayRows);
+      sorted.backfills = keep(sorted.backfills);
+      warnings.push(keyCapWarning(cap, max));
+    }
     const { dayRows, backfills, refusedByDay } = sorted;
     const pins = await pinRowKeys(tx, deps, [...dayRows, ...backfills], now);
     learned = pins.learned;
@@ -314,9 +326,10 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
       duplicate: false,
       warnings: [...warnings, ...mismatches],
       dropped: { categories: contained.filter((c) => off.has(c)), rows: kept.dropped },
-      refused: [...refusedByDay]
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([day, rows]) => ({ day, code: "day_sealed" as const, rows })),
+      refused: [
+        ...[...refusedByDay].map(([day, rows]) => ({ day, code: "day_sealed" as const, rows })),
+        ...[...overCap].map(([day, rows]) => ({ day, code: "too_many_keys" as const, rows })),
+      ].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.code < b.code ? -1 : 1)),
       applied: { rows: dayRows.length + backfills.length, ...written },
     };
     await finish(tx, uuid, env, answer, kept, dayRows.length + backfills.length);

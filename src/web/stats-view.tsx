@@ -10,6 +10,7 @@ import type { ActivityRate } from "../stats/rates.ts";
 import { Periods } from "./period-view.tsx";
 import { Calendar } from "./calendar-view.tsx";
 import { ActivityRates } from "./rates-view.tsx";
+import { groupSlug } from "./key-list.ts";
 
 export type KeyFigure = {
   key: string;
@@ -26,7 +27,7 @@ export type KeyFigure = {
 };
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
-const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
+export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
   (f.lifetime.clamped ? (f.lifetime.value > 0 ? "more than " : "less than ") : "") +
   formatValue(catalogue, f.unit, f.lifetime.value);
 
@@ -62,6 +63,8 @@ export type StatsView = {
   calendar: { day: string; keys: number }[];
   /** Each activity's gains and costs per hour of its sessions in the range. */
   rates: ActivityRate[];
+  /** Groups holding more figures than the page charts, with their count: each links to its list. */
+  more?: { p: Map<string, number>; a: Map<string, number> };
 };
 
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
@@ -92,11 +95,7 @@ function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
   return [...keys].sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
 }
 
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "") || "group";
+const slug = groupSlug;
 
 /** One key's card: its lifetime figure, where that starts, and its chart of the range. */
 function Figure(props: {
@@ -191,10 +190,32 @@ function Figures(props: {
       </ul>,
     );
   }
+  const more = view.more?.[props.scope as "p" | "a"];
+  if (more?.size)
+    out.push(
+      <ul class="more">
+        {[...more].map(([group, total]) => (
+          <li>
+            <a href={query(view, { group: { scope: props.scope, slug: slug(group) } })}>
+              All {String(total)} figures of {esc(group)}
+            </a>{" "}
+            (the {String(props.figures.filter((f) => f.group === group).length)} largest are shown here)
+          </li>
+        ))}
+      </ul>,
+    );
   return <>{out}</>;
 }
 
-function query(view: StatsView, change: { profile?: string; range?: number; period?: Period }) {
+export function query(
+  view: Pick<StatsView, "path" | "selected" | "profiles" | "range" | "period">,
+  change: {
+    profile?: string;
+    range?: number;
+    period?: Period;
+    group?: { scope: string; slug: string; page?: number };
+  },
+) {
   const params = new URLSearchParams();
   const profile = change.profile ?? view.selected?.id;
   if (profile && view.profiles.length > 1) params.set("profile", profile);
@@ -202,6 +223,11 @@ function query(view: StatsView, change: { profile?: string; range?: number; peri
   if (range !== view.range.options[1]) params.set("range", String(range));
   const period = change.period ?? view.period;
   if (period !== "week") params.set("period", period);
+  if (change.group) {
+    params.set("scope", change.group.scope);
+    params.set("group", change.group.slug);
+    if (change.group.page && change.group.page > 1) params.set("page", String(change.group.page));
+  }
   // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
   const q = params.toString().replaceAll("&", "&amp;");
   return q ? `${view.path}?${q}` : view.path;

@@ -23,16 +23,25 @@ import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
-import { StatsPage, type StatsView } from "./stats-view.tsx";
+import { StatsPage, type KeyFigure, type StatsView } from "./stats-view.tsx";
+import { groupPage, leadingFigures } from "./key-list.ts";
+import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
 import { csvHeaders, csvStream } from "../stats/export-csv.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { etagMatches } from "../http/etag.ts";
+import { pageCache } from "./page-cache.ts";
 
 export type StatsPageDeps = {
   db: Db;
   clock: Clock;
   catalogue: Catalogue;
-  config: Pick<Config, "baseUrl" | "pageCookieTtlMs">;
+  config: Pick<
+    Config,
+    "baseUrl" | "pageCookieTtlMs" | "pageRateLimit" | "pageCacheTtlMs" | "pageCacheMaxBytes" | "trustProxy"
+  >;
 };
 
 /** Chart ranges offered, in days; the middle one is the default. */
@@ -59,7 +68,7 @@ export async function statsView(
   account: Account,
   url: URL,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
-): Promise<StatsView> {
+): Promise<StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }> {
   const profiles = await listProfiles(deps.db, account.uuid);
   const asked = url.searchParams.get("profile");
   // By default the profile last uploaded for.
@@ -77,12 +86,10 @@ export async function statsView(
   const period: Period = (PERIODS as readonly string[]).includes(periodAsked ?? "") ? (periodAsked as Period) : "week";
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The same figures as totals(), each read on its own connection at once.
-  // The charts of both scopes are one read.
-  const [profileKeys, accountKeys, charts, sessions, events, profilePeriod, accountPeriod, calendar, rates] =
+  const [allProfileKeys, allAccountKeys, sessions, events, profilePeriod, accountPeriod, calendar, rates] =
     await Promise.all([
       selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
       keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-      chartSeries(fold, account.uuid, scopes, from, to),
       selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
       selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
       selected ? periodTotals(fold, account.uuid, selected.id, to, [period]) : null,
@@ -90,6 +97,14 @@ export async function statsView(
       activeDays(fold, account.uuid, scopes, calendarStart(to), to),
       selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : [],
     ]);
+  // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
+  const profileLead = leadingFigures(allProfileKeys);
+  const accountLead = leadingFigures(allAccountKeys);
+  const profileKeys = profileLead.shown;
+  const accountKeys = accountLead.shown;
+  // The charts of both scopes are one read, of the keys shown only.
+  const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
+  const charts = await chartSeries(fold, account.uuid, scopes, from, to, charted);
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -107,7 +122,20 @@ export async function statsView(
     periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
     calendar,
     rates,
+    more: { p: profileLead.totals, a: accountLead.totals },
+    all: { p: allProfileKeys, a: allAccountKeys },
   };
+}
+
+/** The page a visitor asked for: the statistics page, or one group's list (?scope=&group=&page=). */
+function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, url: URL): string | null {
+  const group = url.searchParams.get("group");
+  if (group === null) return sync(StatsPage(view));
+  const scope = url.searchParams.get("scope") === "a" ? "a" : "p";
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
+  const list = group.length <= 64 ? groupPage(view.all[scope], group, Number.isSafeInteger(page) ? page : 1) : null;
+  if (!list) return null;
+  return sync(KeyListPage({ ...view, scope, list, title: `${list.group}: ${view.title}` }));
 }
 
 export function statsPageRoutes(deps: StatsPageDeps) {
@@ -127,10 +155,53 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
     return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
   };
+  const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
+  const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  /**
+   * A page of someone else's statistics (findable, or a share link): the kept copy while the account
+   * has not uploaded, changed a setting or erased its statistics since, else rendered and kept; 304
+   * to a browser holding it.
+   */
+  /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
+  const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
+    view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
+      name,
+      pagePath: view.path,
+      version: account.lastUploadAt,
+    });
+    return view;
+  };
+  const cachedPage = async (
+    request: Request,
+    account: Account,
+    url: URL,
+    render: () => Promise<string | null>,
+    opts: { notFound: () => Response; cacheControl: string; noindex: boolean; headers?: Record<string, string> },
+  ) => {
+    // Erasing the statistics keeps the account row as it is but takes its profiles: they are in the
+    // key too, so an erased page is never answered from a kept copy.
+    const profiles = await listProfiles(deps.db, account.uuid);
+    const held = `${profiles.length}:${profiles.reduce((n, p) => Math.max(n, p.lastSeenAt), 0)}`;
+    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${url.search}`;
+    let page = cache.get(key);
+    if (!page) {
+      const html = await render();
+      if (html === null) return opts.notFound();
+      page = cache.put(key, html);
+    }
+    const headers = { etag: page.etag, "cache-control": opts.cacheControl, ...opts.headers };
+    if (etagMatches(request.headers.get("if-none-match"), page.etag))
+      return new Response(null, {
+        status: 304,
+        headers: { ...headers, ...(opts.noindex ? { "x-robots-tag": "noindex" } : {}) },
+      });
+    return htmlPage(request, page.html, { cacheControl: opts.cacheControl, noindex: opts.noindex, headers });
+  };
   return new Elysia({ name: "tally.web.stats" })
     .get(
       "/u/:name",
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
+        await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
         const url = new URL(request.url);
         const name = params.name;
         if (!NAME.test(name)) return notFound(request);
@@ -183,36 +254,44 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
         if (!account) return notFound(request);
         const isOwn = own?.uuid === account.uuid;
-        const view = await statsView(deps, account, url, {
+        const page = {
           title: `${account.name}'s statistics`,
           heading: `${account.name}'s statistics`,
           path: `/u/${encodeURIComponent(account.name)}`,
           noindex: !account.findable,
-          ownerCsv: isOwn ? `/u/${encodeURIComponent(account.name)}/export.csv` : undefined,
-          notice:
-            isOwn && !account.findable
-              ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
-              : undefined,
+        };
+        if (!isOwn)
+          return cachedPage(
+            request,
+            account,
+            url,
+            async () => pageOf(previewed(await statsView(deps, account, url, page), account, account.name), url),
+            {
+              notFound: () => notFound(request),
+              cacheControl: account.findable ? "public, max-age=60" : "private, no-store",
+              noindex: !account.findable,
+              headers: { vary: "accept-encoding, cookie" },
+            },
+          );
+        const view = await statsView(deps, account, url, {
+          ...page,
+          ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
+          notice: !account.findable
+            ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
+            : undefined,
         });
         // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
-        const h = account.findable || isOwn ? pageHeadline(deps.catalogue, view) : undefined;
-        if (h && account.findable)
-          view.preview = statsPreview(deps.config.baseUrl, h, {
-            name: account.name,
-            pagePath: view.path,
-            version: account.lastUploadAt,
-          });
-        if (h && isOwn)
-          view.badges = sync(
-            BadgeSnippets({
-              baseUrl: deps.config.baseUrl,
-              name: account.name,
-              findable: account.findable,
-              figures: h.keys.map((key, i) => ({ key, label: h.figures[i]!.label })),
-            }),
-          );
-        return htmlPage(request, sync(StatsPage(view)), {
-          cacheControl: isOwn || !account.findable ? "private, no-store" : "public, max-age=60",
+        if (account.findable) previewed(view, account, account.name);
+        const h = pageHeadline(deps.catalogue, view);
+        const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
+        view.badges = sync(
+          BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
+        );
+        const html = pageOf(view, url);
+        if (html === null) return notFound(request);
+        // The owner's own page: never kept, never cached by the browser.
+        return htmlPage(request, html, {
+          cacheControl: "private, no-store",
           noindex: !account.findable,
           headers: { vary: "accept-encoding, cookie" },
         });
@@ -221,23 +300,26 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     )
     .get(
       "/s/:key",
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
+        await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
         const hidden = { cacheControl: "no-store", noindex: true } as const;
+        const missing = () => htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
         const key = params.key;
+        // A rotated key finds no account here, so no kept copy of its page is ever answered.
         const account = SHARE_KEY.test(key) ? await accountByShareKey(deps.db, key) : undefined;
-        if (!account) return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, ...hidden });
-        const view = await statsView(deps, account, new URL(request.url), {
-          title: "Shared statistics",
-          heading: "Shared statistics",
-          path: `/s/${key}`,
-          noindex: true,
-        });
-        view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
-          name: null,
-          pagePath: view.path,
-          version: account.lastUploadAt,
-        });
-        return htmlPage(request, sync(StatsPage(view)), hidden);
+        if (!account) return missing();
+        const url = new URL(request.url);
+        const page = { title: "Shared statistics", heading: "Shared statistics", path: `/s/${key}`, noindex: true };
+        return cachedPage(
+          request,
+          account,
+          url,
+          async () => pageOf(previewed(await statsView(deps, account, url, page), account, null), url),
+          {
+            notFound: missing,
+            ...hidden,
+          },
+        );
       },
       hide,
     )

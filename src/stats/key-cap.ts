@@ -1,0 +1,53 @@
+// The cap of distinct keys per profile (issue 22). Keys such as loot.item.<ITEM_ID> are open-ended:
+// without a cap one account could grow its page and every upload without bound. An upload that would
+// take a profile past STATS_MAX_KEYS_PER_PROFILE keeps every row of a key the profile already holds
+// and of new keys up to the cap (in key order), and refuses the rows of the other new keys, counted by
+// day under the code too_many_keys with a warning that names the cap: nothing is lost silently, and
+// the rest of the upload is never held back by them (docs/decisions.md "Distinct keys per profile").
+import type { Db } from "../db/database.ts";
+import { heldKeys } from "./key-cap.query.ts";
+
+type Row = { profileId: string; key: string; day: string };
+
+export type KeyCap = {
+  /** Whether a row is refused (its key is new to its profile and past the cap). */
+  refuses(row: Row): boolean;
+  /** How many keys were refused, and the first of them (at most 10, in key order). */
+  count: number;
+  first: string[];
+};
+
+const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Which of these rows the cap refuses (see the file's head); `max` is the cap per profile. */
+export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): Promise<KeyCap> {
+  const keysOf = new Map<string, Set<string>>();
+  for (const r of rows) {
+    let keys = keysOf.get(r.profileId);
+    if (!keys) keysOf.set(r.profileId, (keys = new Set()));
+    keys.add(r.key);
+  }
+  const refused = new Map<string, Set<string>>();
+  let count = 0;
+  const first: string[] = [];
+  for (const [profileId, keys] of keysOf) {
+    const { held, fresh } = await heldKeys(tx, uuid, profileId, [...keys]);
+    const room = Math.max(0, max - held);
+    if (fresh.length <= room) continue;
+    const over = fresh.sort(byBytes).slice(room);
+    refused.set(profileId, new Set(over));
+    count += over.length;
+    first.push(...over.slice(0, 10 - first.length));
+  }
+  return { refuses: (r) => refused.get(r.profileId)?.has(r.key) ?? false, count, first };
+}
+
+/** The refusal's warning: names the cap, its setting, how many keys and the first of them. */
+export function keyCapWarning(cap: KeyCap, max: number) {
+  const more = cap.count > cap.first.length ? `, and ${cap.count - cap.first.length} more` : "";
+  return {
+    code: "too_many_keys" as const,
+    key: cap.first[0],
+    message: `a profile holds at most ${max} distinct keys (STATS_MAX_KEYS_PER_PROFILE); the rows of ${cap.count} new key${cap.count === 1 ? "" : "s"} were refused too_many_keys: ${cap.first.join(", ")}${more}`,
+  };
+}
