@@ -57,6 +57,19 @@ export async function setSealMark(db: Db, uuid: string, before: string) {
     on conflict (uuid) do update set sealed_before = greatest(counter_seal_marks.sealed_before, excluded.sealed_before)`);
 }
 
+/**
+ * Gives a seal mark to these accounts where they have none: the pass found no per-install rows
+ * before their horizon. One statement, writing only accounts seen for the first time, so an
+ * account that never uploads again is not read back to its first day on every pass.
+ */
+export async function markUnsealedNone(db: Db, accounts: { uuid: string; before: string }[]) {
+  if (accounts.length === 0) return;
+  await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before)
+    select a.uuid, a.before::date
+    from unnest(${p(accounts.map((a) => a.uuid))}::text[], ${p(accounts.map((a) => a.before))}::text[]) as a(uuid, before)
+    on conflict (uuid) do nothing`);
+}
+
 /** Days in [`from`, `before`) (`from` null: every day before `before`). */
 const daysIn = (from: string | null, before: string, alias = "") =>
   sql`${sql.raw(alias)}day < ${before}::date${from === null ? sql`` : sql` and ${sql.raw(alias)}day >= ${from}::date`}`;

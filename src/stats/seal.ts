@@ -10,7 +10,15 @@ import type { Clock } from "../clock.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { sealedBefore } from "./horizons.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
-import { collapseDays, dueAccounts, keysBefore, sealIntoBaseline, sealedAmong, setSealMark } from "./seal.query.ts";
+import {
+  collapseDays,
+  dueAccounts,
+  keysBefore,
+  markUnsealedNone,
+  sealIntoBaseline,
+  sealedAmong,
+  setSealMark,
+} from "./seal.query.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { isOutOfRange } from "../db/errors.ts";
 
@@ -38,6 +46,7 @@ async function pass(
   // One statement finds the accounts with days that crossed their horizon; only those are worked on.
   const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, before: cutoff(a) }));
   const due = await dueAccounts(deps.db, candidates, collapsible);
+  if (collapsible) await markUnsealedNone(deps.db, candidates.filter((c) => !due.has(c.uuid)));
   for (const { uuid, before } of candidates) {
     if (opts.signal?.aborted) break;
     if (!due.has(uuid)) continue;
