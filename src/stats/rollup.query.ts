@@ -32,8 +32,10 @@ export async function markOf(tx: Db, uuid: string): Promise<string | null> {
 
 /**
  * Of these accounts (each with the day it should be closed through), those with day rows to close:
- * after their mark and up to that day. One statement; each account one index range read starting
- * after its mark, so the job's cost follows the accounts with open days, not every account's days.
+ * after their mark and up to that day. One statement; each account one range read of the (uuid,
+ * day) index starting after its mark (ordered by day, so the planner reads that index and not the
+ * primary key's over every day of the account), so the job's cost follows the accounts with days
+ * to close, not every account's days.
  */
 export async function accountsToClose(db: Db, candidates: { uuid: string; through: string }[]): Promise<string[]> {
   if (candidates.length === 0) return [];
@@ -42,8 +44,9 @@ export async function accountsToClose(db: Db, candidates: { uuid: string; throug
     sql`select a.uuid from unnest(${p(candidates.map((c) => c.uuid))}::text[], ${p(candidates.map((c) => c.through))}::text[]) as a(uuid, through)
         left join counter_marks m on m.uuid = a.uuid
         where (m.closed_through is null or m.closed_through < a.through::date)
-          and exists (select 1 from counter_days d where d.uuid = a.uuid
-            and d.day > coalesce(m.closed_through, '-infinity'::date) and d.day <= a.through::date)`,
+          and (select d.day from counter_days d where d.uuid = a.uuid
+            and d.day > coalesce(m.closed_through, '-infinity'::date) and d.day <= a.through::date
+            order by d.day limit 1) is not null`,
   );
   return found.map((r) => r.uuid);
 }

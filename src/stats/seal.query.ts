@@ -25,7 +25,9 @@ export async function sealedAmong(db: Db, uuid: string, days: string[]): Promise
  * Of these accounts (each with its horizon `before`), those with day rows before it that the pass
  * must fold: per-install rows (`collapsible`: the seal; only from a week before the account's seal
  * mark on) or any row (retention, which deletes what it folds, so only due rows are left before
- * its horizon). One statement; each account one index range read of what crossed its horizon.
+ * its horizon). One statement; each account one range read of the (uuid, day) index over what
+ * crossed its horizon (ordered by day, so the planner does not scan the primary key's index of
+ * every day of the account for the day column instead).
  * Answers each due account's lower bound (null: from its first day).
  */
 export async function dueAccounts(
@@ -41,9 +43,10 @@ export async function dueAccounts(
         from unnest(${p(candidates.map((c) => c.uuid))}::text[], ${p(candidates.map((c) => c.before))}::text[]) as a(uuid, before)
           ${collapsible ? sql`left join counter_seal_marks m on m.uuid = a.uuid` : sql``}
           cross join lateral (select ${from} as day) f
-        where exists (select 1 from counter_days d where d.uuid = a.uuid and d.day < a.before::date
+        where (select d.day from counter_days d where d.uuid = a.uuid and d.day < a.before::date
           and d.day >= coalesce(f.day, '-infinity'::date)
-          ${collapsible ? sql`and d.install_id <> ${SEALED_INSTALL}` : sql``})`,
+          ${collapsible ? sql`and d.install_id <> ${SEALED_INSTALL}` : sql``}
+          order by d.day limit 1) is not null`,
   );
   return new Map(found.map((r) => [r.uuid, r.from]));
 }
