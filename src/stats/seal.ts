@@ -46,7 +46,11 @@ async function pass(
   // One statement finds the accounts with days that crossed their horizon; only those are worked on.
   const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, before: cutoff(a) }));
   const due = await dueAccounts(deps.db, candidates, collapsible);
-  if (collapsible) await markUnsealedNone(deps.db, candidates.filter((c) => !due.has(c.uuid)));
+  if (collapsible)
+    await markUnsealedNone(
+      deps.db,
+      candidates.filter((c) => !due.has(c.uuid)),
+    );
   for (const { uuid, before } of candidates) {
     if (opts.signal?.aborted) break;
     if (!due.has(uuid)) continue;

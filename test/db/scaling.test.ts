@@ -55,12 +55,19 @@ describe(`the scaling plan on the ${backend} database`, () => {
       const own = indexes.filter((i) => i.table === table);
       // A distributed table without a primary key could not be upserted by account.
       expect({ table, primaryKey: own.some((i) => i.primary) }).toEqual({ table, primaryKey: true });
-      for (const i of own) expect({ table, index: i.index, first: i.first }).toEqual({ table, index: i.index, first: plan.distributionColumn });
+      for (const i of own)
+        expect({ table, index: i.index, first: i.first }).toEqual({
+          table,
+          index: i.index,
+          first: plan.distributionColumn,
+        });
     }
   });
 
   test("the check itself sees a unique index that does not lead with uuid", async () => {
-    await d.db.execute(sql`create unique index scaling_probe_idx on counter_days (key, uuid, profile_id, day, install_id)`);
+    await d.db.execute(
+      sql`create unique index scaling_probe_idx on counter_days (key, uuid, profile_id, day, install_id)`,
+    );
     try {
       const probe = (await uniqueIndexes()).find((i) => i.index === "scaling_probe_idx");
       expect(probe).toEqual({ table: "counter_days", index: "scaling_probe_idx", first: "key", primary: false });
@@ -71,6 +78,7 @@ describe(`the scaling plan on the ${backend} database`, () => {
 
   test("docs/scaling.md names every distributed and reference table", async () => {
     const doc = await Bun.file(join(docs, "scaling.md")).text();
-    for (const table of [...plan.distributed, ...plan.reference]) expect({ table, named: doc.includes(`\`${table}\``) }).toEqual({ table, named: true });
+    for (const table of [...plan.distributed, ...plan.reference])
+      expect({ table, named: doc.includes(`\`${table}\``) }).toEqual({ table, named: true });
   });
 });

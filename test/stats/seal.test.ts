@@ -96,7 +96,9 @@ describe("the seal", () => {
     expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
     // A clock stepped back let an install row in three days below the mark.
     const [some] = await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid)).limit(1);
-    await t.db.insert(counterDays).values({ ...some!, day: addDays(mark!.sealedBefore, -3), installId: "a".repeat(32) });
+    await t.db
+      .insert(counterDays)
+      .values({ ...some!, day: addDays(mark!.sealedBefore, -3), installId: "a".repeat(32) });
     expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
     expect(await installRows(t, u.uuid)).toEqual([]);
   });
