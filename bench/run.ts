@@ -3,6 +3,8 @@
 // figure each benchmark reported. Each benchmark runs alone, one after another, so none measures
 // another's load; their own tables are shown as they finish. Asserts nothing.
 //   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/run.ts [dist/tally] [--out results.json]
+// `--growth` runs only the growth benchmark (bench/growth.ts: cost against 1M and 10M day rows, on
+// template databases it fills once and keeps; `--sizes 1m,10m,50m` is passed on).
 import { availableParallelism, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
@@ -10,7 +12,9 @@ import { maskUrl } from "../src/db/connect.ts";
 
 const args = process.argv.slice(2);
 const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : undefined;
-const binary = resolve(args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--out") ?? "dist/tally");
+const binary = resolve(
+  args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--out" && args[i - 1] !== "--sizes") ?? "dist/tally",
+);
 const databaseUrl = loadConfig().databaseUrl;
 if (!databaseUrl) {
   console.error(
@@ -38,6 +42,20 @@ const benches: { name: string; argv: string[] }[] = [
   { name: "profiles", argv: ["bench/profiles.ts"] },
   { name: "reports", argv: ["bench/reports.ts"] },
 ];
+
+if (args.includes("--growth")) {
+  const sizes = args.includes("--sizes") ? ["--sizes", args[args.indexOf("--sizes") + 1]!] : [];
+  const proc = Bun.spawn(["bun", "bench/growth.ts", binary, ...sizes], {
+    cwd: resolve(import.meta.dir, ".."),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const text = await new Response(proc.stdout).text();
+  process.stdout.write(text);
+  const code = await proc.exited;
+  if (out && code === 0) await Bun.write(out, text.trim().split("\n").at(-1) + "\n");
+  process.exit(code);
+}
 
 type Json = Record<string, any>;
 const results: Record<string, Json> = {};

@@ -15,6 +15,7 @@ import m12 from "../../drizzle/0012_open_days.sql" with { type: "text" };
 import m13 from "../../drizzle/0013_page_token_kinds.sql" with { type: "text" };
 import m14 from "../../drizzle/0014_report_states.sql" with { type: "text" };
 import m15 from "../../drizzle/0015_chat_uncertain.sql" with { type: "text" };
+import m16 from "../../drizzle/0016_seal_marks.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -33,4 +34,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0013_page_token_kinds", sql: m13 },
   { tag: "0014_report_states", sql: m14 },
   { tag: "0015_chat_uncertain", sql: m15 },
+  { tag: "0016_seal_marks", sql: m16 },
 ];

@@ -150,3 +150,14 @@ export const counterMarks = pgTable("counter_marks", {
   uuid: text("uuid").primaryKey(),
   closedThrough: date("closed_through", { mode: "string" }).notNull(),
 });
+
+/**
+ * Each account's seal mark: when a seal pass finished the account, no day before `sealed_before`
+ * held per-install rows. The next pass reads only the days from a week before the mark (a clock
+ * stepped back may have let a few be written again) up to its horizon, so it costs what crossed
+ * the horizon since, not the account's whole sealed history. No row: every day is read.
+ */
+export const counterSealMarks = pgTable("counter_seal_marks", {
+  uuid: text("uuid").primaryKey(),
+  sealedBefore: date("sealed_before", { mode: "string" }).notNull(),
+});

@@ -26,8 +26,9 @@ export async function deleteStats(tx: Db, uuid: string): Promise<Removed> {
     );
     removed[name] = row!.n;
   }
-  // The account's mark (counter_marks) is bookkeeping of the rollups, not recorded data: gone with
-  // them, not counted. A later upload starts a new one.
+  // The account's marks (counter_marks, counter_seal_marks) are bookkeeping of the rollups and the
+  // seal, not recorded data: gone with them, not counted. A later upload starts new ones.
   await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
+  await tx.execute(sql`delete from counter_seal_marks where uuid = ${uuid}`);
   return removed;
 }

@@ -30,13 +30,25 @@ export async function markOf(tx: Db, uuid: string): Promise<string | null> {
   return row?.closed_through ?? null;
 }
 
-/** Every account's mark, for the rollups job (an account without one has closed nothing). */
-export async function allMarks(db: Db): Promise<Map<string, string>> {
-  const marks = await rows<{ uuid: string; closed_through: string }>(
+/**
+ * Of these accounts (each with the day it should be closed through), those with day rows to close:
+ * after their mark and up to that day. One statement; each account one range read of the (uuid,
+ * day) index starting after its mark (ordered by day, so the planner reads that index and not the
+ * primary key's over every day of the account), so the job's cost follows the accounts with days
+ * to close, not every account's days.
+ */
+export async function accountsToClose(db: Db, candidates: { uuid: string; through: string }[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const found = await rows<{ uuid: string }>(
     db,
-    sql`select uuid, closed_through::text as closed_through from counter_marks`,
+    sql`select a.uuid from unnest(${p(candidates.map((c) => c.uuid))}::text[], ${p(candidates.map((c) => c.through))}::text[]) as a(uuid, through)
+        left join counter_marks m on m.uuid = a.uuid
+        where (m.closed_through is null or m.closed_through < a.through::date)
+          and (select d.day from counter_days d where d.uuid = a.uuid
+            and d.day > coalesce(m.closed_through, '-infinity'::date) and d.day <= a.through::date
+            order by d.day limit 1) is not null`,
   );
-  return new Map(marks.map((m) => [m.uuid, m.closed_through]));
+  return found.map((r) => r.uuid);
 }
 
 /**

@@ -8,7 +8,7 @@ import { isOutOfRange } from "../db/errors.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { markFor } from "./horizons.ts";
-import { allMarks, closeDays, markOf } from "./rollup.query.ts";
+import { accountsToClose, closeDays, markOf } from "./rollup.query.ts";
 
 export type RollupsDeps = { db: Db; clock: Clock };
 /**
@@ -18,26 +18,27 @@ export type RollupsDeps = { db: Db; clock: Clock };
 export type RollupsResult = { accounts: number; rollups: number; skipped: number };
 
 /**
- * Moves every account's mark forward to markFor (never back), each account one transaction under
+ * Moves the mark of every account with days to close forward to markFor (never back), each account one transaction under
  * its stats lock: a crash leaves every finished account whole and the rest for the next run, and
  * a second run with the same clock does nothing.
  */
 export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSignal } = {}): Promise<RollupsResult> {
   const now = deps.clock.now();
   const result: RollupsResult = { accounts: 0, rollups: 0, skipped: 0 };
-  const marks = await allMarks(deps.db);
-  for (const account of await accountsForJobs(deps.db)) {
+  // One statement finds the accounts with days to close; an account with none keeps its mark
+  // (reads fold the days after it, and there are none up to `through`).
+  const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, through: markFor(a.zone, now) }));
+  const due = new Set(await accountsToClose(deps.db, candidates));
+  for (const { uuid, through } of candidates) {
     if (opts.signal?.aborted) break;
-    const through = markFor(account.zone, now);
-    const closed = marks.get(account.uuid);
-    if (closed !== undefined && closed >= through) continue;
+    if (!due.has(uuid)) continue;
     try {
       const moved = await deps.db.transaction(async (tx) => {
-        await lockAccountStats(tx, account.uuid);
+        await lockAccountStats(tx, uuid);
         // Read again under the lock: an upload or another run may have written it meanwhile.
-        const from = await markOf(tx, account.uuid);
+        const from = await markOf(tx, uuid);
         if (from !== null && from >= through) return null;
-        return closeDays(tx, account.uuid, from, through);
+        return closeDays(tx, uuid, from, through);
       });
       if (moved === null) continue;
       result.accounts++;

@@ -21,22 +21,93 @@ export async function sealedAmong(db: Db, uuid: string, days: string[]): Promise
   return found.map((r) => r.day);
 }
 
-/** Keys of the account with rows in days before `before`; `collapsible` limits to days with install rows. */
-export async function keysBefore(db: Db, uuid: string, before: string, collapsible: boolean): Promise<string[]> {
+/**
+ * Of these accounts (each with its horizon `before`), those with day rows before it that the pass
+ * must fold: per-install rows (`collapsible`: the seal; only from a week before the account's seal
+ * mark on) or any row (retention, which deletes what it folds, so only due rows are left before
+ * its horizon). One statement; each account one range read of the (uuid, day) index over what
+ * crossed its horizon (ordered by day, so the planner does not scan the primary key's index of
+ * every day of the account for the day column instead).
+ * Answers each due account's lower bound (null: from its first day).
+ */
+export async function dueAccounts(
+  db: Db,
+  candidates: { uuid: string; before: string }[],
+  collapsible: boolean,
+): Promise<Map<string, string | null>> {
+  if (candidates.length === 0) return new Map();
+  const from = collapsible ? sql`(m.sealed_before - ${SEAL_MARK_SLACK_DAYS}::int)` : sql`null::date`;
+  const found = await rows<{ uuid: string; from: string | null }>(
+    db,
+    sql`select a.uuid, f.day::text as from
+        from unnest(${p(candidates.map((c) => c.uuid))}::text[], ${p(candidates.map((c) => c.before))}::text[]) as a(uuid, before)
+          ${collapsible ? sql`left join counter_seal_marks m on m.uuid = a.uuid` : sql``}
+          cross join lateral (select ${from} as day) f
+        where (select d.day from counter_days d where d.uuid = a.uuid and d.day < a.before::date
+          and d.day >= coalesce(f.day, '-infinity'::date)
+          ${collapsible ? sql`and d.install_id <> ${SEALED_INSTALL}` : sql``}
+          order by d.day limit 1) is not null`,
+  );
+  return new Map(found.map((r) => [r.uuid, r.from]));
+}
+
+/** Days a clock stepped back may reopen below a seal mark (seal.ts CLOCK_STEP_BACK_DAYS). */
+const SEAL_MARK_SLACK_DAYS = 7;
+
+/** Notes that the account has no per-install rows before `before` (the mark never moves back). */
+export async function setSealMark(db: Db, uuid: string, before: string) {
+  await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before) values (${uuid}, ${before}::date)
+    on conflict (uuid) do update set sealed_before = greatest(counter_seal_marks.sealed_before, excluded.sealed_before)`);
+}
+
+/**
+ * Gives a seal mark to these accounts where they have none: the pass found no per-install rows
+ * before their horizon. One statement, writing only accounts seen for the first time, so an
+ * account that never uploads again is not read back to its first day on every pass.
+ */
+export async function markUnsealedNone(db: Db, accounts: { uuid: string; before: string }[]) {
+  if (accounts.length === 0) return;
+  await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before)
+    select a.uuid, a.before::date
+    from unnest(${p(accounts.map((a) => a.uuid))}::text[], ${p(accounts.map((a) => a.before))}::text[]) as a(uuid, before)
+    on conflict (uuid) do nothing`);
+}
+
+/** Days in [`from`, `before`) (`from` null: every day before `before`). */
+const daysIn = (from: string | null, before: string, alias = "") =>
+  sql`${sql.raw(alias)}day < ${before}::date${from === null ? sql`` : sql` and ${sql.raw(alias)}day >= ${from}::date`}`;
+
+/**
+ * Keys of the account with rows in days in [`from`, `before`); `collapsible` limits to days with
+ * install rows.
+ */
+export async function keysBefore(
+  db: Db,
+  uuid: string,
+  before: string,
+  collapsible: boolean,
+  from: string | null = null,
+): Promise<string[]> {
   const found = await rows<{ key: string }>(
     db,
     sql`select distinct key from counter_days
-        where uuid = ${uuid} and day < ${before}::date ${collapsible ? sql`and install_id <> ${SEALED_INSTALL}` : sql``}
+        where uuid = ${uuid} and ${daysIn(from, before)} ${collapsible ? sql`and install_id <> ${SEALED_INSTALL}` : sql``}
         order by key`,
   );
   return found.map((r) => r.key);
 }
 
 /**
- * Collapses, for these keys, each day before `before` into one row holding its installs' folded
+ * Collapses, for these keys, each day in [`from`, `before`) into one row holding its installs' folded
  * value (and the day's low and high), then deletes the per-install rows. Answers rows removed.
  */
-export async function collapseDays(tx: Db, uuid: string, keys: string[], before: string): Promise<number> {
+export async function collapseDays(
+  tx: Db,
+  uuid: string,
+  keys: string[],
+  before: string,
+  from: string | null = null,
+): Promise<number> {
   await tx.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
     select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at
     from (
@@ -44,7 +115,7 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
         ${foldByKind(sql`k.kind`, overRows(sql`d.value`, latestReading, sql`k.kind = 'gauge'`))} as value,
         min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at
       from counter_days d join counter_keys k on k.key = d.key
-      where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and d.day < ${before}::date
+      where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and ${daysIn(from, before, "d.")}
       group by d.profile_id, d.key, d.day, k.kind
       having bool_or(d.install_id <> ${SEALED_INSTALL})
     ) f
@@ -52,7 +123,7 @@ export async function collapseDays(tx: Db, uuid: string, keys: string[], before:
       value = excluded.value, low = excluded.low, high = excluded.high, sent_at = excluded.sent_at`);
   const gone = await rows(
     tx,
-    sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date and install_id <> ${SEALED_INSTALL} returning 1`,
+    sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and ${daysIn(from, before)} and install_id <> ${SEALED_INSTALL} returning 1`,
   );
   await recomputeRollups(tx, uuid, keys);
   return gone.length;

@@ -10,7 +10,15 @@ import type { Clock } from "../clock.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { sealedBefore } from "./horizons.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
-import { collapseDays, keysBefore, sealIntoBaseline, sealedAmong } from "./seal.query.ts";
+import {
+  collapseDays,
+  dueAccounts,
+  keysBefore,
+  markUnsealedNone,
+  sealIntoBaseline,
+  sealedAmong,
+  setSealMark,
+} from "./seal.query.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { isOutOfRange } from "../db/errors.ts";
 
@@ -31,22 +39,37 @@ async function pass(
   opts: PassOptions,
   cutoff: (account: { zone: string; retentionDays: number }) => string,
   collapsible: boolean,
-  work: (tx: Db, uuid: string, keys: string[], before: string) => Promise<number>,
+  work: (tx: Db, uuid: string, keys: string[], before: string, from: string | null) => Promise<number>,
 ): Promise<PassResult> {
   const batchKeys = opts.batchKeys ?? 200;
   const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 };
-  for (const account of await accountsForJobs(deps.db)) {
+  // One statement finds the accounts with days that crossed their horizon; only those are worked on.
+  const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, before: cutoff(a) }));
+  const due = await dueAccounts(deps.db, candidates, collapsible);
+  if (collapsible)
+    await markUnsealedNone(
+      deps.db,
+      candidates.filter((c) => !due.has(c.uuid)),
+    );
+  for (const { uuid, before } of candidates) {
     if (opts.signal?.aborted) break;
-    const before = cutoff(account);
-    const keys = await keysBefore(deps.db, account.uuid, before, collapsible);
+    if (!due.has(uuid)) continue;
+    const from = due.get(uuid) ?? null;
+    const keys = await keysBefore(deps.db, uuid, before, collapsible, from);
     if (keys.length === 0) continue;
     result.accounts++;
-    for (let i = 0; i < keys.length && !opts.signal?.aborted; i += batchKeys) {
+    const skippedBefore = result.skipped;
+    let finished = true;
+    for (let i = 0; i < keys.length; i += batchKeys) {
+      if (opts.signal?.aborted) {
+        finished = false;
+        break;
+      }
       const batch = keys.slice(i, i + batchKeys);
       const run = (some: string[]) =>
         deps.db.transaction(async (tx) => {
-          await lockAccountStats(tx, account.uuid);
-          return work(tx, account.uuid, some, before);
+          await lockAccountStats(tx, uuid);
+          return work(tx, uuid, some, before, from);
         });
       try {
         result.rowsRemoved += await run(batch);
@@ -65,8 +88,10 @@ async function pass(
         }
       }
       result.batches++;
-      await opts.afterBatch?.({ uuid: account.uuid, keys: batch.length });
+      await opts.afterBatch?.({ uuid, keys: batch.length });
     }
+    // Every per-install row before the horizon is collapsed: the next seal pass starts here.
+    if (collapsible && finished && result.skipped === skippedBefore) await setSealMark(deps.db, uuid, before);
   }
   return result;
 }
@@ -99,7 +124,7 @@ export function sealPass(deps: LifecycleDeps, opts: PassOptions = {}) {
     opts,
     (a) => sealedBefore(a.zone, now),
     true,
-    (tx, uuid, keys, before) => collapseDays(tx, uuid, keys, before),
+    (tx, uuid, keys, before, from) => collapseDays(tx, uuid, keys, before, from),
   );
 }
 

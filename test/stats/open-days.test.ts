@@ -284,6 +284,25 @@ describe("ingest across the mark", () => {
 });
 
 describe("the stats.rollups pass", () => {
+  test("works only on accounts with days to close: one with none keeps its mark, and a day written after it is closed by the next run", async () => {
+    t.clock.set("2026-06-10T12:00:00Z");
+    const u = await uploader(t);
+    await ok(await send(u, INSTALL_A, [block("2026-06-05", [{ k: "mining.idle.count", v: 4, m: "count" }])]));
+    expect(await markOf(u.uuid)).toBe("2026-06-08");
+    // Days later nothing of this account lies after its mark: the pass leaves it as it is.
+    await close("2026-06-20T12:00:00Z");
+    expect(await markOf(u.uuid)).toBe("2026-06-08");
+    const totals = await totalsText(u);
+    // A catch-up upload writes a day after the mark (now closed by the clock): the next run closes it.
+    await ok(await send(u, INSTALL_A, [block("2026-06-15", [{ k: "mining.idle.count", v: 6 }])]));
+    expect(await lifetimeOf(u, "mining.idle.count")).toMatchObject({ value: 10 });
+    expect(await totalsText(u)).not.toBe(totals);
+    await close("2026-06-20T13:00:00Z");
+    expect(await markOf(u.uuid)).toBe("2026-06-18");
+    expect(await rollupOf(u.uuid, "mining.idle.count")).toMatchObject({ sum: 10, lastDay: "2026-06-15" });
+    await expectInvariant(u.uuid);
+  });
+
   test("closes under the account's stats lock, and uploads racing it leave the rollups exact", async () => {
     t.clock.set(NOW);
     const u = await uploader(t);

@@ -15,7 +15,9 @@ import {
   FIXTURE_PROFILE,
 } from "../support/fixtures.ts";
 import type { Uploader } from "../support/uploads.ts";
-import { counterDays } from "../../src/stats/counters.table.ts";
+import { counterDays, counterSealMarks } from "../../src/stats/counters.table.ts";
+import { sealedBefore } from "../../src/stats/horizons.ts";
+import { addDays } from "../../src/wire/day.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
 
@@ -82,6 +84,23 @@ describe("the seal", () => {
     expect(await installRows(t, u.uuid)).toEqual([]);
     expect(await reads(t, u)).toEqual(expected);
     expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
+  });
+
+  test("a later pass starts near the account's seal mark, and still takes a row a stepped-back clock let in below it", async () => {
+    const { t, u } = await withFixtures();
+    t.clock.set("2026-10-15T12:00:00Z");
+    await sealPass(t);
+    const [mark] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
+    expect(mark?.sealedBefore).toBe(sealedBefore(fixtureAccount.zone, t.clock.now()));
+    // Nothing crossed the horizon since: the account is not worked on.
+    expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
+    // A clock stepped back let an install row in three days below the mark.
+    const [some] = await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid)).limit(1);
+    await t.db
+      .insert(counterDays)
+      .values({ ...some!, day: addDays(mark!.sealedBefore, -3), installId: "a".repeat(32) });
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await installRows(t, u.uuid)).toEqual([]);
   });
 });
 
