@@ -22,6 +22,7 @@ import type { Envelope } from "../src/wire/envelope.ts";
 import { databaseUrlFor } from "../test/support/db.ts";
 import { accountName, accountUuid, ensureTemplate, growthKeys, growthSizes, templateName } from "./growth-fill.ts";
 import { Uploader, prepareUpload, type PreparedUpload } from "./uploader.ts";
+import { cpuOf, postgresCpu } from "./cpu.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
@@ -47,29 +48,6 @@ const round = (x: number) => Math.round(x * 10) / 10;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const log = (line: string) => console.error(line);
-
-/** CPU seconds (user + system) of a process, from /proc. */
-function cpuOf(pid: number | string): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-/** CPU seconds of the Postgres backends serving one database (local server only). */
-function postgresCpu(database: string): number {
-  let sum = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmdline.startsWith("postgres: ") && cmdline.includes(` ${database} `)) sum += cpuOf(pid);
-    } catch {
-      // gone
-    }
-  }
-  return sum;
-}
 
 /** Client c's account: accounts 2..17 (account 1 is the large one). */
 const clientAccount = (c: number) => c + 2;

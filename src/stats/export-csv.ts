@@ -5,6 +5,7 @@
 // export (export.ts): each page is its own short read.
 import type { Db } from "../db/database.ts";
 import { csvPage, type CsvRow } from "./export-csv.query.ts";
+import { textStream } from "./export.ts";
 
 export const CSV_PAGE_ROWS = 2000;
 export const CSV_COLUMNS = ["profile", "profile_name", "key", "kind", "unit", "day", "value", "low", "high"] as const;
@@ -32,7 +33,6 @@ const rowLine = (r: CsvRow) =>
 
 /** The account's day rows as CSV, a stream of UTF-8 chunks. */
 export function csvStream(db: Db, uuid: string, pageRows = CSV_PAGE_ROWS): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   async function* chunks() {
     yield line([...CSV_COLUMNS]);
     let after: [string, string, string] | null = null;
@@ -45,17 +45,7 @@ export function csvStream(db: Db, uuid: string, pageRows = CSV_PAGE_ROWS): Reada
       if (page.length < pageRows) break;
     }
   }
-  const it = chunks();
-  return new ReadableStream({
-    async pull(controller) {
-      const next = await it.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await it.return(undefined);
-    },
-  });
+  return textStream(chunks());
 }
 
 /** The headers of a CSV download for an account. */

@@ -44,6 +44,24 @@ export type ExportDeps = {
   config: { retentionOptionsDays: readonly number[] } & CachePolicy;
 };
 
+/**
+ * Text pieces as a stream of UTF-8 chunks, each made only when the reader asks for it (one page
+ * read at a time); a reader that goes away ends the pieces.
+ */
+export function textStream(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await pieces.return(undefined);
+    },
+  });
+}
+
 /** The export document as a stream of UTF-8 chunks. */
 export async function exportStream(
   deps: ExportDeps,
@@ -64,7 +82,6 @@ export async function exportStream(
     /** Copies of this player's public game data kept for look-ups (profile pages, heads), and for how long. */
     publicDataCaches: await playerCaches(deps, uuid),
   };
-  const encoder = new TextEncoder();
   async function* chunks() {
     yield JSON.stringify(head).slice(0, -1);
     for (const [name, source] of parts) {
@@ -87,15 +104,5 @@ export async function exportStream(
     }
     yield "}";
   }
-  const it = chunks();
-  return new ReadableStream({
-    async pull(controller) {
-      const next = await it.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await it.return(undefined);
-    },
-  });
+  return textStream(chunks());
 }

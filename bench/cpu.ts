@@ -1,0 +1,27 @@
+// CPU time of processes on this machine, read from /proc (Linux): what the benchmarks compare,
+// because on a shared machine CPU per operation says more than wall time.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** CPU seconds (user + system) of a process, from /proc; 0 when it has ended. */
+export function cpuOf(pid: number | string): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // it ended meanwhile
+  }
+}
+
+/** CPU seconds of the Postgres backends serving one database (local server only; 0 elsewhere). */
+export function postgresCpu(database: string): number {
+  let sum = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.startsWith("postgres: ") && cmdline.includes(` ${database} `)) sum += cpuOf(pid);
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
