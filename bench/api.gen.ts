@@ -285,7 +285,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every key's value per observed day of a range */
+        /** Every key's value per observed day of a range, a window of whole days at a time (about 50 000 values at most): `to` is the window's last day, `next` where the next starts */
         get: operations["getV1StatsDays"];
         put?: never;
         post?: never;
@@ -3236,6 +3236,7 @@ export interface operations {
                      *       "profileId": "4f1c2a3b4d5e6f708192a3b4c5d6e7f8",
                      *       "from": "2026-05-01",
                      *       "to": "2026-06-30",
+                     *       "next": null,
                      *       "days": [
                      *         {
                      *           "day": "2026-05-29",
@@ -3298,6 +3299,7 @@ export interface operations {
                         profileId: string;
                         from: string;
                         to: string;
+                        next: string | null;
                         days: {
                             day: string;
                             values: {

@@ -75,7 +75,8 @@ export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
         response: DaysAnswer,
         detail: {
           tags,
-          summary: "Every key's value per observed day of a range",
+          summary:
+            "Every key's value per observed day of a range, a window of whole days at a time (about 50 000 values at most): `to` is the window's last day, `next` where the next starts",
           ...examples({ answers: { 200: daysExample } }),
         },
       },

@@ -75,6 +75,8 @@ export const DaysAnswer = T.Object(
     profileId: T.String(),
     from: T.String(),
     to: T.String(),
+    /** Where the next window of the range starts (ask again with from=next), null: this was the last. */
+    next: T.Union([T.String(), T.Null()]),
     days: T.Array(
       T.Object(
         {

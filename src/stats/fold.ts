@@ -8,6 +8,7 @@ import { addDays, isCalendarDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
+import { heldKeys } from "./key-cap.query.ts";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
@@ -157,14 +158,31 @@ export async function series(deps: FoldDeps, uuid: string, profileId: string, ke
 }
 
 /** Every key's value per observed day of a range. */
-export async function perDay(deps: FoldDeps, uuid: string, profileId: string, from: string, to: string) {
+/**
+ * About how many day values one answer of GET /v1/stats/days carries at most (issue 22): the range
+ * is read a window of whole days at a time, as many days as this many values of every key the
+ * profile holds, at least one day. A profile of 600 keys gets 83 days an answer; one at the
+ * 10 000-key cap, 5. The answer says where the next window starts (`next`), null at the end.
+ */
+export const DAYS_ANSWER_VALUES = 50_000;
+
+export async function perDay(
+  deps: FoldDeps,
+  uuid: string,
+  profileId: string,
+  from: string,
+  to: string,
+  maxValues = DAYS_ANSWER_VALUES,
+) {
+  const { held } = await heldKeys(deps.db, uuid, profileId, []);
+  const last = [to, addDays(from, Math.max(1, Math.floor(maxValues / Math.max(1, held))) - 1)].sort()[0]!;
   const out: { day: string; values: { key: string; value: number; low?: number; high?: number }[] }[] = [];
-  for (const r of await dayRows(deps.db, uuid, profileId, from, to)) {
+  for (const r of await dayRows(deps.db, uuid, profileId, from, last)) {
     if (out.at(-1)?.day !== r.day) out.push({ day: r.day, values: [] });
     const { day: _day, ...value } = dayValue(r);
     out.at(-1)!.values.push({ key: r.key, ...value });
   }
-  return { profileId, from, to, days: out };
+  return { profileId, from, to: last, next: last < to ? addDays(last, 1) : null, days: out };
 }
 
 /**

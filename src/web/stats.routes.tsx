@@ -16,7 +16,7 @@ import {
 } from "../accounts/accounts.ts";
 import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
-import { activeDays, PERIODS, periodTotals, type Period } from "../stats/periods.ts";
+import { activeDays, PERIODS, periodTotals, type Period, type PeriodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
 import { calendarStart } from "./calendar-view.tsx";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
@@ -105,6 +105,9 @@ export async function statsView(
   // The charts of both scopes are one read, of the keys shown only.
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
   const charts = await chartSeries(fold, account.uuid, scopes, from, to, charted);
+  const shown = new Set(charted);
+  const onlyShown = (t: PeriodTotals | undefined) =>
+    t ? { ...t, keys: t.keys.filter((k) => shown.has(k.key)) } : null;
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -119,7 +122,8 @@ export async function statsView(
     sessions,
     events,
     period,
-    periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
+    // The period tables show the figures the page charts (all of them: GET /v1/stats/periods).
+    periods: { profile: onlyShown(profilePeriod?.[0]), account: onlyShown(accountPeriod[0])! },
     calendar,
     rates,
     more: { p: profileLead.totals, a: accountLead.totals },

@@ -127,7 +127,7 @@ describe("the statistics page with many keys", () => {
     };
     const small = await pageOf("/u/Few_Keys");
     const large = await pageOf("/u/Many_Keys");
-    const charts = (html: string) => (html.match(/<svg /g) ?? []).length;
+    const charts = (html: string) => (html.match(/<figure class="chart"/g) ?? []).length;
     expect(charts(small)).toBe(LEADING_PER_GROUP);
     expect(charts(large)).toBe(LEADING_PER_GROUP);
     // The page does not grow with the keys: 450 keys weigh what 20 do, give or take the labels.
@@ -187,5 +187,41 @@ describe("a stranger's statistics page", () => {
     expect((await t.request("/s/abcdefghijklmnopqrstuvwx")).status).toBe(429);
     t.clock.advance(60_000);
     expect((await t.request("/u/Limited")).status).toBe(200);
+  });
+});
+
+describe("GET /v1/stats/days with many keys", () => {
+  test("answers a window of whole days at a time, bounded in values, and the windows cover the range once", async () => {
+    const t = await app();
+    const p = await uploader(t, { zone: "UTC" });
+    const days = ["2026-04-05", "2026-05-01", "2026-06-01"];
+    for (const day of days) {
+      const env = upload(t, items(2000)) as { counters: { day: string }[] };
+      env.counters[0]!.day = day;
+      expect((await send(p, env)).applied.rows).toBe(2000);
+    }
+    type Answer = { from: string; to: string; next: string | null; days: { day: string; values: unknown[] }[] };
+    const seen: Answer["days"] = [];
+    const windows: Answer[] = [];
+    let from: string | null = "2026-04-03";
+    while (from) {
+      const res = await t.request(`/v1/stats/days?profile=${PROFILE}&from=${from}&to=${TODAY}`, { headers: p.auth });
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as Answer;
+      expect(answer.from).toBe(from);
+      expect(answer.days.reduce((n, d) => n + d.values.length, 0)).toBeLessThanOrEqual(50_000);
+      for (const d of answer.days) expect(d.day >= answer.from && d.day <= answer.to).toBe(true);
+      windows.push(answer);
+      seen.push(...answer.days);
+      from = answer.next;
+      expect(windows.length).toBeLessThan(10);
+    }
+    // 2 000 keys: 25 days a window, so 60 days are three answers, the last one ending on the range's end.
+    expect(windows.map((w) => [w.from, w.to])).toEqual([
+      ["2026-04-03", "2026-04-27"],
+      ["2026-04-28", "2026-05-22"],
+      ["2026-05-23", TODAY],
+    ]);
+    expect(seen.map((d) => [d.day, d.values.length])).toEqual(days.map((d) => [d, 2000]));
   });
 });
