@@ -4,7 +4,7 @@
 // replays of the same uploads answer the same bytes; text is ordered by bytes (collate "C"), so
 // the order does not depend on the database's locale either.
 import { sql } from "drizzle-orm";
-import { isEmbedded, rows, type Db } from "../db/database.ts";
+import { rows, type Db } from "../db/database.ts";
 import {
   closedThrough,
   dayFold,
@@ -34,15 +34,15 @@ export type LifetimeRow = {
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
 export function lifetimeRows(db: Db, uuid: string, profileId: string) {
-  // The embedded database keeps no statistics: it takes each of these CTEs for one row and joins
-  // them by nested loops, reading every key once per key (quadratic in keys, issue 22). Without
-  // nested loops it hashes them; Postgres, with its statistics, plans this itself.
-  if (isEmbedded(db))
-    return db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_nestloop = off`);
-      return lifetimeRowsOf(tx, uuid, profileId);
-    });
-  return lifetimeRowsOf(db, uuid, profileId);
+  // Without statistics (the embedded database never gathers them; Postgres not before autovacuum
+  // first analyzes a new or fast-grown table) the planner takes each of these CTEs for one row and
+  // joins them by nested loops, reading every key once per key: quadratic in keys (issue 22; 10 000
+  // keys took 15 s on a fresh Postgres). Without nested loops it hashes them, linear in keys, on both
+  // backends; with statistics the two plans measured the same (600 and 10 000 keys).
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_nestloop = off`);
+    return lifetimeRowsOf(tx, uuid, profileId);
+  });
 }
 
 function lifetimeRowsOf(db: Db, uuid: string, profileId: string) {
