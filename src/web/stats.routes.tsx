@@ -161,11 +161,6 @@ export function statsPageRoutes(deps: StatsPageDeps) {
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
-  /**
-   * A page of someone else's statistics (findable, or a share link): the kept copy while the account
-   * has not uploaded, changed a setting or erased its statistics since, else rendered and kept; 304
-   * to a browser holding it.
-   */
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
   const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
     view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
@@ -175,6 +170,11 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     });
     return view;
   };
+  /**
+   * A page of someone else's statistics (findable, or a share link): the kept copy while the account
+   * has not uploaded, changed a setting or erased its statistics since, else rendered and kept; 304
+   * to a browser holding it.
+   */
   const cachedPage = async (
     request: Request,
     account: Account,
