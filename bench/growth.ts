@@ -9,7 +9,7 @@
 // bytes per day row. One table of cost against size, then JSON. Asserts nothing.
 //   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/growth.ts [dist/tally] [--sizes 1m,10m] [--uploads 20]
 import postgres from "postgres";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
@@ -22,7 +22,7 @@ import type { Envelope } from "../src/wire/envelope.ts";
 import { databaseUrlFor } from "../test/support/db.ts";
 import { accountName, accountUuid, ensureTemplate, growthKeys, growthSizes, templateName } from "./growth-fill.ts";
 import { Uploader, prepareUpload, type PreparedUpload } from "./uploader.ts";
-import { cpuOf, postgresCpu } from "./cpu.ts";
+import { cpuOf, postgresCpu, untilHealthy } from "./process.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
@@ -189,13 +189,7 @@ async function serviceFigures(url: string, databaseName: string) {
     stderr: "inherit",
   });
   try {
-    while (
-      !(await fetch(`${base}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await Bun.sleep(50);
+    await untilHealthy(base, 50);
     const signIn = async (a: number) => {
       const res = await fetch(`${base}/v1/auth/dev`, {
         method: "POST",

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { untilHealthy } from "./process.ts";
 
 const args = process.argv.slice(2);
 const concurrency = Number(args[args.indexOf("--concurrency") + 1]) || 16;
@@ -43,13 +44,7 @@ async function run(binary: string, s: Scenario) {
     stderr: "ignore",
   });
   try {
-    while (
-      !(await fetch(`${base}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await Bun.sleep(20);
+    await untilHealthy(base, 20);
     let auth: Record<string, string> = {};
     if (s.signedIn) {
       const res = await fetch(`${base}/v1/auth/dev`, {

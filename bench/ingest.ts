@@ -8,14 +8,14 @@
 //   DATABASE_URL=postgres://... bun bench/ingest.ts [dist/tally] [--clients 1,16,64] [--rows 600] [--uploads 40] [--keys 100]
 import postgres from "postgres";
 import { resolve } from "node:path";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import type { Envelope } from "../src/wire/envelope.ts";
 import { createPostgresDatabase } from "../test/support/db.ts";
 import { Uploader, prepareUpload, type PreparedUpload } from "./uploader.ts";
-import { cpuOf, postgresCpu } from "./cpu.ts";
+import { cpuOf, postgresCpu, untilHealthy } from "./process.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
@@ -108,13 +108,7 @@ async function measure(clients: number): Promise<Level> {
     stderr: "inherit",
   });
   try {
-    while (
-      !(await fetch(`${url}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await Bun.sleep(20);
+    await untilHealthy(url, 20);
     const cpuSeconds = () => cpuOf(proc.pid);
     const database = new URL(db.url).pathname.slice(1);
     const peakMiB = () =>

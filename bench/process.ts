@@ -1,5 +1,6 @@
-// CPU time of processes on this machine, read from /proc (Linux): what the benchmarks compare,
-// because on a shared machine CPU per operation says more than wall time.
+// The processes a benchmark starts or measures: waiting for a started service to answer health, and
+// CPU time read from /proc (Linux), which the benchmarks compare because on a shared machine CPU per
+// operation says more than wall time.
 import { readdirSync, readFileSync } from "node:fs";
 
 /** CPU seconds (user + system) of a process, from /proc; 0 when it has ended. */
@@ -24,4 +25,15 @@ export function postgresCpu(database: string): number {
     }
   }
   return sum;
+}
+
+/** Resolves once the service at `base` answers GET /v1/health with 2xx (asked every `pauseMs`). */
+export async function untilHealthy(base: string, pauseMs = 20): Promise<void> {
+  while (
+    !(await fetch(`${base}/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await Bun.sleep(pauseMs);
 }
