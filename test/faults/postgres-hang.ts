@@ -13,7 +13,7 @@ import { firstDay, runLoad, signIn, type Reply } from "./load.ts";
 import { batchRecords } from "./records.ts";
 import type { Report } from "./report.ts";
 import { openFds, rssMb, sampleRss, startService, stopService, type Service } from "./service.ts";
-import { storedBatches, totalsDiffer } from "./verify.ts";
+import { checkStoredOnce } from "./verify.ts";
 
 const ACCOUNTS = 12;
 const FROZEN_MS = 6000;
@@ -144,24 +144,7 @@ export async function postgresHangScenario(report: Report, binary: string, scena
       acked.length === sent.length,
       `${acked.length} of ${sent.length}`,
     );
-    const stored = await storedBatches(url, accounts, sent);
-    const lost = acked.filter((s) => !stored.whole.has(s.batch.batchId));
-    report.check(
-      `${label}: every acknowledged upload is stored whole`,
-      lost.length === 0,
-      `${lost.length} lost of ${acked.length}`,
-    );
-    report.check(
-      `${label}: no upload is stored in part, nothing unexplained`,
-      stored.partial.length === 0 && stored.unexplained === 0,
-      `${stored.partial.length} partial, ${stored.unexplained} unexplained`,
-    );
-    const differ = await totalsDiffer(url, accounts, sent);
-    report.check(
-      `${label}: lifetime totals are those of sending each upload once`,
-      differ.length === 0,
-      differ.slice(0, 3).join("; "),
-    );
+    const { stored, lost } = await checkStoredOnce(report, label, url, accounts, sent);
     const fdsAfter = openFds(service);
     const code = await stopService(service);
     report.check(`${label}: the service stops cleanly afterwards`, code === 0, `exit ${code}`);

@@ -10,7 +10,7 @@ import { firstDay, runLoad, signIn, type Reply } from "./load.ts";
 import { batchRecords } from "./records.ts";
 import type { Figures, Report } from "./report.ts";
 import { startService, stopService, type Service } from "./service.ts";
-import { storedBatches, totalsDiffer } from "./verify.ts";
+import { checkStoredOnce } from "./verify.ts";
 
 const ACCOUNTS = 6;
 const DOWN_MS = 3000;
@@ -135,24 +135,7 @@ export async function postgresRestartScenario(report: Report, binary: string, sc
       refused.length === 0,
       `${acked.length} of ${sent.length}`,
     );
-    const stored = await storedBatches(url, accounts, sent);
-    const lost = acked.filter((s) => !stored.whole.has(s.batch.batchId));
-    report.check(
-      "Postgres restarts: every acknowledged upload is stored whole",
-      lost.length === 0,
-      `${lost.length} lost of ${acked.length}`,
-    );
-    report.check(
-      "Postgres restarts: no upload is stored in part, nothing unexplained",
-      stored.partial.length === 0 && stored.unexplained === 0,
-      `${stored.partial.length} partial, ${stored.unexplained} unexplained`,
-    );
-    const differ = await totalsDiffer(url, accounts, sent);
-    report.check(
-      "Postgres restarts: lifetime totals are those of sending each upload once",
-      differ.length === 0,
-      differ.slice(0, 3).join("; "),
-    );
+    const { stored, lost } = await checkStoredOnce(report, "Postgres restarts", url, accounts, sent);
     const code = await stopService(service);
     report.check("Postgres restarts: the service stops cleanly afterwards", code === 0, `exit ${code}`);
     const records = await batchRecords(

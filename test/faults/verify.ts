@@ -119,3 +119,31 @@ export async function resendAll(
   );
   return { duplicates, applied };
 }
+
+/**
+ * The three checks every load scenario ends with: each acknowledged upload stored whole, none in part
+ * and nothing unexplained, lifetime totals as if each upload had been sent once. Answers what was
+ * stored and what was lost, for the scenario's figures.
+ */
+export async function checkStoredOnce(report: Report, label: string, url: string, accounts: Account[], sent: Sent[]) {
+  const acked = sent.filter((s) => s.acked);
+  const stored = await storedBatches(url, accounts, sent);
+  const lost = acked.filter((s) => !stored.whole.has(s.batch.batchId));
+  report.check(
+    `${label}: every acknowledged upload is stored whole`,
+    lost.length === 0,
+    `${lost.length} lost of ${acked.length}`,
+  );
+  report.check(
+    `${label}: no upload is stored in part, nothing unexplained`,
+    stored.partial.length === 0 && stored.unexplained === 0,
+    `${stored.partial.length} partial, ${stored.unexplained} unexplained`,
+  );
+  const differ = await totalsDiffer(url, accounts, sent);
+  report.check(
+    `${label}: lifetime totals are those of sending each upload once`,
+    differ.length === 0,
+    differ.slice(0, 3).join("; "),
+  );
+  return { stored, lost };
+}
