@@ -2,9 +2,9 @@
 // test/support/recorded/discord/, sources in its README): archived and locked threads, a forum
 // that requires tags, a deleted webhook, the unversioned URL's millisecond retry_after, the global
 // 429.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(30_000);
-import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
+import { type TestAppOptions } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
 import { pendingOutbox, problemById } from "../../src/reports/reports.query.ts";
@@ -12,30 +12,17 @@ import { problemsTable } from "../../src/reports/problems-list.ts";
 import { versionedWebhookUrl } from "../../src/upstream/chat.ts";
 import { createMetrics } from "../../src/metrics/metrics.ts";
 import { traceCorpus } from "./corpus.ts";
-import { report } from "./report.ts";
+import { chatSetup } from "./chat-setup.ts";
 
-const discords: ReturnType<typeof fakeDiscord>[] = [];
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const d of discords.splice(0)) d.stop();
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-}, 30_000);
+const chat = chatSetup({
+  settings: { chatRetryBaseMs: 5000, chatRetryMaxMs: 600_000 },
+  body: { stackTrace: traceCorpus[0]!.stackTrace },
+});
 
 async function setup(settings: TestAppOptions["settings"] = {}) {
-  const discord = fakeDiscord();
-  discords.push(discord);
-  const t = await testApp({
-    settings: { chatWebhookUrl: discord.webhookUrl, chatRetryBaseMs: 5000, chatRetryMaxMs: 600_000, ...settings },
-    fetch: loopbackFetch,
-  });
-  apps.push(t);
+  const s = await chat.setup(settings);
   const metrics = createMetrics();
-  const send = async (over: Record<string, unknown> = {}) => {
-    const res = await t.postJson("/v1/reports/general", report({ stackTrace: traceCorpus[0]!.stackTrace, ...over }));
-    expect(res.status).toBe(200);
-    return (await res.json()) as { problemId: number; count: number };
-  };
-  return { t, discord, send, metrics, drain: () => drainChatOutbox({ ...t, metrics }) };
+  return { ...s, metrics, drain: () => drainChatOutbox({ ...s.t, metrics }) };
 }
 
 describe("the webhook URL as a user copies it", () => {
@@ -185,7 +172,7 @@ describe("a deleted webhook", () => {
     expect(await pendingOutbox(t.db)).toHaveLength(2);
     // A new webhook (another URL) starts clean and posts everything kept.
     const next = fakeDiscord();
-    discords.push(next);
+    chat.keep(next);
     const resumed = await drainChatOutbox({ ...t, metrics, config: { ...t.config, chatWebhookUrl: next.webhookUrl } });
     expect(resumed).toMatchObject({ created: 2, pending: 0 });
     expect(await metrics.registry.getSingleMetricAsString("tally_chat_webhook_gone")).toContain(

@@ -3,47 +3,29 @@
 // timeout and posting a second thread; a post whose answer never comes may be in the chat, so its
 // problem waits CHAT_UNCERTAIN_PAUSE_MS and is posted once more, saying so, while the other
 // problems keep going. Timeouts are small real ones; the pauses are moved with the clock.
-import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 setDefaultTimeout(30_000);
-import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
-import { fakeDiscord } from "../support/fakes/discord.ts";
-import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
+import { type TestAppOptions } from "../support/app.ts";
 import { problemById, problemsByCount } from "../../src/reports/reports.query.ts";
 import { problemsTable } from "../../src/reports/problems-list.ts";
 import { traceCorpus } from "./corpus.ts";
-import { report } from "./report.ts";
-
-const discords: ReturnType<typeof fakeDiscord>[] = [];
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const d of discords.splice(0)) d.stop();
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-}, 30_000);
+import { chatSetup } from "./chat-setup.ts";
 
 const PAUSE = 900_000;
 
+const chat = chatSetup({
+  settings: {
+    chatRetryBaseMs: 5000,
+    chatRetryMaxMs: 60_000,
+    chatUncertainPauseMs: PAUSE,
+    upstreamTimeoutMs: 100,
+  },
+});
+
 async function setup(settings: TestAppOptions["settings"] = {}) {
-  const discord = fakeDiscord();
-  discords.push(discord);
-  const t = await testApp({
-    settings: {
-      chatWebhookUrl: discord.webhookUrl,
-      chatRetryBaseMs: 5000,
-      chatRetryMaxMs: 60_000,
-      chatUncertainPauseMs: PAUSE,
-      upstreamTimeoutMs: 100,
-      ...settings,
-    },
-    fetch: loopbackFetch,
-  });
-  apps.push(t);
-  const send = async (over: Record<string, unknown> = {}) => {
-    const res = await t.postJson("/v1/reports/general", report(over));
-    expect(res.status).toBe(200);
-    return (await res.json()) as { problemId: number; status: string; count: number };
-  };
-  const creations = () => discord.received.filter((r) => r.method === "POST" && !r.query.thread_id).length;
-  return { t, discord, send, creations, drain: () => drainChatOutbox(t) };
+  const s = await chat.setup(settings);
+  const creations = () => s.discord.received.filter((r) => r.method === "POST" && !r.query.thread_id).length;
+  return { ...s, creations };
 }
 
 const nameA = { stackTrace: traceCorpus[0]!.stackTrace };

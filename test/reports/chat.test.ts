@@ -1,42 +1,20 @@
 // The maintainers' chat through the outbox: one thread per problem, created once; repeats edit the
 // starter message and reply only at thresholds; 429s, 5xx and hangs are retried with backoff from
 // the clock and nothing is lost; nothing identifying and no webhook URL ever leaves.
-import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 // A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
 setDefaultTimeout(30_000);
-import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
-import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
 import { pendingOutbox, problemsByCount } from "../../src/reports/reports.query.ts";
 import { LIMITS } from "../../src/reports/chat-message.ts";
 import { traceCorpus } from "./corpus.ts";
-import { report } from "./report.ts";
+import { chatSetup } from "./chat-setup.ts";
 import { scrubCorpus } from "../privacy/scrub-corpus.ts";
 import { samplesOf } from "../../src/reports/reports.query.ts";
 
-const discords: ReturnType<typeof fakeDiscord>[] = [];
-const apps: TestApp[] = [];
-// Each test's databases and fakes close when it ends, so memory stays that of one test.
-afterEach(async () => {
-  for (const d of discords.splice(0)) d.stop();
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-}, 30_000);
+const chat = chatSetup({ settings: { chatRetryBaseMs: 5000, chatRetryMaxMs: 60_000 } });
 
-async function setup(settings: TestAppOptions["settings"] = {}) {
-  const discord = fakeDiscord();
-  discords.push(discord);
-  const t = await testApp({
-    settings: { chatWebhookUrl: discord.webhookUrl, chatRetryBaseMs: 5000, chatRetryMaxMs: 60_000, ...settings },
-    fetch: loopbackFetch,
-  });
-  apps.push(t);
-  const send = async (over: Record<string, unknown> = {}) => {
-    const res = await t.postJson("/v1/reports/general", report(over));
-    expect(res.status).toBe(200);
-    return (await res.json()) as { problemId: number; status: string; count: number };
-  };
-  return { t, discord, send, drain: () => drainChatOutbox(t) };
-}
+const setup = chat.setup;
 
 const nameA = { stackTrace: traceCorpus[0]!.stackTrace };
 const nameC = { title: "Upload failed", stackTrace: traceCorpus[5]!.stackTrace };

@@ -2,46 +2,31 @@
 // reopened; that version or newer reopens it as a regression, and the chat thread says which
 // version brought it back), muted (counted, never posted), every change in the audit list; the
 // same actions through `tally reports`-style commands and the admin routes behind ADMIN_TOKEN.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(30_000);
-import { testApp, loopbackFetch, type TestApp, type TestAppOptions } from "../support/app.ts";
-import { fakeDiscord } from "../support/fakes/discord.ts";
-import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
+import { type TestAppOptions } from "../support/app.ts";
 import { eventsOf, problemById, pendingOutbox } from "../../src/reports/reports.query.ts";
 import { runReportsCommand, parseReportsArgs, type ReportsCommand } from "../../src/reports/problems-list.ts";
 import { compareVersions } from "../../src/reports/versions.ts";
 import { traceCorpus } from "./corpus.ts";
-import { report } from "./report.ts";
-
-const discords: ReturnType<typeof fakeDiscord>[] = [];
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const d of discords.splice(0)) d.stop();
-  await Promise.all(apps.splice(0).map((t) => t.close()));
-}, 30_000);
+import { chatSetup } from "./chat-setup.ts";
 
 const ADMIN = "admin-token-for-tests-3b9f1c0e7d5a";
 
+const chat = chatSetup({
+  settings: { adminToken: ADMIN },
+  now: "2026-11-20T12:00:00Z",
+  body: { stackTrace: traceCorpus[0]!.stackTrace },
+});
+
 async function setup(settings: TestAppOptions["settings"] = {}) {
-  const discord = fakeDiscord();
-  discords.push(discord);
-  const t = await testApp({
-    settings: { chatWebhookUrl: discord.webhookUrl, adminToken: ADMIN, ...settings },
-    fetch: loopbackFetch,
-    now: "2026-11-20T12:00:00Z",
-  });
-  apps.push(t);
-  const send = async (over: Record<string, unknown> = {}) => {
-    const res = await t.postJson("/v1/reports/general", report({ stackTrace: traceCorpus[0]!.stackTrace, ...over }));
-    expect(res.status).toBe(200);
-    return (await res.json()) as { problemId: number; status: string; count: number };
-  };
+  const s = await chat.setup(settings);
   const cli = (args: string[]) => {
     const c = parseReportsArgs(args);
     if ("error" in c) throw new Error(c.error);
-    return runReportsCommand(t, c as ReportsCommand);
+    return runReportsCommand(s.t, c as ReportsCommand);
   };
-  return { t, discord, send, cli, drain: () => drainChatOutbox(t) };
+  return { ...s, cli };
 }
 
 describe("version order", () => {
