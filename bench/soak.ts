@@ -1,6 +1,10 @@
 // Soak: the compiled binary under a steady mixed load for a long time, watched from outside.
-//   bun bench/soak.ts [dist/tally] [--minutes 60] [--rate half|<uploads/s>] [--window 10] [--accounts 16]
-// Uploads (the fault tests' identifiable 40-row uploads, on a fixed schedule, latency counted from
+//   bun bench/soak.ts [dist/tally] [--minutes 60] [--rate half|<uploads/s>] [--rows 600] [--cells] [--window 10] [--accounts 16]
+// Uploads of `--rows` rows (600 by default), each account's the mod's usual live upload: today's
+// values of one key set, each upload overwriting the last, with its own session and event (as
+// bench/ingest.ts --keys 600). `--cells`: the fault tests' uploads instead, each on cells of its own
+// on a past day (closed days: the costlier catch-up path); the fault runner's 3-minute soak sends
+// those, 40 rows each. On a fixed schedule, latency counted from
 // each one's scheduled moment) at half the raw ingest limit (`--rate half`: measured first, as
 // bench/ingest.ts does, by unnest upserts of the same rows straight through postgres.js) or at a
 // given rate; besides them, per upload-second: page views (/u/<name>), player look-ups (fake name
@@ -21,7 +25,7 @@ import { fakeNames } from "../test/support/fakes/names.ts";
 import { ROWS, batchOf, firstDay, send, signIn, type Account, type Sent } from "../test/faults/load.ts";
 import { batchRecords } from "../test/faults/records.ts";
 import { openFds, rssMb, startService, stopService } from "../test/faults/service.ts";
-import { storedBatches } from "../test/faults/verify.ts";
+import { storedBatches, storedLiveBatches } from "../test/faults/verify.ts";
 
 export type SoakOptions = {
   binary: string;
@@ -29,6 +33,10 @@ export type SoakOptions = {
   rate: "half" | number;
   windowMinutes: number;
   accounts: number;
+  /** Rows per upload; the fault tests' 40 unless given. */
+  rows?: number;
+  /** Live uploads of today's values (the mod's usual), rather than the fault tests' cells of their own. */
+  live?: boolean;
   scenario?: number;
   quiet?: boolean;
 };
@@ -87,8 +95,11 @@ function slopePerHour(points: { t: number; y: number }[]): number {
   return den === 0 ? 0 : Math.round((num / den) * 3600 * 10) / 10;
 }
 
-/** Rows/s of the raw limit for the soak's upload shape: unnest upserts straight through postgres.js for 3 s. */
-async function rawRowsPerSec(url: string, connections: number): Promise<number> {
+/**
+ * Rows/s of the raw limit for the soak's upload shape: unnest upserts straight through postgres.js
+ * for 3 s; `live`: each connection writes its one key set again and again, as a live upload does.
+ */
+async function rawRowsPerSec(url: string, connections: number, rowCount: number, live: boolean): Promise<number> {
   const sql = postgres(url, { max: connections, onnotice: () => {} });
   try {
     const day = firstDay();
@@ -97,12 +108,12 @@ async function rawRowsPerSec(url: string, connections: number): Promise<number> 
     await Promise.all(
       Array.from({ length: connections }, async (_, c) => {
         for (let i = 0; performance.now() < until; i++) {
-          const keys = Array.from({ length: ROWS }, (_, j) => `mining.raw.r${i % 100}.k${j}`);
+          const keys = Array.from({ length: rowCount }, (_, j) => `mining.raw.r${live ? 0 : i % 100}.k${j}`);
           await sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
             select ${hex(0xdd00 + c)}, ${hex(1)}, t.key, ${day}::date, ${hex(2)}, t.value, null, null, ${Date.now()}
             from unnest(${keys}::text[], ${keys.map((_, j) => i * 1000 + j)}::bigint[]) as t(key, value)
             on conflict (uuid, profile_id, key, day, install_id) do update set value = excluded.value, sent_at = excluded.sent_at`;
-          rows += ROWS;
+          rows += rowCount;
         }
       }),
     );
@@ -128,6 +139,7 @@ function socketsOf(pid: number): number {
 
 export async function soak(o: SoakOptions): Promise<SoakResult> {
   const scenario = o.scenario ?? 9;
+  const rowCount = o.rows ?? ROWS;
   const postgresUrl = loadConfig().databaseUrl;
   const db = postgresUrl ? await createPostgresDatabase() : null;
   const cwd = mkdtempSync(join(tmpdir(), "tally-soak-"));
@@ -151,12 +163,12 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     });
     const url = service.url;
     // The raw limit on the migrated database, the service idle meanwhile.
-    const raw = db ? await rawRowsPerSec(db.url, 10) : null;
+    const raw = db ? await rawRowsPerSec(db.url, 10, rowCount, !!o.live) : null;
     if (o.rate === "half" && raw === null)
       throw new Error(
         "--rate half needs DATABASE_URL (the raw limit is measured on Postgres); give --rate <uploads/s>",
       );
-    const uploadsPerSec = o.rate === "half" ? Math.max(1, Math.round(raw! / 2 / ROWS)) : o.rate;
+    const uploadsPerSec = o.rate === "half" ? Math.max(1, Math.round(raw! / 2 / rowCount)) : o.rate;
     const accounts: Account[] = await Promise.all(
       Array.from({ length: o.accounts }, (_, i) => signIn(url, scenario, i)),
     );
@@ -165,7 +177,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       api.players.set(a.uuid, [hypixelProfile(a.uuid)]);
     }
     log(
-      `soak: ${db ? "Postgres" : "embedded"}, ${o.minutes} min, ${uploadsPerSec} uploads/s of ${ROWS} rows (${uploadsPerSec * ROWS} rows/s${raw ? `; raw limit ${raw} rows/s` : ""}), ${o.accounts} accounts, windows of ${o.windowMinutes} min`,
+      `soak: ${db ? "Postgres" : "embedded"}, ${o.minutes} min, ${uploadsPerSec} ${o.live ? "live " : ""}uploads/s of ${rowCount} rows (${uploadsPerSec * rowCount} rows/s${raw ? `; raw limit ${raw} rows/s` : ""}), ${o.accounts} accounts, windows of ${o.windowMinutes} min`,
     );
     log("window  end min  uploads  failed  upload p50  p99 ms | other  p99 ms | RSS MB  fds  sockets  pg conns");
 
@@ -210,7 +222,12 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       const account = accounts[k % accounts.length]!;
       const i = next.get(account)!;
       next.set(account, i + 1);
-      const entry: Sent = { batch: batchOf(scenario, account, i, from), acked: false, attempts: 0, unavailable: 0 };
+      const entry: Sent = {
+        batch: batchOf(scenario, account, i, from, rowCount, o.live),
+        acked: false,
+        attempts: 0,
+        unavailable: 0,
+      };
       sent.push(entry);
       const work = queues.get(account)!.then(async () => {
         if (performance.now() - due > 1000) behind++;
@@ -310,7 +327,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
 
     const metrics = await (await fetch(`${url}/metrics`)).text();
     const applied = Number(/^tally_ingest_uploads_total\{duplicate="false"\} (\d+)$/m.exec(metrics)?.[1] ?? -1);
-    const stored = await storedBatches(url, accounts, sent);
+    const stored = await (o.live ? storedLiveBatches : storedBatches)(url, accounts, sent);
     await stopService(service);
     const records = await batchRecords(
       db?.url ?? dataDir,
@@ -321,7 +338,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       backend: db ? "postgres" : "embedded",
       rawRowsPerSec: raw,
       uploadsPerSec,
-      rowsPerSec: uploadsPerSec * ROWS,
+      rowsPerSec: uploadsPerSec * rowCount,
       minutes: o.minutes,
       windows,
       rssSlopeMbPerHour: slopePerHour(warm.length >= 2 ? warm : rssPoints),
@@ -363,6 +380,8 @@ if (import.meta.main) {
     rate: rate === "half" ? "half" : Number(rate),
     windowMinutes: Number(flag("--window", "10")),
     accounts: Number(flag("--accounts", "16")),
+    rows: Number(flag("--rows", "600")),
+    live: !args.includes("--cells"),
   });
   console.log(JSON.stringify({ soak: result }));
 }

@@ -16,6 +16,7 @@ import m13 from "../../drizzle/0013_page_token_kinds.sql" with { type: "text" };
 import m14 from "../../drizzle/0014_report_states.sql" with { type: "text" };
 import m15 from "../../drizzle/0015_chat_uncertain.sql" with { type: "text" };
 import m16 from "../../drizzle/0016_seal_marks.sql" with { type: "text" };
+import m17 from "../../drizzle/0017_held_keys.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -35,4 +36,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0014_report_states", sql: m14 },
   { tag: "0015_chat_uncertain", sql: m15 },
   { tag: "0016_seal_marks", sql: m16 },
+  { tag: "0017_held_keys", sql: m17 },
 ];

@@ -149,6 +149,12 @@ export const counterRollups = pgTable(
 export const counterMarks = pgTable("counter_marks", {
   uuid: text("uuid").primaryKey(),
   closedThrough: date("closed_through", { mode: "string" }).notNull(),
+  /**
+   * The SHA-256 of the last (profile, key) set an upload of the account found held whole under the
+   * key cap (key-cap.ts): the next upload of the same set skips the cap's probes. Gone with the row
+   * on erasure. Null: none yet.
+   */
+  heldKeys: text("held_keys"),
 });
 
 /**

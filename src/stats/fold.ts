@@ -8,7 +8,7 @@ import { addDays, isCalendarDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
-import { heldKeys } from "./key-cap.query.ts";
+import { heldKeyCount } from "./key-cap.query.ts";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
@@ -174,7 +174,7 @@ export async function perDay(
   to: string,
   maxValues = DAYS_ANSWER_VALUES,
 ) {
-  const { held } = await heldKeys(deps.db, uuid, profileId, []);
+  const held = await heldKeyCount(deps.db, uuid, profileId);
   const last = [to, addDays(from, Math.max(1, Math.floor(maxValues / Math.max(1, held))) - 1)].sort()[0]!;
   const out: { day: string; values: { key: string; value: number; low?: number; high?: number }[] }[] = [];
   for (const r of await dayRows(deps.db, uuid, profileId, from, last)) {

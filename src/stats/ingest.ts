@@ -18,7 +18,7 @@ import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
 import { BATCH_WINDOW_MS, markFor, sealedBefore } from "./horizons.ts";
 import { resealedDays } from "./seal.ts";
-import { capKeys, keyCapWarning } from "./key-cap.ts";
+import { capKeys, keyCapWarning, keepHeldDigest } from "./key-cap.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -317,6 +317,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     for (const r of dayRows) r.kind = pins.pinned.get(r.key)!.kind;
 
     await writeCounters(tx, uuid, env, sorted, sealedBeforeDay);
+    if (cap.heldDigest) await keepHeldDigest(tx, uuid, cap.heldDigest);
     const written = await writeActivity(tx, uuid, env, kept);
     await markUpload(tx, uuid, now);
 

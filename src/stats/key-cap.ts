@@ -5,7 +5,7 @@
 // day under the code too_many_keys with a warning that names the cap: nothing is lost silently, and
 // the rest of the upload is never held back by them (docs/decisions.md "Distinct keys per profile").
 import type { Db } from "../db/database.ts";
-import { heldKeys } from "./key-cap.query.ts";
+import { freshKeys, heldDigest, heldKeyCount, setHeldDigest } from "./key-cap.query.ts";
 
 type Row = { profileId: string; key: string; day: string };
 
@@ -15,7 +15,19 @@ export type KeyCap = {
   /** How many keys were refused, and the first of them (at most 10, in key order). */
   count: number;
   first: string[];
+  /** The digest of the upload's (profile, key) set to keep for the next upload, when it changed and none was refused. */
+  heldDigest: string | null;
 };
+
+/** The digest of an upload's (profile, key) set, whatever its order. */
+function digestOf(keysOf: Map<string, Set<string>>): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const profileId of [...keysOf.keys()].sort(byBytes)) {
+    hasher.update(`${profileId}\n`);
+    for (const key of [...keysOf.get(profileId)!].sort(byBytes)) hasher.update(`\t${key}\n`);
+  }
+  return hasher.digest("base64");
+}
 
 const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -30,16 +42,25 @@ export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): P
   const refused = new Map<string, Set<string>>();
   let count = 0;
   const first: string[] = [];
+  const digest = digestOf(keysOf);
+  if (keysOf.size === 0 || (await heldDigest(tx, uuid)) === digest)
+    return { refuses: () => false, count, first, heldDigest: null };
   for (const [profileId, keys] of keysOf) {
-    const { held, fresh } = await heldKeys(tx, uuid, profileId, [...keys]);
-    const room = Math.max(0, max - held);
+    const fresh = await freshKeys(tx, uuid, profileId, [...keys]);
+    // Only an upload bringing new keys counts what the profile holds.
+    const room = fresh.length === 0 ? 0 : Math.max(0, max - (await heldKeyCount(tx, uuid, profileId)));
     if (fresh.length <= room) continue;
     const over = fresh.sort(byBytes).slice(room);
     refused.set(profileId, new Set(over));
     count += over.length;
     first.push(...over.slice(0, 10 - first.length));
   }
-  return { refuses: (r) => refused.get(r.profileId)?.has(r.key) ?? false, count, first };
+  return {
+    refuses: (r) => refused.get(r.profileId)?.has(r.key) ?? false,
+    count,
+    first,
+    heldDigest: count === 0 ? digest : null,
+  };
 }
 
 /** The refusal's warning: names the cap, its setting, how many keys and the first of them. */
@@ -51,3 +72,10 @@ export function keyCapWarning(cap: KeyCap, max: number) {
     message: `a profile holds at most ${max} distinct keys (STATS_MAX_KEYS_PER_PROFILE); the rows of ${cap.count} new key${cap.count === 1 ? "" : "s"} were refused too_many_keys: ${cap.first.join(", ")}${more}`,
   };
 }
+
+/**
+ * Keeps the digest of an upload's key set once its rows are written, for the next upload (see
+ * capKeys). A key once held stays held (a rollup, open day, backfill or seal baseline) until erasure
+ * deletes the account's mark row with its digest; so a kept digest never lets an upload past the cap.
+ */
+export const keepHeldDigest = setHeldDigest;

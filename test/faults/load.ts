@@ -54,13 +54,24 @@ export async function signIn(url: string, scenario: number, index: number): Prom
   return { index, uuid, install: hex(0xc0ffee00 + scenario * 0x100 + index), auth };
 }
 
-/** Upload i of an account: cells (mining.fault.r<i/100>.k<j>, day i mod 100), value i*1000+j+1. */
-export function batchOf(scenario: number, account: Account, i: number, from: string): Batch {
+/**
+ * Upload i of an account: `rows` cells (mining.fault.r<i/100>.k<j>, day i mod 100), value i*1000+j+1.
+ * `live`: the mod's usual upload instead, today's (UTC) values of one key set (mining.fault.k<j>),
+ * value i*1000+j+1, so each upload overwrites the one before; only the last one's cells stay.
+ */
+export function batchOf(
+  scenario: number,
+  account: Account,
+  i: number,
+  from: string,
+  rowCount = ROWS,
+  live = false,
+): Batch {
   const batchId =
     hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
-  const day = dayPlus(from, i % 100);
-  const rows = Array.from({ length: ROWS }, (_, j) => ({
-    key: `mining.fault.r${Math.floor(i / 100)}.k${j}`,
+  const day = live ? new Date().toISOString().slice(0, 10) : dayPlus(from, i % 100);
+  const rows = Array.from({ length: rowCount }, (_, j) => ({
+    key: live ? `mining.fault.k${j}` : `mining.fault.r${Math.floor(i / 100)}.k${j}`,
     day,
     value: i * 1000 + j + 1,
   }));

@@ -1,6 +1,6 @@
 // Reads back what the service stored for the uploads a scenario sent, through the player's own
 // routes (export, totals), and compares it with what sending each upload once would give.
-import { PROFILE, ROWS, send, type Account, type Answer, type Sent } from "./load.ts";
+import { PROFILE, send, type Account, type Answer, type Sent } from "./load.ts";
 import type { Report } from "./report.ts";
 
 type Export = {
@@ -40,11 +40,48 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
       ).length;
       const parts = rows + (sessions.has(batch.sessionId) ? 1 : 0) + (events.has(batch.eventId) ? 1 : 0);
       explained += parts;
-      if (parts === ROWS + 2) out.whole.add(batch.batchId);
+      if (parts === batch.rows.length + 2) out.whole.add(batch.batchId);
       else if (parts === 0) out.absent.add(batch.batchId);
       else
         out.partial.push(
-          `${batch.batchId}: ${rows}/${ROWS} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
+          `${batch.batchId}: ${rows}/${batch.rows.length} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
+        );
+    }
+    out.unexplained += doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length - explained;
+  }
+  return out;
+}
+
+/**
+ * The same classes for live uploads (batchOf's `live`), each of which overwrites the cells of the one
+ * before on its day: a batch is whole when its session and event are stored and, if it is the last
+ * of its account and day to be stored, every cell holds its value; absent when neither is stored.
+ */
+export async function storedLiveBatches(url: string, accounts: Account[], sent: Sent[]): Promise<Stored> {
+  const out: Stored = { whole: new Set(), absent: new Set(), partial: [], unexplained: 0 };
+  for (const account of accounts) {
+    const doc = await exportOf(url, account);
+    const cells = new Map(doc.dayRows.map((r) => [`${r.profileId}|${r.key}|${r.day}|${r.installId}`, r.value]));
+    const sessions = new Set(doc.sessions.map((s) => s.id));
+    const events = new Set(doc.timelineEvents.map((e) => e.id));
+    const mine = sent.filter((s) => s.batch.account === account).map((s) => s.batch);
+    const lastOfDay = new Map<string, (typeof mine)[number]>();
+    for (const b of mine)
+      if (sessions.has(b.sessionId) && (lastOfDay.get(b.rows[0]!.day)?.i ?? -1) < b.i) lastOfDay.set(b.rows[0]!.day, b);
+    let explained = 0;
+    for (const b of mine) {
+      const parts = (sessions.has(b.sessionId) ? 1 : 0) + (events.has(b.eventId) ? 1 : 0);
+      explained += parts;
+      const last = lastOfDay.get(b.rows[0]!.day) === b;
+      const rows = last
+        ? b.rows.filter((r) => cells.get(`${PROFILE}|${r.key}|${r.day}|${account.install}`) === r.value).length
+        : b.rows.length;
+      if (last) explained += rows;
+      if (parts === 2 && rows === b.rows.length) out.whole.add(b.batchId);
+      else if (parts === 0) out.absent.add(b.batchId);
+      else
+        out.partial.push(
+          `${b.batchId}: ${rows}/${b.rows.length} rows, session ${sessions.has(b.sessionId)}, event ${events.has(b.eventId)}`,
         );
     }
     out.unexplained += doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length - explained;
@@ -105,7 +142,7 @@ export async function resendAll(
         if (a.duplicate) duplicates++;
         else applied++;
         if (before.whole.has(id) && !a.duplicate) wrong.push(`${id}: stored before, but applied again`);
-        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== ROWS))
+        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== s.batch.rows.length))
           wrong.push(`${id}: absent before, answered ${JSON.stringify(a)}`);
         if (s.acked && withoutFlag(a) !== withoutFlag(s.answer))
           wrong.push(`${id}: the stored answer differs from the one acknowledged`);

@@ -429,7 +429,12 @@ test("the migration closes each existing account through its latest day, so its 
         row("b".repeat(32), "2025-01-01"),
       ]);
     await migrate(database.db);
-    expect(await database.db.select().from(counterMarks).orderBy(asc(counterMarks.uuid))).toEqual([
+    expect(
+      await database.db
+        .select({ uuid: counterMarks.uuid, closedThrough: counterMarks.closedThrough })
+        .from(counterMarks)
+        .orderBy(asc(counterMarks.uuid)),
+    ).toEqual([
       { uuid: "a".repeat(32), closedThrough: "2026-06-11" },
       { uuid: "b".repeat(32), closedThrough: "2025-01-01" },
     ]);

@@ -1,0 +1,1 @@
+ALTER TABLE "counter_marks" ADD COLUMN "held_keys" text;
