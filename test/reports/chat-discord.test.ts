@@ -4,7 +4,7 @@
 // 429.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(30_000);
-import { type TestAppOptions } from "../support/app.ts";
+import type { TestAppOptions } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
 import { pendingOutbox, problemById } from "../../src/reports/reports.query.ts";

@@ -5,7 +5,7 @@
 // problems keep going. Timeouts are small real ones; the pauses are moved with the clock.
 import { describe, expect, test, setDefaultTimeout } from "bun:test";
 setDefaultTimeout(30_000);
-import { type TestAppOptions } from "../support/app.ts";
+import type { TestAppOptions } from "../support/app.ts";
 import { problemById, problemsByCount } from "../../src/reports/reports.query.ts";
 import { problemsTable } from "../../src/reports/problems-list.ts";
 import { traceCorpus } from "./corpus.ts";

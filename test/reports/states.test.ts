@@ -4,7 +4,7 @@
 // same actions through `tally reports`-style commands and the admin routes behind ADMIN_TOKEN.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(30_000);
-import { type TestAppOptions } from "../support/app.ts";
+import type { TestAppOptions } from "../support/app.ts";
 import { eventsOf, problemById, pendingOutbox } from "../../src/reports/reports.query.ts";
 import { runReportsCommand, parseReportsArgs, type ReportsCommand } from "../../src/reports/problems-list.ts";
 import { compareVersions } from "../../src/reports/versions.ts";
