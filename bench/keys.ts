@@ -3,7 +3,12 @@
 // same keys again (values changed), the findable page /u/<name> (server time, bytes, charts) and
 // whether the health check answers while the page renders. In-process, on Postgres when
 // DATABASE_URL is set, else the embedded database. Reports a table and JSON; asserts nothing.
-//   bun bench/keys.ts [--keys 500,2000,10000] [--runs 5]
+//   bun bench/keys.ts [--keys 500,2000,10000] [--runs 5] [--days 2]
+// `--days`: the day blocks of each upload (today and the days before it); 1 is the mod's live upload.
+// The embedded database is in a folder on disk, as the binary keeps it (`--memory`: in memory).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { testApp } from "../test/support/app.ts";
 import { backend } from "../test/support/db.ts";
 import { envelope, uploader, PROFILE } from "../test/support/uploads.ts";
@@ -13,6 +18,8 @@ const args = process.argv.slice(2);
 const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const sizes = (arg("--keys") ?? "500,2000,10000").split(",").map(Number);
 const runs = Number(arg("--runs")) || 5;
+const days = Number(arg("--days")) || 2;
+const inMemory = args.includes("--memory");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r1 = (n: number) => Math.round(n * 10) / 10;
@@ -33,9 +40,11 @@ type Row = {
 const rows: Row[] = [];
 
 for (const n of sizes) {
+  const dataDir = inMemory ? undefined : mkdtempSync(join(tmpdir(), "tally-keys-"));
   const t = await testApp({
     settings: { devSignin: true, statsMaxKeysPerProfile: Math.max(n, 10_000), pageRateLimit: 0 },
     now: "2026-06-01T12:00:00Z",
+    dataDir,
   });
   const name = `Keys_${n}`;
   const player = await uploader(t, { name, zone: "UTC" });
@@ -52,7 +61,7 @@ for (const n of sizes) {
   const upload = (bump: number) =>
     envelope(t, {
       zone: { id: "UTC" },
-      counters: [addDays(today, -1), today].map((day, d) => ({
+      counters: Array.from({ length: days }, (_, d) => addDays(today, d + 1 - days)).map((day, d) => ({
         profileId: PROFILE,
         scope: "day" as const,
         day,
@@ -131,9 +140,10 @@ for (const n of sizes) {
   });
   console.log(JSON.stringify(rows.at(-1)));
   await t.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.log(`keys on the ${backend} database: one account, 2 days of rows per key, ${runs} page runs\n`);
+console.log(`keys on the ${backend} database: one account, ${days} day(s) of rows per key, ${runs} page runs\n`);
 console.log("(wall ms / process CPU ms)");
 console.log(
   `${"keys".padStart(6)} ${"upload new".padStart(17)} ${"upload again".padStart(17)} ${"page p50".padStart(15)} ${"bytes".padStart(9)} ${"charts".padStart(6)} ${"health wait".padStart(12)} ${"cached p50".padStart(11)}`,

@@ -89,16 +89,32 @@ export async function finishUpload(
 
 export type KeyPin = { key: string; kind: string; unit: string; category: string };
 
-/** Pins the keys not seen before and answers the pinned kind, unit and category of each key given. */
+/**
+ * Pins the keys not seen before and answers the pinned kind, unit and category of each key given:
+ * the pins written here as the insert returns them, and only the other keys (pinned before, or by
+ * an upload that committed meanwhile) read back, so a key new to the service costs one write.
+ */
 export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyPin[]> {
   if (pins.length === 0) return [];
-  const keys = pins.map((x) => x.key);
-  await tx.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at)
+  const pinned = await rows<KeyPin>(
+    tx,
+    sql`insert into counter_keys (key, kind, unit, category, first_seen_at)
     select t.key, t.kind, t.unit, t.category, ${now}
-    from unnest(${p(keys)}::text[], ${p(pins.map((x) => x.kind))}::text[], ${p(pins.map((x) => x.unit))}::text[], ${p(pins.map((x) => x.category))}::text[])
+    from unnest(${p(pins.map((x) => x.key))}::text[], ${p(pins.map((x) => x.kind))}::text[], ${p(pins.map((x) => x.unit))}::text[], ${p(pins.map((x) => x.category))}::text[])
       as t(key, kind, unit, category)
-    on conflict (key) do nothing`);
-  return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
+    on conflict (key) do nothing
+    returning key, kind, unit, category`,
+  );
+  if (pinned.length === pins.length) return pinned;
+  const written = new Set(pinned.map((pin) => pin.key));
+  const before = pins.filter((x) => !written.has(x.key)).map((x) => x.key);
+  return [
+    ...pinned,
+    ...(await rows<KeyPin>(
+      tx,
+      sql`select key, kind, unit, category from counter_keys where key = any(${p(before)}::text[])`,
+    )),
+  ];
 }
 
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };

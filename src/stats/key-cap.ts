@@ -19,12 +19,15 @@ export type KeyCap = {
   heldDigest: string | null;
 };
 
-/** The digest of an upload's (profile, key) set, whatever its order. */
+/**
+ * The digest of an upload's (profile, key) set in the upload's order (the mod sends its keys in the
+ * same order each time; another order only costs the probes). Not sorted: 10 000 keys took 10 ms.
+ */
 function digestOf(keysOf: Map<string, Set<string>>): string {
   const hasher = new Bun.CryptoHasher("sha256");
-  for (const profileId of [...keysOf.keys()].sort(byBytes)) {
+  for (const [profileId, keys] of keysOf) {
     hasher.update(`${profileId}\n`);
-    for (const key of [...keysOf.get(profileId)!].sort(byBytes)) hasher.update(`\t${key}\n`);
+    for (const key of keys) hasher.update(`\t${key}\n`);
   }
   return hasher.digest("base64");
 }
@@ -46,9 +49,11 @@ export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): P
   if (keysOf.size === 0 || (await heldDigest(tx, uuid)) === digest)
     return { refuses: () => false, count, first, heldDigest: null };
   for (const [profileId, keys] of keysOf) {
+    // A profile with room for every key of the upload, new or not, needs no probe of them.
+    const held = await heldKeyCount(tx, uuid, profileId);
+    if (held + keys.size <= max) continue;
     const fresh = await freshKeys(tx, uuid, profileId, [...keys]);
-    // Only an upload bringing new keys counts what the profile holds.
-    const room = fresh.length === 0 ? 0 : Math.max(0, max - (await heldKeyCount(tx, uuid, profileId)));
+    const room = Math.max(0, max - held);
     if (fresh.length <= room) continue;
     const over = fresh.sort(byBytes).slice(room);
     refused.set(profileId, new Set(over));

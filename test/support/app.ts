@@ -13,6 +13,8 @@ export type TestAppOptions = {
   settings?: Partial<Record<SettingName, string | number | boolean>>;
   fetch?: typeof fetch;
   now?: string | number;
+  /** The embedded database in this folder, on disk as the binary keeps it, rather than in memory. */
+  dataDir?: string;
 };
 
 /** fetch that fails loudly: no test reaches a real upstream. */
@@ -36,7 +38,7 @@ export const loopbackFetch: typeof fetch = Object.assign(
 );
 
 export async function testApp(options: TestAppOptions = {}) {
-  const database = await testDatabase();
+  const database = await testDatabase(options.dataDir);
   const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
   const clock = fakeClock(options.now);
   const log = memoryLog();
