@@ -3,7 +3,10 @@
 // take a profile past STATS_MAX_KEYS_PER_PROFILE keeps every row of a key the profile already holds
 // and of new keys up to the cap (in key order), and refuses the rows of the other new keys, counted by
 // day under the code too_many_keys with a warning that names the cap: nothing is lost silently, and
-// the rest of the upload is never held back by them (docs/decisions.md "Distinct keys per profile").
+// the rest of the upload is never held back by them (docs/decisions.md "Per-profile key budget value").
+// What it costs: the usual upload repeats the key set its account last sent, and reads only that
+// set's kept digest; another set counts the profile's keys; only a set that might not fit probes
+// each of its keys.
 import type { Db } from "../db/database.ts";
 import { freshKeys, heldDigest, heldKeyCount, setHeldDigest } from "./key-cap.query.ts";
 
