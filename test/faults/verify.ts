@@ -25,14 +25,22 @@ export type Stored = {
   unexplained: number;
 };
 
+/** An account's stored cells (by profile, key, day and install), session ids and event ids, and how many of all. */
+async function storedOf(url: string, account: Account) {
+  const doc = await exportOf(url, account);
+  return {
+    cells: new Map(doc.dayRows.map((r) => [`${r.profileId}|${r.key}|${r.day}|${r.installId}`, r.value])),
+    sessions: new Set(doc.sessions.map((s) => s.id)),
+    events: new Set(doc.timelineEvents.map((e) => e.id)),
+    total: doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length,
+  };
+}
+
 /** Classifies every sent upload as stored whole, absent, or partly stored. */
 export async function storedBatches(url: string, accounts: Account[], sent: Sent[]): Promise<Stored> {
   const out: Stored = { whole: new Set(), absent: new Set(), partial: [], unexplained: 0 };
   for (const account of accounts) {
-    const doc = await exportOf(url, account);
-    const cells = new Map(doc.dayRows.map((r) => [`${r.profileId}|${r.key}|${r.day}|${r.installId}`, r.value]));
-    const sessions = new Set(doc.sessions.map((s) => s.id));
-    const events = new Set(doc.timelineEvents.map((e) => e.id));
+    const { cells, sessions, events, total } = await storedOf(url, account);
     let explained = 0;
     for (const { batch } of sent.filter((s) => s.batch.account === account)) {
       const rows = batch.rows.filter(
@@ -47,7 +55,7 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
           `${batch.batchId}: ${rows}/${batch.rows.length} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
         );
     }
-    out.unexplained += doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length - explained;
+    out.unexplained += total - explained;
   }
   return out;
 }
@@ -60,10 +68,7 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
 export async function storedLiveBatches(url: string, accounts: Account[], sent: Sent[]): Promise<Stored> {
   const out: Stored = { whole: new Set(), absent: new Set(), partial: [], unexplained: 0 };
   for (const account of accounts) {
-    const doc = await exportOf(url, account);
-    const cells = new Map(doc.dayRows.map((r) => [`${r.profileId}|${r.key}|${r.day}|${r.installId}`, r.value]));
-    const sessions = new Set(doc.sessions.map((s) => s.id));
-    const events = new Set(doc.timelineEvents.map((e) => e.id));
+    const { cells, sessions, events, total } = await storedOf(url, account);
     const mine = sent.filter((s) => s.batch.account === account).map((s) => s.batch);
     const lastOfDay = new Map<string, (typeof mine)[number]>();
     for (const b of mine)
@@ -84,7 +89,7 @@ export async function storedLiveBatches(url: string, accounts: Account[], sent: 
           `${b.batchId}: ${rows}/${b.rows.length} rows, session ${sessions.has(b.sessionId)}, event ${events.has(b.eventId)}`,
         );
     }
-    out.unexplained += doc.dayRows.length + doc.sessions.length + doc.timelineEvents.length - explained;
+    out.unexplained += total - explained;
   }
   return out;
 }
