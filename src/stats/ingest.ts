@@ -317,7 +317,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     for (const r of dayRows) r.kind = pins.pinned.get(r.key)!.kind;
 
     await writeCounters(tx, uuid, env, sorted, sealedBeforeDay);
-    if (cap.heldDigest) await keepHeldDigest(tx, uuid, cap.heldDigest);
+    await keepHeldDigest(tx, uuid, cap);
     const written = await writeActivity(tx, uuid, env, kept);
     await markUpload(tx, uuid, now);
 

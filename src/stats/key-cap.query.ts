@@ -1,15 +1,14 @@
 // The keys one profile of an account already holds, for the cap of distinct keys per profile.
 // A key is held by its rollup (closed days), its open days (after the account's mark), a backfill
-// or a seal baseline. Every table here has a primary key leading with (uuid, profile_id, key).
+// or a seal baseline: each of these tables has a primary key leading with (uuid, profile_id, key).
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { closedThrough } from "./counters.query.ts";
 
 /**
  * Which of `keys` (uuid, profileId) does not hold yet: per key, at most four probes of a primary
- * key, so the cost grows with the upload's keys, never with the profile's or the table's. The usual
- * upload sends keys its profile holds, and this is all it pays for the cap (reading every key of the
- * profile on every upload cost 9.4 ms of a 600-key upload's ~31 ms of Postgres time in the soak).
+ * key, so the cost grows with the upload's keys, never with the profile's or the table's (capKeys
+ * asks only when the upload's keys might not fit).
  * Each probe is a scalar subquery with a limit, which the planner never turns into a join: as
  * `not exists`, the embedded database (no statistics) joined the open days by a nested loop over the
  * whole profile, 28 s at 10 000 keys. Read under the account's stats lock.
@@ -53,7 +52,7 @@ export async function heldKeyCount(db: Db, uuid: string, profileId: string): Pro
  * The digest of the (profile, key) set the account's last checked upload found held whole, read
  * after the account's stats lock is held (a statement of its own, so it sees the last upload's).
  */
-export async function heldDigest(tx: Db, uuid: string): Promise<string | null> {
+export async function readHeldDigest(tx: Db, uuid: string): Promise<string | null> {
   const [row] = await rows<{ held_keys: string | null }>(
     tx,
     sql`select held_keys from counter_marks where uuid = ${uuid}`,
@@ -61,7 +60,12 @@ export async function heldDigest(tx: Db, uuid: string): Promise<string | null> {
   return row?.held_keys ?? null;
 }
 
-/** Keeps the digest of a (profile, key) set the account now holds whole (its mark's row exists once the batch is claimed). */
+/**
+ * Keeps the digest of a (profile, key) set the account now holds whole (its mark's row exists once
+ * the batch is claimed). A key once held stays held (a rollup, open day, backfill or seal baseline)
+ * until erasure deletes the mark's row with its digest; so a kept digest never lets an upload past
+ * the cap.
+ */
 export async function setHeldDigest(tx: Db, uuid: string, digest: string) {
   await tx.execute(
     sql`update counter_marks set held_keys = ${digest} where uuid = ${uuid} and held_keys is distinct from ${digest}`,

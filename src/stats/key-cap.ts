@@ -8,7 +8,7 @@
 // set's kept digest; another set counts the profile's keys; only a set that might not fit probes
 // each of its keys.
 import type { Db } from "../db/database.ts";
-import { freshKeys, heldDigest, heldKeyCount, setHeldDigest } from "./key-cap.query.ts";
+import { freshKeys, heldKeyCount, readHeldDigest, setHeldDigest } from "./key-cap.query.ts";
 
 type Row = { profileId: string; key: string; day: string };
 
@@ -49,7 +49,7 @@ export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): P
   let count = 0;
   const first: string[] = [];
   const digest = digestOf(keysOf);
-  if (keysOf.size === 0 || (await heldDigest(tx, uuid)) === digest)
+  if (keysOf.size === 0 || (await readHeldDigest(tx, uuid)) === digest)
     return { refuses: () => false, count, first, heldDigest: null };
   for (const [profileId, keys] of keysOf) {
     // A profile with room for every key of the upload, new or not, needs no probe of them.
@@ -81,9 +81,7 @@ export function keyCapWarning(cap: KeyCap, max: number) {
   };
 }
 
-/**
- * Keeps the digest of an upload's key set once its rows are written, for the next upload (see
- * capKeys). A key once held stays held (a rollup, open day, backfill or seal baseline) until erasure
- * deletes the account's mark row with its digest; so a kept digest never lets an upload past the cap.
- */
-export const keepHeldDigest = setHeldDigest;
+/** Once the upload's rows are written: keeps its key set's digest for the next upload, when capKeys gave one. */
+export async function keepHeldDigest(tx: Db, uuid: string, cap: KeyCap) {
+  if (cap.heldDigest) await setHeldDigest(tx, uuid, cap.heldDigest);
+}
