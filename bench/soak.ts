@@ -10,9 +10,9 @@
 // given rate; besides them, per upload-second: page views (/u/<name>), player look-ups (fake name
 // and game API servers on loopback) and bug reports. Every `--window` minutes it prints uploads,
 // p50/p99 of uploads and of the other requests, resident memory, open file descriptors and sockets
-// of the service, and Postgres connections; at the end the slope of resident memory (MB/hour, least
-// squares over every 5 s sample after the first window) and whether every acknowledged upload is
-// stored once. With DATABASE_URL: a fresh Postgres database; without: the embedded database.
+// of the service, Postgres connections and the generator's own resident size; at the end the slope
+// of resident memory (MB/hour, least squares over every 5 s sample after the first window) and
+// whether every acknowledged upload is stored once. With DATABASE_URL: a fresh Postgres database; without: the embedded database.
 // The fault runner runs a 3-minute version (scenario 9). Reports; asserts nothing itself.
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,6 +51,8 @@ export type SoakWindow = {
   otherRequests: number;
   otherP99Ms: number;
   rssMb: number;
+  /** The load generator's own resident size: its pauses count as upload latency. */
+  generatorRssMb: number;
   fds: number;
   sockets: number;
   postgresConnections: number | string;
@@ -183,7 +185,9 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     log(
       `soak: ${db ? "Postgres" : "embedded"}, ${o.minutes} min, ${uploadsPerSec} ${o.live ? "live " : ""}uploads/s of ${rowCount} rows (${uploadsPerSec * rowCount} rows/s${raw ? `; raw limit ${raw} rows/s` : ""}), ${o.accounts} accounts, windows of ${o.windowMinutes} min`,
     );
-    log("window  end min  uploads  failed  upload p50  p99 ms | other  p99 ms | RSS MB  fds  sockets  pg conns");
+    log(
+      "window  end min  uploads  failed  upload p50  p99 ms | other  p99 ms | RSS MB  fds  sockets  pg conns | generator RSS MB",
+    );
 
     const from = firstDay();
     const sent: Sent[] = [];
@@ -237,6 +241,8 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
         if (performance.now() - due > 1000) behind++;
         entry.attempts++;
         const reply = await send(url, entry.batch, 60_000);
+        // Sent once and never again: what the final check needs is rebuilt from (i, day).
+        entry.batch.body = new Uint8Array(0);
         const ok = reply.status === 200;
         if (ok) entry.acked = true;
         else
@@ -283,6 +289,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
           99,
         ),
         rssMb: rssMb(service),
+        generatorRssMb: Math.round(process.memoryUsage().rss / 1e5) / 10,
         fds: openFds(service),
         sockets: socketsOf(service.proc.pid),
         postgresConnections: await pgConnections(),
@@ -292,7 +299,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       others = [];
       const pad = (x: unknown, n: number) => String(x).padStart(n);
       log(
-        `${pad(w.window, 6)} ${pad(w.endMinute, 8)} ${pad(w.uploads, 8)} ${pad(w.failed, 7)} ${pad(w.uploadP50Ms, 11)} ${pad(w.uploadP99Ms, 7)} | ${pad(w.otherRequests, 5)} ${pad(w.otherP99Ms, 7)} | ${pad(w.rssMb, 6)} ${pad(w.fds, 4)} ${pad(w.sockets, 8)} ${pad(w.postgresConnections, 9)}`,
+        `${pad(w.window, 6)} ${pad(w.endMinute, 8)} ${pad(w.uploads, 8)} ${pad(w.failed, 7)} ${pad(w.uploadP50Ms, 11)} ${pad(w.uploadP99Ms, 7)} | ${pad(w.otherRequests, 5)} ${pad(w.otherP99Ms, 7)} | ${pad(w.rssMb, 6)} ${pad(w.fds, 4)} ${pad(w.sockets, 8)} ${pad(w.postgresConnections, 9)} | ${pad(w.generatorRssMb, 8)}`,
       );
     };
 

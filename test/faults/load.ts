@@ -14,9 +14,14 @@ export type Batch = {
   account: Account;
   i: number;
   batchId: string;
-  /** The gzip body, sent byte for byte the same on every attempt. */
+  /** The gzip body, sent byte for byte the same on every attempt (a soak drops it once answered). */
   body: Uint8Array<ArrayBuffer>;
-  rows: { key: string; day: string; value: number }[];
+  /** The day every row, the session and the event are on. */
+  day: string;
+  /** How many counter rows it carries. */
+  rowCount: number;
+  /** Rebuilt from (i, day) on each read, so a long soak keeps a few numbers per upload, not 600 rows. */
+  readonly rows: { key: string; day: string; value: number }[];
   sessionId: string;
   eventId: string;
 };
@@ -70,11 +75,13 @@ export function batchOf(
   const batchId =
     hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
   const day = live ? new Date().toISOString().slice(0, 10) : dayPlus(from, i % 100);
-  const rows = Array.from({ length: rowCount }, (_, j) => ({
-    key: live ? `mining.fault.k${j}` : `mining.fault.r${Math.floor(i / 100)}.k${j}`,
-    day,
-    value: i * 1000 + j + 1,
-  }));
+  const rowsOf = () =>
+    Array.from({ length: rowCount }, (_, j) => ({
+      key: live ? `mining.fault.k${j}` : `mining.fault.r${Math.floor(i / 100)}.k${j}`,
+      day,
+      value: i * 1000 + j + 1,
+    }));
+  const rows = rowsOf();
   const at = Date.parse(`${day}T12:00:00Z`) + i;
   const sessionId = `s-${batchId}`;
   const eventId = `e-${batchId}`;
@@ -104,7 +111,20 @@ export function batchOf(
     ],
     timeline: [{ id: eventId, kind: "fault_probe", day, at, value: i }],
   };
-  return { account, i, batchId, body: Bun.gzipSync(JSON.stringify(envelope)), rows, sessionId, eventId };
+  const body = Bun.gzipSync(JSON.stringify(envelope));
+  return {
+    account,
+    i,
+    batchId,
+    body,
+    day,
+    rowCount,
+    get rows() {
+      return rowsOf();
+    },
+    sessionId,
+    eventId,
+  };
 }
 
 export type Reply = { status: number; code?: string; retryAfter?: string | null; answer?: Answer; error?: string };

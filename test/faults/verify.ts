@@ -48,11 +48,11 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
       ).length;
       const parts = rows + (sessions.has(batch.sessionId) ? 1 : 0) + (events.has(batch.eventId) ? 1 : 0);
       explained += parts;
-      if (parts === batch.rows.length + 2) out.whole.add(batch.batchId);
+      if (parts === batch.rowCount + 2) out.whole.add(batch.batchId);
       else if (parts === 0) out.absent.add(batch.batchId);
       else
         out.partial.push(
-          `${batch.batchId}: ${rows}/${batch.rows.length} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
+          `${batch.batchId}: ${rows}/${batch.rowCount} rows, session ${sessions.has(batch.sessionId)}, event ${events.has(batch.eventId)}`,
         );
     }
     out.unexplained += total - explained;
@@ -72,21 +72,21 @@ export async function storedLiveBatches(url: string, accounts: Account[], sent: 
     const mine = sent.filter((s) => s.batch.account === account).map((s) => s.batch);
     const lastOfDay = new Map<string, (typeof mine)[number]>();
     for (const b of mine)
-      if (sessions.has(b.sessionId) && (lastOfDay.get(b.rows[0]!.day)?.i ?? -1) < b.i) lastOfDay.set(b.rows[0]!.day, b);
+      if (sessions.has(b.sessionId) && (lastOfDay.get(b.day)?.i ?? -1) < b.i) lastOfDay.set(b.day, b);
     let explained = 0;
     for (const b of mine) {
       const parts = (sessions.has(b.sessionId) ? 1 : 0) + (events.has(b.eventId) ? 1 : 0);
       explained += parts;
-      const last = lastOfDay.get(b.rows[0]!.day) === b;
+      const last = lastOfDay.get(b.day) === b;
       const rows = last
         ? b.rows.filter((r) => cells.get(`${PROFILE}|${r.key}|${r.day}|${account.install}`) === r.value).length
-        : b.rows.length;
+        : b.rowCount;
       if (last) explained += rows;
-      if (parts === 2 && rows === b.rows.length) out.whole.add(b.batchId);
+      if (parts === 2 && rows === b.rowCount) out.whole.add(b.batchId);
       else if (parts === 0) out.absent.add(b.batchId);
       else
         out.partial.push(
-          `${b.batchId}: ${rows}/${b.rows.length} rows, session ${sessions.has(b.sessionId)}, event ${events.has(b.eventId)}`,
+          `${b.batchId}: ${rows}/${b.rowCount} rows, session ${sessions.has(b.sessionId)}, event ${events.has(b.eventId)}`,
         );
     }
     out.unexplained += total - explained;
@@ -147,7 +147,7 @@ export async function resendAll(
         if (a.duplicate) duplicates++;
         else applied++;
         if (before.whole.has(id) && !a.duplicate) wrong.push(`${id}: stored before, but applied again`);
-        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== s.batch.rows.length))
+        if (before.absent.has(id) && (a.duplicate || a.applied.rows !== s.batch.rowCount))
           wrong.push(`${id}: absent before, answered ${JSON.stringify(a)}`);
         if (s.acked && withoutFlag(a) !== withoutFlag(s.answer))
           wrong.push(`${id}: the stored answer differs from the one acknowledged`);
