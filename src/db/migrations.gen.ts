@@ -17,6 +17,7 @@ import m14 from "../../drizzle/0014_report_states.sql" with { type: "text" };
 import m15 from "../../drizzle/0015_chat_uncertain.sql" with { type: "text" };
 import m16 from "../../drizzle/0016_seal_marks.sql" with { type: "text" };
 import m17 from "../../drizzle/0017_held_keys.sql" with { type: "text" };
+import m18 from "../../drizzle/0018_session_rates.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -37,4 +38,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0015_chat_uncertain", sql: m15 },
   { tag: "0016_seal_marks", sql: m16 },
   { tag: "0017_held_keys", sql: m17 },
+  { tag: "0018_session_rates", sql: m18 },
 ];

@@ -263,24 +263,57 @@ export type SessionRow = {
   costs: Amount[];
 };
 
-/** Answers how many sessions were written (a copy that ended earlier than the stored one is not). */
+/**
+ * Answers how many sessions were written (a copy that ended earlier than the stored one is not).
+ * The same statement moves session_rates by the difference each write makes: the written copy's
+ * lines added, the copy it replaced (read in this statement's snapshot, taken under the account's
+ * stats lock, so no other upload of the account wrote it meanwhile) taken away.
+ */
 export async function upsertSessions(tx: Db, uuid: string, installId: string, list: SessionRow[]): Promise<number> {
   if (list.length === 0) return 0;
-  const written = await rows(
+  const [row] = await rows<{ n: number }>(
     tx,
-    sql`insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
-    select ${uuid}, t.id, t.profile_id, ${installId}, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb
-    from unnest(${p(list.map((s) => s.id))}::text[], ${p(list.map((s) => s.profileId))}::text[], ${p(list.map((s) => s.activity))}::text[],
+    sql`with t as (
+      select * from unnest(${p(list.map((s) => s.id))}::text[], ${p(list.map((s) => s.profileId))}::text[], ${p(list.map((s) => s.activity))}::text[],
                 ${p(list.map((s) => s.day))}::text[], ${p(list.map((s) => s.startedAt))}::bigint[], ${p(list.map((s) => s.endedAt))}::bigint[],
                 ${p(list.map((s) => JSON.stringify(s.gains)))}::text[], ${p(list.map((s) => JSON.stringify(s.costs)))}::text[])
-      as t(id, profile_id, activity, day, started_at, ended_at, gains, costs)
-    on conflict (uuid, id) do update set
-      profile_id = excluded.profile_id, install_id = excluded.install_id, activity = excluded.activity, day = excluded.day,
-      started_at = excluded.started_at, ended_at = excluded.ended_at, gains = excluded.gains, costs = excluded.costs
-    where excluded.ended_at >= sessions.ended_at
-    returning 1`,
+        as t(id, profile_id, activity, day, started_at, ended_at, gains, costs)
+    ),
+    -- A probe of the primary key per session sent (lateral: never a scan of the account's sessions).
+    old as (select o.* from t cross join lateral (select * from sessions s where s.uuid = ${uuid} and s.id = t.id) o),
+    up as (
+      insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
+      select ${uuid}, t.id, t.profile_id, ${installId}, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb from t
+      on conflict (uuid, id) do update set
+        profile_id = excluded.profile_id, install_id = excluded.install_id, activity = excluded.activity, day = excluded.day,
+        started_at = excluded.started_at, ended_at = excluded.ended_at, gains = excluded.gains, costs = excluded.costs
+      where excluded.ended_at >= sessions.ended_at
+      returning id, profile_id, activity, day, ended_at - started_at as ms, gains, costs
+    ),
+    moved as (
+      select 1 as sign, up.* from up
+      union all
+      select -1, o.id, o.profile_id, o.activity, o.day, o.ended_at - o.started_at, o.gains, o.costs from old o join up using (id)
+    ),
+    deltas as (
+      select profile_id, day, activity, '' as side, '' as key, sum(sign * ms)::numeric as amount, sum(sign)::int as sessions
+      from moved group by 1, 2, 3
+      union all
+      select profile_id, day, activity, 'gain', a->>'k', sum(sign * (a->>'v')::numeric), sum(sign)::int
+      from moved cross join jsonb_array_elements(moved.gains) a group by 1, 2, 3, 4, 5
+      union all
+      select profile_id, day, activity, 'cost', a->>'k', sum(sign * (a->>'v')::numeric), sum(sign)::int
+      from moved cross join jsonb_array_elements(moved.costs) a group by 1, 2, 3, 4, 5
+    ),
+    rated as (
+      insert into session_rates as r (uuid, profile_id, day, activity, side, key, amount, sessions)
+      select ${uuid}, profile_id, day, activity, side, key, amount, sessions from deltas
+      on conflict (uuid, profile_id, day, activity, side, key) do update
+        set amount = r.amount + excluded.amount, sessions = r.sessions + excluded.sessions
+    )
+    select count(*)::int as n from up`,
   );
-  return written.length;
+  return row!.n;
 }
 
 export type EventRow = {

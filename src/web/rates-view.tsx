@@ -2,9 +2,9 @@
 // its sessions in the chosen range, and the words of one rate.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { describeKey } from "../stats/fold.ts";
-import type { ActivityRate } from "../stats/rates.ts";
+import type { ActivityRate, RangeRates } from "../stats/rates.ts";
 import { esc } from "./layout.tsx";
-import { formatDuration, formatNumber, formatValue } from "./format.ts";
+import { formatDay, formatDuration, formatNumber, formatValue } from "./format.ts";
 
 /**
  * An amount per hour in its key's unit: "2.4 / h", "1,250,000 coins / h". A whole-number unit
@@ -40,12 +40,23 @@ function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }
   );
 }
 
-export function ActivityRates(props: { catalogue: Catalogue; days: number; rates: ActivityRate[] }): JSX.Element {
-  if (props.rates.length === 0)
+export function ActivityRates(props: {
+  catalogue: Catalogue;
+  days: number;
+  from: string;
+  rates: RangeRates;
+}): JSX.Element {
+  const { since, activities } = props.rates;
+  if (activities.length === 0)
     return <p class="muted">No sessions in these {String(props.days)} days, so no rates.</p>;
+  // More sessions than a page reads: the newest days are counted, and the caption says from when.
+  const caption =
+    since === props.from
+      ? `Per hour of the sessions begun in the last ${props.days} days, by activity`
+      : `Per hour of the sessions begun since ${formatDay(since)}, by activity (the last ${props.days} days hold more than one page reads)`;
   return (
     <table class="rates">
-      <caption class="muted">Per hour of the sessions begun in the last {String(props.days)} days, by activity</caption>
+      <caption class="muted">{esc(caption)}</caption>
       <thead>
         <tr>
           <th scope="col">Activity</th>
@@ -57,7 +68,7 @@ export function ActivityRates(props: { catalogue: Catalogue; days: number; rates
         </tr>
       </thead>
       <tbody>
-        {props.rates.map((r) => (
+        {activities.map((r) => (
           <tr data-activity={r.activity}>
             <th scope="row">{esc(words(r.activity))}</th>
             <td class="num">

@@ -6,7 +6,7 @@ import { formatDay, formatValue } from "./format.ts";
 import { Sessions, Timeline } from "./activity-view.tsx";
 import type { Preview } from "./layout.tsx";
 import type { Period, PeriodKey, PeriodTotals } from "../stats/periods.ts";
-import type { ActivityRate } from "../stats/rates.ts";
+import type { RangeRates } from "../stats/rates.ts";
 import { Periods } from "./period-view.tsx";
 import { Calendar } from "./calendar-view.tsx";
 import { ActivityRates } from "./rates-view.tsx";
@@ -62,7 +62,7 @@ export type StatsView = {
   /** The calendar's days with any observation, with how many keys each has. */
   calendar: { day: string; keys: number }[];
   /** Each activity's gains and costs per hour of its sessions in the range. */
-  rates: ActivityRate[];
+  rates: RangeRates;
   /** Groups holding more figures than the page charts, with their count: each links to its list. */
   more?: { p: Map<string, number>; a: Map<string, number> };
 };
@@ -321,7 +321,12 @@ export function StatsPage(view: StatsView): JSX.Element {
           </section>
           <section aria-labelledby="rates-h">
             <h2 id="rates-h">Rates per hour</h2>
-            <ActivityRates catalogue={view.catalogue} days={view.range.days} rates={view.rates} />
+            <ActivityRates
+              catalogue={view.catalogue}
+              days={view.range.days}
+              from={view.range.from}
+              rates={view.rates}
+            />
           </section>
           <section aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>

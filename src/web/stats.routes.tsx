@@ -95,7 +95,7 @@ export async function statsView(
       selected ? periodTotals(fold, account.uuid, selected.id, to, [period]) : null,
       periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period]),
       activeDays(fold, account.uuid, scopes, calendarStart(to), to),
-      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : [],
+      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
     ]);
   // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
   const profileLead = leadingFigures(allProfileKeys);

@@ -7,6 +7,7 @@ import { migrations } from "../../src/db/migrations.gen.ts";
 import { rows, type Database } from "../../src/db/database.ts";
 import { backend, createPostgresDatabase, emptyDatabase, postgresUrl } from "../support/db.ts";
 import { connectPostgres } from "../../src/db/connect.ts";
+import { activityRates } from "../../src/stats/rates.ts";
 
 // Each test runs initdb on a new embedded database: slower than the 5 s default on a busy machine.
 setDefaultTimeout(30_000);
@@ -60,6 +61,35 @@ describe(`migrations on the ${backend} database`, () => {
     ];
     expect(await migrate(d.db, next)).toEqual(["9999_probe"]);
     expect(await tables(d)).toEqual(expect.arrayContaining(["probe_a", "probe_b"]));
+  });
+
+  test("0018 sums the sessions already stored, so the rates of a database migrated from before it are unchanged", async () => {
+    const d = await open();
+    const at = migrations.findIndex((m) => m.tag.startsWith("0018_"));
+    await migrate(d.db, migrations.slice(0, at));
+    const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+    const session = (id: string, activity: string, day: string, ms: number, gains: string, costs: string) =>
+      sql`insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
+        values ('u1', ${id}, ${profile}, 'i', ${activity}, ${day}::date, 0, ${ms}, ${gains}::jsonb, ${costs}::jsonb)`;
+    await d.db.execute(session("a", "mining", "2026-05-30", 3_600_000, '[{"k":"mining.blocks.stone","v":300}]', "[]"));
+    await d.db.execute(
+      session("b", "mining", "2026-05-31", 1_800_000, '[{"k":"mining.blocks.stone","v":100}]', '[{"k":"farming.purse.coins","v":50}]'),
+    );
+    await d.db.execute(session("c", "fishing", "2026-05-31", 0, "[]", "[]"));
+    await migrate(d.db);
+    expect(await activityRates(d.db, "u1", profile, "2026-05-01", "2026-06-01")).toEqual({
+      since: "2026-05-01",
+      activities: [
+        { activity: "fishing", sessions: 1, ms: 0, gains: [], costs: [] },
+        {
+          activity: "mining",
+          sessions: 2,
+          ms: 5_400_000,
+          gains: [{ k: "mining.blocks.stone", v: 400, perHour: 400 / 1.5 }],
+          costs: [{ k: "farming.purse.coins", v: 50, perHour: 50 / 1.5 }],
+        },
+      ],
+    });
   });
 
   test("a failing migration leaves nothing half-applied", async () => {

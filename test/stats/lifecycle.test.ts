@@ -7,6 +7,7 @@ import { envelope, uploader, ACCOUNT, PROFILE, type Uploader } from "../support/
 import { storedState, isEmpty } from "../support/stored.ts";
 import { exportStream } from "../../src/stats/export.ts";
 import { closeDaysPass } from "../../src/stats/rollups.ts";
+import { activityRates } from "../../src/stats/rates.ts";
 
 // The large-account export writes and streams 100 000 rows.
 setDefaultTimeout(60_000);
@@ -123,6 +124,8 @@ describe("DELETE /v1/stats/data", () => {
     await fill(u);
     await closeFilled();
     await fill(other);
+    const rates = () => activityRates(t.db, u.uuid, PROFILE, "2026-06-01", "2026-06-10");
+    expect((await rates()).activities.map((a) => a.activity)).toEqual(["mining"]);
     const first = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(await first.json()).toEqual({
       removed: {
@@ -139,6 +142,8 @@ describe("DELETE /v1/stats/data", () => {
       total: 11,
     });
     expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
+    // The sums the rates are read from go with the sessions.
+    expect((await rates()).activities).toEqual([]);
     expect((await storedState(t.db, other.uuid)).days).toHaveLength(3);
     const second = await t.request("/v1/stats/data", { method: "DELETE", headers: u.auth });
     expect(((await second.json()) as { total: number }).total).toBe(0);
