@@ -33,7 +33,13 @@ export async function activityRates(
   for (const r of await rateRows(db, uuid, profileId, from, to, maxLines)) {
     out.since = r.since;
     if (r.side === null) {
-      out.activities.push({ activity: r.activity, sessions: Number(r.sessions), ms: Number(r.amount), gains: [], costs: [] });
+      out.activities.push({
+        activity: r.activity,
+        sessions: Number(r.sessions),
+        ms: Number(r.amount),
+        gains: [],
+        costs: [],
+      });
       continue;
     }
     const a = out.activities.at(-1)!;

@@ -47,8 +47,7 @@ export function ActivityRates(props: {
   rates: RangeRates;
 }): JSX.Element {
   const { since, activities } = props.rates;
-  if (activities.length === 0)
-    return <p class="muted">No sessions in these {String(props.days)} days, so no rates.</p>;
+  if (activities.length === 0) return <p class="muted">No sessions in these {String(props.days)} days, so no rates.</p>;
   // More sessions than a page reads: the newest days are counted, and the caption says from when.
   const caption =
     since === props.from

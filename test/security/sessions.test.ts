@@ -49,9 +49,9 @@ test("the rates of a range holding more lines than a page reads count its newest
 });
 
 test("the owner's page says from which day its rates count", async () => {
-  const token = (await (
-    await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })
-  ).json()) as { url: string };
+  const token = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })).json()) as {
+    url: string;
+  };
   const link = await t.request(new URL(token.url).pathname + new URL(token.url).search);
   expect(link.status).toBe(303);
   const cookie = link.headers.get("set-cookie")!.split(";")[0]!;

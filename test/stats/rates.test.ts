@@ -64,7 +64,10 @@ test("per activity: sums over the sessions begun in the range, per hour of their
 type Sent = ReturnType<typeof session>;
 /** What the rates must be: each id's stored copy (the one that ended latest wins), summed in JS. */
 function expected(stored: Map<string, Sent>, from: string, to: string): ActivityRate[] {
-  const by = new Map<string, { sessions: number; ms: number; gains: Map<string, number>; costs: Map<string, number> }>();
+  const by = new Map<
+    string,
+    { sessions: number; ms: number; gains: Map<string, number>; costs: Map<string, number> }
+  >();
   for (const s of stored.values()) {
     if (s.day < from || s.day > to) continue;
     const a = by.get(s.activity) ?? { sessions: 0, ms: 0, gains: new Map(), costs: new Map() };
@@ -75,10 +78,18 @@ function expected(stored: Map<string, Sent>, from: string, to: string): Activity
     for (const c of s.costs) a.costs.set(c.k, (a.costs.get(c.k) ?? 0) + c.v);
   }
   const list = (m: Map<string, number>, ms: number) =>
-    [...m].sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => ({ k, v, perHour: ms > 0 ? (v * 3_600_000) / ms : null }));
+    [...m]
+      .sort(([x], [y]) => (x < y ? -1 : 1))
+      .map(([k, v]) => ({ k, v, perHour: ms > 0 ? (v * 3_600_000) / ms : null }));
   return [...by]
     .sort(([x], [y]) => (x < y ? -1 : 1))
-    .map(([activity, a]) => ({ activity, sessions: a.sessions, ms: a.ms, gains: list(a.gains, a.ms), costs: list(a.costs, a.ms) }));
+    .map(([activity, a]) => ({
+      activity,
+      sessions: a.sessions,
+      ms: a.ms,
+      gains: list(a.gains, a.ms),
+      costs: list(a.costs, a.ms),
+    }));
 }
 
 test("replaced sessions move the rates by the difference: later copies win, earlier ones change nothing", async () => {
@@ -94,7 +105,14 @@ test("replaced sessions move the rates by the difference: later copies win, earl
       if (list.some((s) => s.id === id)) continue;
       const before = stored.get(id);
       const minutes = before ? (before.endedAt - before.startedAt) / 60_000 + (r.chance(0.7) ? 10 : -5) : 5 + r.int(90);
-      const s = session(id, r.pick(["mining", "fishing", "combat"]), before?.day ?? r.pick(days), minutes, r.int(500), r.int(3) * 100);
+      const s = session(
+        id,
+        r.pick(["mining", "fishing", "combat"]),
+        before?.day ?? r.pick(days),
+        minutes,
+        r.int(500),
+        r.int(3) * 100,
+      );
       if (r.chance(0.3)) s.day = r.pick(days);
       s.startedAt = at(s.day, 10);
       s.endedAt = s.startedAt + minutes * 60_000;
@@ -103,7 +121,10 @@ test("replaced sessions move the rates by the difference: later copies win, earl
     }
     expect((await p.send(envelope(t, { sessions: list }))).status).toBe(200);
   }
-  for (const [from, to] of [["2026-05-27", "2026-05-31"], ["2026-05-29", "2026-05-30"]] as const) {
+  for (const [from, to] of [
+    ["2026-05-27", "2026-05-31"],
+    ["2026-05-29", "2026-05-30"],
+  ] as const) {
     const rates = await activityRates(t.db, p.uuid, PROFILE, from, to);
     expect(rates).toEqual({ since: from, activities: expected(stored, from, to) });
   }
@@ -113,7 +134,8 @@ test("a range holding more lines than a page reads counts its newest days whole,
   const p = await uploader(t);
   const stored = new Map<string, Sent>();
   // Three days, each of two lines (the activity and its gain).
-  for (const day of ["2026-05-29", "2026-05-30", "2026-05-31"]) stored.set(day, session(day, "mining", day, 60, 100, 0));
+  for (const day of ["2026-05-29", "2026-05-30", "2026-05-31"])
+    stored.set(day, session(day, "mining", day, 60, 100, 0));
   expect((await p.send(envelope(t, { sessions: [...stored.values()] }))).status).toBe(200);
   const all = await activityRates(t.db, p.uuid, PROFILE, "2026-05-25", "2026-06-01", 6);
   expect(all).toEqual({ since: "2026-05-25", activities: expected(stored, "2026-05-25", "2026-06-01") });
