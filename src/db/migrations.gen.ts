@@ -18,6 +18,7 @@ import m15 from "../../drizzle/0015_chat_uncertain.sql" with { type: "text" };
 import m16 from "../../drizzle/0016_seal_marks.sql" with { type: "text" };
 import m17 from "../../drizzle/0017_held_keys.sql" with { type: "text" };
 import m18 from "../../drizzle/0018_session_rates.sql" with { type: "text" };
+import m19 from "../../drizzle/0019_parts_bounds.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -39,4 +40,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0016_seal_marks", sql: m16 },
   { tag: "0017_held_keys", sql: m17 },
   { tag: "0018_session_rates", sql: m18 },
+  { tag: "0019_parts_bounds", sql: m19 },
 ];

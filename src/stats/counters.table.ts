@@ -2,7 +2,7 @@
 // value (contract 2.3 rule 3); installs are folded when read. Hot tables lead with the account uuid
 // (the distribution column) and carry no foreign key: erasure deletes them explicitly.
 import { sql } from "drizzle-orm";
-import { pgTable, text, bigint, boolean, date, primaryKey, index, check } from "drizzle-orm/pg-core";
+import { pgTable, text, bigint, boolean, date, numeric, primaryKey, index, check } from "drizzle-orm/pg-core";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 
 const safe = (column: string) => sql.raw(`"${column}" between -${SAFE_LIMIT} and ${SAFE_LIMIT}`);
@@ -155,6 +155,14 @@ export const counterMarks = pgTable("counter_marks", {
    * on erasure. Null: none yet.
    */
   heldKeys: text("held_keys"),
+  /**
+   * Bounds of every count key's parts (positive and negative, over its rollup and open days): no
+   * key's are beyond them. Each day write widens them by its largest change of a key's parts, so an
+   * upload that keeps them inside the safe range needs no read of its keys' open days (upsertDays).
+   * Null: not known (checked key by key); an account's first mark starts them at 0.
+   */
+  posBound: numeric("pos_bound"),
+  negBound: numeric("neg_bound"),
 });
 
 /**

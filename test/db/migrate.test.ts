@@ -73,7 +73,14 @@ describe(`migrations on the ${backend} database`, () => {
         values ('u1', ${id}, ${profile}, 'i', ${activity}, ${day}::date, 0, ${ms}, ${gains}::jsonb, ${costs}::jsonb)`;
     await d.db.execute(session("a", "mining", "2026-05-30", 3_600_000, '[{"k":"mining.blocks.stone","v":300}]', "[]"));
     await d.db.execute(
-      session("b", "mining", "2026-05-31", 1_800_000, '[{"k":"mining.blocks.stone","v":100}]', '[{"k":"farming.purse.coins","v":50}]'),
+      session(
+        "b",
+        "mining",
+        "2026-05-31",
+        1_800_000,
+        '[{"k":"mining.blocks.stone","v":100}]',
+        '[{"k":"farming.purse.coins","v":50}]',
+      ),
     );
     await d.db.execute(session("c", "fishing", "2026-05-31", 0, "[]", "[]"));
     await migrate(d.db);
@@ -90,6 +97,38 @@ describe(`migrations on the ${backend} database`, () => {
         },
       ],
     });
+  });
+
+  test("0019 bounds each account's parts as stored: rollups plus open days of its count keys", async () => {
+    const d = await open();
+    const at = migrations.findIndex((m) => m.tag.startsWith("0019_"));
+    await migrate(d.db, migrations.slice(0, at));
+    const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+    await d.db.execute(sql`insert into counter_keys (key, kind, unit, category, first_seen_at) values
+      ('mining.a', 'count', 'count', 'gathering', 0), ('mining.b', 'count', 'count', 'gathering', 0), ('mining.g', 'gauge', 'count', 'gathering', 0)`);
+    await d.db.execute(
+      sql`insert into counter_marks (uuid, closed_through) values ('u1', '2026-05-30'), ('u2', '2026-05-30')`,
+    );
+    const rollup = (key: string, pos: number, neg: number) =>
+      sql`insert into counter_rollups (uuid, profile_id, key, sum, pos, neg, max, min, first_day, last_day, last_value, last_sent_at, last_install, stale)
+        values ('u1', ${profile}, ${key}, ${pos + neg}, ${pos}, ${neg}, 0, 0, '2026-05-01', '2026-05-30', 0, 0, 'i', false)`;
+    await d.db.execute(rollup("mining.a", 100, -5));
+    await d.db.execute(rollup("mining.b", 120, -40));
+    const day = (key: string, on: string, value: number) =>
+      sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, sent_at) values ('u1', ${profile}, ${key}, ${on}::date, 'i', ${value}, 0)`;
+    await d.db.execute(day("mining.a", "2026-05-20", 999)); // closed: already in its rollup
+    await d.db.execute(day("mining.a", "2026-05-31", 50)); // open
+    await d.db.execute(day("mining.a", "2026-06-01", -7)); // open
+    await d.db.execute(day("mining.g", "2026-05-31", 10_000)); // a gauge never adds
+    await migrate(d.db);
+    const marks = await rows<{ uuid: string; pos_bound: string; neg_bound: string }>(
+      d.db,
+      sql`select uuid, pos_bound::text, neg_bound::text from counter_marks order by uuid`,
+    );
+    expect(marks).toEqual([
+      { uuid: "u1", pos_bound: "150", neg_bound: "-40" },
+      { uuid: "u2", pos_bound: "0", neg_bound: "0" },
+    ]);
   });
 
   test("a failing migration leaves nothing half-applied", async () => {

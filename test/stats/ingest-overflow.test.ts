@@ -189,6 +189,39 @@ describe("the limit itself", () => {
   );
 });
 
+describe("the account's bounds of its keys' parts (upsertDays reads no key while they stay in the range)", () => {
+  test("each upload widens them, so a key brought near the limit is refused one upload later", async () => {
+    const u = await uploader(t);
+    const k = "mining.bound.near";
+    // Far below the limit, then a large step: the bounds have followed every change.
+    await ok(await u.send(env(INSTALL_A, [block(addDays(TODAY, -2), [{ k, v: 10 }])])));
+    await ok(await u.send(env(INSTALL_A, [block(addDays(TODAY, -1), [{ k, v: MAX - 30 }])])));
+    expect(await refusalOf(await u.send(env(INSTALL_A, [block(TODAY, [{ k, v: 21 }])])))).toMatchObject({
+      status: 422,
+      code: "total_out_of_range",
+    });
+    await ok(await u.send(env(INSTALL_A, [block(TODAY, [{ k, v: 20 }])])));
+    expect((await lifetimeOf(u, k)).value).toBe(MAX);
+  });
+
+  test("bounds past the range fall back to each key's own parts: other keys are still taken, the full key refused", async () => {
+    const u = await uploader(t);
+    await ok(await u.send(env(INSTALL_A, [block(TODAY, [{ k: "mining.bound.a", v: MAX }])])));
+    // The bounds are now past the range for any growth; each key is then read on its own.
+    await ok(await u.send(env(INSTALL_A, [block(TODAY, [{ k: "mining.bound.b", v: MAX }])])));
+    await ok(await u.send(env(INSTALL_B, [block(addDays(TODAY, -1), [{ k: "mining.bound.c", v: 5 }])])));
+    expect(
+      await refusalOf(await u.send(env(INSTALL_B, [block(addDays(TODAY, -1), [{ k: "mining.bound.b", v: 1 }])]))),
+    ).toMatchObject({ status: 422, code: "total_out_of_range" });
+    // Closed days too: the rollup's parts are read.
+    await rollupOf(u, "mining.bound.a");
+    expect(
+      await refusalOf(await u.send(env(install(3), [block(addDays(TODAY, -3), [{ k: "mining.bound.a", v: 1 }])]))),
+    ).toMatchObject({ status: 422, code: "total_out_of_range" });
+    expect((await lifetimeOf(u, "mining.bound.c")).value).toBe(5);
+  });
+});
+
 describe("baselines add past the range", () => {
   test("a backfill plus later days past 2^53 - 1 reads as the limit with clamped: true, never a rounded number", async () => {
     const u = await uploader(t);
