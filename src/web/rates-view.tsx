@@ -4,6 +4,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import { describeKey } from "../stats/fold.ts";
 import type { ActivityRate, RangeRates } from "../stats/rates.ts";
 import { esc } from "./layout.tsx";
+import { LEADING_PER_GROUP } from "./key-list.ts";
 import { formatDay, formatDuration, formatNumber, formatValue } from "./format.ts";
 
 /**
@@ -26,16 +27,25 @@ const words = (id: string) => {
   return w.charAt(0).toUpperCase() + w.slice(1);
 };
 
+/**
+ * An activity's gains or costs per hour: its LEADING_PER_GROUP largest amounts, then how many more
+ * (a session may list 200 keys, an activity's range thousands: the page stays bounded, issue 22).
+ */
 function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }): JSX.Element {
   if (props.amounts.length === 0) return <span class="muted">none</span>;
+  const shown = [...props.amounts]
+    .sort((a, b) => Math.abs(b.v) - Math.abs(a.v) || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .slice(0, LEADING_PER_GROUP);
+  const more = props.amounts.length - shown.length;
   return (
     <ul class="rates">
-      {props.amounts.map((a) => (
+      {shown.map((a) => (
         <li>
           {esc(describeKey(props.catalogue, a.k).label)}:{" "}
           <strong>{esc(a.perHour === null ? "no time recorded" : rateText(props.catalogue, a.k, a.perHour))}</strong>
         </li>
       ))}
+      {more > 0 ? <li class="muted">and {formatNumber(more)} more</li> : ""}
     </ul>
   );
 }

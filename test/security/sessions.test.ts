@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
 import { activityRates, RATE_LINES_MAX } from "../../src/stats/rates.ts";
+import { LEADING_PER_GROUP } from "../../src/web/key-list.ts";
 
 setDefaultTimeout(120_000);
 
@@ -48,7 +49,7 @@ test("the rates of a range holding more lines than a page reads count its newest
   expect(rates.activities[0]!.gains.reduce((sum, g) => sum + g.v, 0)).toBe(SESSIONS * 10);
 });
 
-test("the owner's page says from which day its rates count", async () => {
+test("the owner's page says from which day its rates count, and lists each activity's leading gains only", async () => {
   const token = (await (await t.request("/v1/stats/me/page-token", { method: "POST", headers: p.auth })).json()) as {
     url: string;
   };
@@ -60,4 +61,7 @@ test("the owner's page says from which day its rates count", async () => {
   const html = await res.text();
   expect(html).toContain("Per hour of the sessions begun since 31 May 2026, by activity");
   expect(html).toContain(`${SESSIONS} sessions`);
+  // Found by looking at it: every one of the 10 000 gains was listed, a page of megabytes.
+  expect(html).toContain(`and ${(GAINS - LEADING_PER_GROUP).toLocaleString("en-GB")} more`);
+  expect(html.length).toBeLessThan(150_000);
 });
