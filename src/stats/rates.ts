@@ -8,7 +8,7 @@ const HOUR_MS = 3_600_000;
 /**
  * The most day lines (an activity, a gain or a cost of one day) a range's rates read: a real
  * player's year is a few thousand; past it the oldest days are left out and the page says from
- * which day it counts (docs/decisions.md, "Rates per hour read at most 20 000 lines").
+ * which day it counts (docs/decisions.md, "Many sessions on the statistics page").
  */
 export const RATE_LINES_MAX = 20_000;
 

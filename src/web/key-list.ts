@@ -14,9 +14,16 @@ export const groupSlug = (s: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "") || "group";
 
-/** Greatest lifetime magnitude first, then by key: what a group "leads" with. */
-const leading = (a: KeyFigure, b: KeyFigure) =>
-  Math.abs(b.lifetime.value) - Math.abs(a.lifetime.value) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/** Greatest magnitude first, then by key: what a list "leads" with (figures, rates). */
+export const leadingBy =
+  <T>(value: (t: T) => number, key: (t: T) => string) =>
+  (a: T, b: T) =>
+    Math.abs(value(b)) - Math.abs(value(a)) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+const leading = leadingBy<KeyFigure>(
+  (f) => f.lifetime.value,
+  (f) => f.key,
+);
 
 /**
  * Per group, its leading figures (all of a group of at most LEADING_PER_GROUP) and, by group, how

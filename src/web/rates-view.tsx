@@ -4,7 +4,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import { describeKey } from "../stats/fold.ts";
 import type { ActivityRate, RangeRates } from "../stats/rates.ts";
 import { esc } from "./layout.tsx";
-import { LEADING_PER_GROUP } from "./key-list.ts";
+import { LEADING_PER_GROUP, leadingBy } from "./key-list.ts";
 import { formatDay, formatDuration, formatNumber, formatValue } from "./format.ts";
 
 /**
@@ -34,7 +34,12 @@ const words = (id: string) => {
 function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }): JSX.Element {
   if (props.amounts.length === 0) return <span class="muted">none</span>;
   const shown = [...props.amounts]
-    .sort((a, b) => Math.abs(b.v) - Math.abs(a.v) || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .sort(
+      leadingBy(
+        (a) => a.v,
+        (a) => a.k,
+      ),
+    )
     .slice(0, LEADING_PER_GROUP);
   const more = props.amounts.length - shown.length;
   return (
