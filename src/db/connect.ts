@@ -87,7 +87,10 @@ export async function connectPostgres(
     connect_timeout: 10,
     backoff: reconnectBackoff,
     // Prepared statements keep a plan for each parameter set (custom plans): a generic plan would
-    // guess the size of an unnest'ed array, and uploads range from one row to thousands.
+    // guess the size of an unnest'ed array, and uploads range from one row to thousands. Measured
+    // (bench/ingest-cost.ts, live 600-row upload): planning is 1.7-1.8 ms of its 7.5 ms of Postgres
+    // CPU; generic plans ("auto") planned in 0.6 ms but executed 0.3-0.6 ms slower, and a generic
+    // plan sized for 10 rows may join 10 000 by nested loops. Kept.
     connection: {
       application_name: "tally",
       statement_timeout: timeouts.statementTimeoutMs,
