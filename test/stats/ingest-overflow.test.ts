@@ -4,7 +4,7 @@
 // kinds never add. Baselines can still add past the range: the read clamps and says so, and the
 // retention job skips (never fails on) a key whose seal would leave the range.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, type Uploader } from "../support/uploads.ts";
 import { storedState } from "../support/stored.ts";
@@ -219,6 +219,43 @@ describe("the account's bounds of its keys' parts (upsertDays reads no key while
       await refusalOf(await u.send(env(install(3), [block(addDays(TODAY, -3), [{ k: "mining.bound.a", v: 1 }])]))),
     ).toMatchObject({ status: 422, code: "total_out_of_range" });
     expect((await lifetimeOf(u, "mining.bound.c")).value).toBe(5);
+  });
+});
+
+describe("a fault the day write did not foresee", () => {
+  test("a rollup whose sum the write would carry past bigint is refused total_out_of_range, not a 500, and nothing of the upload stays", async () => {
+    const u = await uploader(t);
+    const k = "mining.bound.legacy";
+    const closed = addDays(TODAY, -3);
+    await ok(await u.send(env(INSTALL_A, [block(closed, [{ k, v: 5 }])])));
+    await rollupOf(u, k);
+    // No check holds the sum itself: a stored sum near bigint's end, as an older service could leave it.
+    await t.db
+      .update(counterRollups)
+      .set({ sum: sql`9223372036854775000` })
+      .where(and(eq(counterRollups.uuid, u.uuid), eq(counterRollups.key, k)));
+    const before = await storedState(t.db, u.uuid);
+    const res = await u.send(
+      envelope(t, {
+        install: INSTALL_A,
+        sentAt: t.clock.now() + ++sent,
+        counters: [block(closed, [{ k, v: 10_000 }])],
+        sessions: [
+          {
+            id: "legacy-1",
+            activity: "mining",
+            day: closed,
+            startedAt: t.clock.now() - 3_600_000,
+            endedAt: t.clock.now(),
+            gains: [{ k, v: 1 }],
+            costs: [],
+          },
+        ],
+      }),
+    );
+    expect(await refusalOf(res)).toMatchObject({ status: 422, code: "total_out_of_range" });
+    // The session sent beside the rows went with them.
+    expect(await storedState(t.db, u.uuid)).toEqual(before);
   });
 });
 
