@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createPostgresDatabase } from "../test/support/db.ts";
-import { batchOf, firstDay, send, signIn } from "../test/faults/load.ts";
+import { PROFILE, batchOf, firstDay, send, signIn } from "../test/faults/load.ts";
 import { startService, stopService } from "../test/faults/service.ts";
 import { cpuOf } from "./process.ts";
 
@@ -39,6 +39,17 @@ if (!url) {
 
 type Phase = "parse" | "plan" | "execute";
 type Cost = Record<Phase, number> & { calls: number };
+
+/** A line of the server's log as Debian prefixes it ('%m [%p] %q%u@%d '): pid, database, level, text. */
+const LOG_LINE = /^\S+ \S+ \S+ \[(\d+)\] \S*@(\S*) (\w+):\s+(.*)$/;
+/** Which phase each of Postgres's statistics reports measures. */
+const PHASES: Record<string, Phase> = {
+  PARSER: "parse",
+  "PARSE ANALYSIS": "parse",
+  REWRITER: "parse",
+  PLANNER: "plan",
+  EXECUTOR: "execute",
+};
 
 /** Bytes appended to the server's log since `from`. */
 function logSince(from: number): string {
@@ -66,23 +77,16 @@ function costsOf(log: string, database: string): Map<string, Cost> {
       .replace(/'[^']*'/g, "'…'")
       .slice(0, 72);
   for (const line of log.split("\n")) {
-    const head = /^\S+ \S+ \S+ \[(\d+)\] (\S*)@(\S*) (LOG|DETAIL|STATEMENT):\s+(.*)$/.exec(line);
+    const head = LOG_LINE.exec(line);
     if (head) {
-      const [, pid, , db, level, text] = head;
+      const [, pid, db, level, text] = head;
       if (db !== database) {
         current = undefined;
         continue;
       }
       const stats = /^(PARSER|PARSE ANALYSIS|REWRITER|PLANNER|EXECUTOR) STATISTICS/.exec(text!);
       if (level === "LOG" && stats) {
-        const phases = {
-          PARSER: "parse",
-          "PARSE ANALYSIS": "parse",
-          REWRITER: "parse",
-          PLANNER: "plan",
-          EXECUTOR: "execute",
-        };
-        current = { pid: pid!, phase: phases[stats[1] as keyof typeof phases] as Phase };
+        current = { pid: pid!, phase: PHASES[stats[1]!] };
         continue;
       }
       const duration = /^duration: [\d.]+ ms\s+(?:(execute) [^:]*|statement): (.*)$/.exec(text!);
@@ -131,10 +135,11 @@ function lastPlans(log: string, database: string): string {
     plan = undefined;
   };
   for (const line of log.split("\n")) {
-    const head = /^\S+ \S+ \S+ \[\d+\] \S*@(\S*) (\w+):\s+(.*)$/.exec(line);
+    const head = LOG_LINE.exec(line);
     if (head) {
       flush();
-      if (head[1] === database && head[2] === "LOG" && /^duration: [\d.]+ ms\s+plan:/.test(head[3]!)) plan = [head[3]!];
+      const [, , db, level, text] = head;
+      if (db === database && level === "LOG" && /^duration: [\d.]+ ms\s+plan:/.test(text!)) plan = [text!];
     } else if (plan) plan.push(line);
   }
   flush();
@@ -169,19 +174,19 @@ try {
     if (reply.status !== 200) throw new Error(`upload answered ${reply.status} ${reply.code ?? reply.error ?? ""}`);
   }
   const serviceMs = ((cpuOf(service.proc.pid) - cpu0) * 1000) / uploads;
+  await Bun.sleep(300); // the server's last lines reach its log
+  const uploadLog = logSince(logStart);
 
   // The raw limit's statement: the same rows into the same table, one unnest upsert per upload.
   const raw = postgres(db.url, { max: 1, onnotice: () => {} });
   const rawOne = async (uuid: string, i: number) => {
     const rows = batches[i]!.rows;
     await raw`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-      select ${uuid}, ${"4f1c2a3b4d5e6f708192a3b4c5d6e7f8"}, t.key, t.day::date, ${account.install}, t.value, null, null, ${Date.now()}
+      select ${uuid}, ${PROFILE}, t.key, t.day::date, ${account.install}, t.value, null, null, ${Date.now()}
       from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.day)}::text[], ${rows.map((r) => r.value)}::bigint[]) as t(key, day, value)
       on conflict (uuid, profile_id, key, day, install_id) do update set value = excluded.value, sent_at = excluded.sent_at`;
   };
   for (let i = 0; i < WARMUP; i++) await rawOne("feedfeedfeedfeedfeedfeedfeedfeed", i);
-  await Bun.sleep(300); // the server's last lines reach its log
-  const uploadLog = logSince(logStart);
   const rawStart = statSync(logFile).size;
   const client0 = process.cpuUsage();
   for (let i = WARMUP; i < WARMUP + uploads; i++) await rawOne("feedfeedfeedfeedfeedfeedfeedfeed", i);
@@ -191,8 +196,6 @@ try {
   await Bun.sleep(300); // the server's last lines reach its log
 
   const costs = costsOf(uploadLog, database);
-  for (const name of [...costs.keys()])
-    if (costs.get(name)!.calls < uploads / 2 && name.startsWith("insert into counter_days")) costs.delete(name); // the raw's warm-up
   const rawCost = [...costsOf(logSince(rawStart), database).values()].find((c) => c.calls === uploads);
   if (plans) console.log(lastPlans(uploadLog, database));
   const per = (x: number) => (x / uploads).toFixed(3).padStart(8);
