@@ -166,10 +166,10 @@ export const counterMarks = pgTable("counter_marks", {
 });
 
 /**
- * Each account's seal mark: when a seal pass finished the account, no day before `sealed_before`
- * held per-install rows. The next pass reads only the days from a week before the mark (a clock
- * stepped back may have let a few be written again) up to its horizon, so it costs what crossed
- * the horizon since, not the account's whole sealed history. No row: every day is read.
+ * Each account's seal mark: no day before `sealed_before` holds per-install rows. A seal pass sets
+ * it when it finished the account; an upload lowers it when a clock stepped back let it write a
+ * day below it. The next pass reads only the days from the mark up to its horizon, so it costs
+ * what crossed the horizon since, not the account's sealed history. No row: every day is read.
  */
 export const counterSealMarks = pgTable("counter_seal_marks", {
   uuid: text("uuid").primaryKey(),

@@ -23,12 +23,13 @@ export async function sealedAmong(db: Db, uuid: string, days: string[]): Promise
 
 /**
  * Of these accounts (each with its horizon `before`), those with day rows before it that the pass
- * must fold: per-install rows (`collapsible`: the seal; only from a week before the account's seal
- * mark on) or any row (retention, which deletes what it folds, so only due rows are left before
- * its horizon). One statement; each account one range read of the (uuid, day) index over what
- * crossed its horizon (ordered by day, so the planner does not scan the primary key's index of
- * every day of the account for the day column instead).
- * Answers each due account's lower bound (null: from its first day).
+ * must fold: per-install rows (`collapsible`: the seal; only from the account's seal mark on) or
+ * any row (retention, which deletes what it folds, so only due rows are left before its horizon).
+ * One statement; each account one range read of the (uuid, day) index over what crossed its
+ * horizon since the last pass (ordered by day, so the planner does not scan the primary key's
+ * index of every day of the account for the day column instead).
+ * Answers each due account's lower bound (null: from its first day), which is also its seal mark
+ * as read here.
  */
 export async function dueAccounts(
   db: Db,
@@ -36,7 +37,7 @@ export async function dueAccounts(
   collapsible: boolean,
 ): Promise<Map<string, string | null>> {
   if (candidates.length === 0) return new Map();
-  const from = collapsible ? sql`(m.sealed_before - ${SEAL_MARK_SLACK_DAYS}::int)` : sql`null::date`;
+  const from = collapsible ? sql`m.sealed_before` : sql`null::date`;
   const found = await rows<{ uuid: string; from: string | null }>(
     db,
     sql`select a.uuid, f.day::text as from
@@ -51,13 +52,25 @@ export async function dueAccounts(
   return new Map(found.map((r) => [r.uuid, r.from]));
 }
 
-/** Days a clock stepped back may reopen below a seal mark (seal.ts CLOCK_STEP_BACK_DAYS). */
-const SEAL_MARK_SLACK_DAYS = 7;
-
-/** Notes that the account has no per-install rows before `before` (the mark never moves back). */
-export async function setSealMark(db: Db, uuid: string, before: string) {
+/**
+ * Notes that the account has no per-install rows before `before`. `read` is the mark the pass read
+ * before it worked (null: none): if an upload lowered the mark since (lowerSealMark), it stays
+ * lowered, so the next pass reads from there. Otherwise the mark never moves back.
+ */
+export async function setSealMark(db: Db, uuid: string, before: string, read: string | null) {
   await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before) values (${uuid}, ${before}::date)
-    on conflict (uuid) do update set sealed_before = greatest(counter_seal_marks.sealed_before, excluded.sealed_before)`);
+    on conflict (uuid) do update set sealed_before = greatest(counter_seal_marks.sealed_before, excluded.sealed_before)
+    ${read === null ? sql`` : sql`where counter_seal_marks.sealed_before >= ${read}::date`}`);
+}
+
+/**
+ * An upload wrote per-install rows on `day`, which a clock stepped back made writable again
+ * below the account's seal mark: the next seal pass must read from there.
+ */
+export async function lowerSealMark(db: Db, uuid: string, day: string) {
+  await db.execute(
+    sql`update counter_seal_marks set sealed_before = ${day}::date where uuid = ${uuid} and sealed_before > ${day}::date`,
+  );
 }
 
 /**

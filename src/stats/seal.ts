@@ -14,6 +14,7 @@ import {
   collapseDays,
   dueAccounts,
   keysBefore,
+  lowerSealMark,
   markUnsealedNone,
   sealIntoBaseline,
   sealedAmong,
@@ -60,19 +61,26 @@ async function pass(
     result.accounts++;
     const skippedBefore = result.skipped;
     let finished = true;
+    let marked = false;
     for (let i = 0; i < keys.length; i += batchKeys) {
       if (opts.signal?.aborted) {
         finished = false;
         break;
       }
       const batch = keys.slice(i, i + batchKeys);
-      const run = (some: string[]) =>
+      // Every per-install row before the horizon is collapsed once the last batch is: the seal mark
+      // moves in its transaction (one commit less per account), so the next pass starts there.
+      const mark = collapsible && i + batchKeys >= keys.length && result.skipped === skippedBefore;
+      const run = (some: string[], withMark = false) =>
         deps.db.transaction(async (tx) => {
           await lockAccountStats(tx, uuid);
-          return work(tx, uuid, some, before, from);
+          const removed = await work(tx, uuid, some, before, from);
+          if (withMark) await setSealMark(tx, uuid, before, from);
+          return removed;
         });
       try {
-        result.rowsRemoved += await run(batch);
+        result.rowsRemoved += await run(batch, mark);
+        marked = mark;
       } catch (error) {
         if (!isOutOfRange(error)) throw error;
         // A key whose fold would leave the safe range (a seal baseline past it, or a total stored
@@ -90,8 +98,9 @@ async function pass(
       result.batches++;
       await opts.afterBatch?.({ uuid, keys: batch.length });
     }
-    // Every per-install row before the horizon is collapsed: the next seal pass starts here.
-    if (collapsible && finished && result.skipped === skippedBefore) await setSealMark(deps.db, uuid, before);
+    // The last batch was redone key by key, none skipped: the mark moves on its own.
+    if (collapsible && finished && !marked && result.skipped === skippedBefore)
+      await setSealMark(deps.db, uuid, before, from);
   }
   return result;
 }
@@ -103,7 +112,9 @@ const CLOCK_STEP_BACK_DAYS = 7;
  * The days of an upload that the clock says are writable but the seal or retention already took:
  * after the clock stepped back across midnight, the horizon by the clock is earlier than the one
  * the jobs used, and writing such a day again would count it twice. Only days within a week of
- * the horizon are asked about (a live upload's days never are).
+ * the horizon are asked about (a live upload's days never are). Those of them still open may lie
+ * below the account's seal mark (a day the seal found empty): the mark is lowered to the first, so
+ * the next seal pass takes their rows without reading every account's sealed week again.
  */
 export async function resealedDays(
   db: Db,
@@ -114,7 +125,10 @@ export async function resealedDays(
   const edge = [
     ...new Set(days.filter((d) => d >= sealedBeforeDay && d < addDays(sealedBeforeDay, CLOCK_STEP_BACK_DAYS))),
   ];
-  return new Set(await sealedAmong(db, uuid, edge));
+  const sealed = new Set(await sealedAmong(db, uuid, edge));
+  const open = edge.filter((d) => !sealed.has(d)).sort();
+  if (open.length > 0) await lowerSealMark(db, uuid, open[0]!);
+  return sealed;
 }
 
 export function sealPass(deps: LifecycleDeps, opts: PassOptions = {}) {

@@ -104,6 +104,23 @@ describe("the clock steps back an hour", () => {
     expect(await dayRows(t, u)).toContain("2026-06-16 (sealed) 100");
   });
 
+  test("across midnight, a day the seal found empty may be written, and the next seal takes it", async () => {
+    const { t, u } = await setup("2026-10-14T12:00:00Z");
+    await send(u, envelope(t, { counters: [block("2026-06-17", 7)] }));
+    // 00:30 the next day the seal finds nothing on 2026-06-16 and marks the account sealed before 2026-06-17.
+    t.clock.set("2026-10-15T00:30:00Z");
+    await runJobs(t);
+    // Back an hour, 2026-06-16 is writable and nothing of it was sealed: the install writes it.
+    t.clock.advance(-HOUR);
+    expect((await send(u, envelope(t, { counters: [block("2026-06-16", 50)] }))).refused).toEqual([]);
+    await runJobs(t);
+    // Once the clock is right again, the seal collapses that day too, below its earlier mark.
+    t.clock.set("2026-10-15T01:00:00Z");
+    await runJobs(t);
+    expect(await dayRows(t, u)).toContain("2026-06-16 (sealed) 50");
+    expect(await lifetime(t, u)).toBe(57);
+  });
+
   test("across midnight, a day retention already deleted is not reopened either", async () => {
     const { t, u } = await setup("2026-10-14T12:00:00Z", 120);
     await send(u, envelope(t, { counters: [block("2026-06-16", 100), block("2026-06-17", 7)] }));

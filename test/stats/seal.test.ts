@@ -14,10 +14,10 @@ import {
   totalsReads,
   FIXTURE_PROFILE,
 } from "../support/fixtures.ts";
-import type { Uploader } from "../support/uploads.ts";
+import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
+import type { CounterBlock } from "../../src/wire/envelope.ts";
 import { counterDays, counterSealMarks } from "../../src/stats/counters.table.ts";
 import { sealedBefore } from "../../src/stats/horizons.ts";
-import { addDays } from "../../src/wire/day.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
 
@@ -86,7 +86,7 @@ describe("the seal", () => {
     expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
   });
 
-  test("a later pass starts near the account's seal mark, and still takes a row a stepped-back clock let in below it", async () => {
+  test("a later pass starts at the account's seal mark", async () => {
     const { t, u } = await withFixtures();
     t.clock.set("2026-10-15T12:00:00Z");
     await sealPass(t);
@@ -94,13 +94,43 @@ describe("the seal", () => {
     expect(mark?.sealedBefore).toBe(sealedBefore(fixtureAccount.zone, t.clock.now()));
     // Nothing crossed the horizon since: the account is not worked on.
     expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
-    // A clock stepped back let an install row in three days below the mark.
-    const [some] = await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid)).limit(1);
-    await t.db
-      .insert(counterDays)
-      .values({ ...some!, day: addDays(mark!.sealedBefore, -3), installId: "a".repeat(32) });
+  });
+
+  test("an upload below the mark while a pass works on the account keeps the mark low for the next pass", async () => {
+    const t = await testApp({ settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
+    opened.push(t);
+    const u = await uploader(t, { zone: "UTC" });
+    const day = (d: string, v: number): CounterBlock => ({
+      profileId: PROFILE,
+      scope: "day",
+      day: d,
+      rows: [{ k: "mining.blocks.stone", v }],
+    });
+    const send = async (blocks: CounterBlock[]) => {
+      const res = await u.send(envelope(t, { counters: blocks }));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { refused: unknown[] }).refused).toEqual([]);
+    };
+    await send([day("2026-06-17", 7)]);
+    t.clock.set("2026-10-15T00:30:00Z"); // horizon 2026-06-17: nothing before it, marked there
+    await sealPass(t);
+    t.clock.set("2026-10-16T00:30:00Z"); // horizon 2026-06-18: 2026-06-17 is due
+    const working = t.clock.now();
+    const result = await sealPass(t, {
+      afterBatch: async () => {
+        // Meanwhile a clock a day behind lets an install write the empty 2026-06-16.
+        t.clock.set("2026-10-14T23:30:00Z");
+        await send([day("2026-06-16", 50)]);
+        t.clock.set(working);
+      },
+    });
+    expect(result).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    const [mark] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
+    expect(mark?.sealedBefore).toBe("2026-06-16");
     expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
     expect(await installRows(t, u.uuid)).toEqual([]);
+    const [after] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
+    expect(after?.sealedBefore).toBe("2026-06-18");
   });
 });
 
