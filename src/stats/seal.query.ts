@@ -1,7 +1,15 @@
 // The seal (contract 3) and the retention seal (2.6), one batch of keys of one account at a time.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { dayFold, foldByKind, latestReading, mergedBackfill, overPair, overRows } from "./counters.query.ts";
+import {
+  closedThrough,
+  dayFold,
+  foldByKind,
+  latestReading,
+  mergedBackfill,
+  overPair,
+  overRows,
+} from "./counters.query.ts";
 import { recomputeRollups } from "./rollup.query.ts";
 
 /** The install id of a day row that holds the folded value of a sealed day's installs. */
@@ -113,6 +121,13 @@ export async function keysBefore(
 /**
  * Collapses, for these keys, each day in [`from`, `before`) into one row holding its installs' folded
  * value (and the day's low and high), then deletes the per-install rows. Answers rows removed.
+ *
+ * The rollups move by what the collapse changed in them, in the same statement as the fold, so the
+ * seal costs the days it collapses, not every day of the keys: a count's day folded to its sum
+ * keeps the key's sum but may shrink its positive and negative parts (installs of either sign), a
+ * max or min key's day folds to its extreme, and a gauge's to its latest reading (the rollup's last
+ * value and sentAt when it is the key's last day). Only closed days are in the rollups. What a kind
+ * never reads (a count's max, say) may differ from a rebuild, as after an upload (upsertDays).
  */
 export async function collapseDays(
   tx: Db,
@@ -121,24 +136,35 @@ export async function collapseDays(
   before: string,
   from: string | null = null,
 ): Promise<number> {
-  await tx.execute(sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-    select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at
-    from (
-      select d.profile_id, d.key, d.day,
+  await tx.execute(sql`with folded as (
+      select d.profile_id, d.key, d.day, k.kind,
         ${foldByKind(sql`k.kind`, overRows(sql`d.value`, latestReading, sql`k.kind = 'gauge'`))} as value,
-        min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at
+        min(d.low) as low, max(d.high) as high, max(d.sent_at) as sent_at,
+        sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
       from counter_days d join counter_keys k on k.key = d.key
       where d.uuid = ${uuid} and d.key = any(${p(keys)}::text[]) and ${daysIn(from, before, "d.")}
       group by d.profile_id, d.key, d.day, k.kind
       having bool_or(d.install_id <> ${SEALED_INSTALL})
-    ) f
-    on conflict (uuid, profile_id, key, day, install_id) do update set
-      value = excluded.value, low = excluded.low, high = excluded.high, sent_at = excluded.sent_at`);
+    ),
+    collapsed as (
+      insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+      select ${uuid}, f.profile_id, f.key, f.day::date, ${SEALED_INSTALL}, f.value, f.low, f.high, f.sent_at from folded f
+      on conflict (uuid, profile_id, key, day, install_id) do update set
+        value = excluded.value, low = excluded.low, high = excluded.high, sent_at = excluded.sent_at
+    ),
+    parts as (
+      select f.profile_id, f.key, sum(greatest(f.value, 0) - f.pos) as pos, sum(least(f.value, 0) - f.neg) as neg
+      from folded f
+      where f.kind = 'count' and f.day <= ${closedThrough(uuid)}
+      group by f.profile_id, f.key
+    )
+    update counter_rollups r set pos = r.pos + x.pos, neg = r.neg + x.neg
+    from parts x
+    where r.uuid = ${uuid} and r.profile_id = x.profile_id and r.key = x.key and (x.pos <> 0 or x.neg <> 0)`);
   const gone = await rows(
     tx,
     sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and ${daysIn(from, before)} and install_id <> ${SEALED_INSTALL} returning 1`,
   );
-  await recomputeRollups(tx, uuid, keys);
   return gone.length;
 }
 

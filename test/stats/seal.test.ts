@@ -14,9 +14,11 @@ import {
   totalsReads,
   FIXTURE_PROFILE,
 } from "../support/fixtures.ts";
-import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
+import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, type Uploader } from "../support/uploads.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
-import { counterDays, counterSealMarks } from "../../src/stats/counters.table.ts";
+import { counterDays, counterRollups, counterSealMarks } from "../../src/stats/counters.table.ts";
+import { recomputeRollups } from "../../src/stats/rollup.query.ts";
+import { closeDaysPass } from "../../src/stats/rollups.ts";
 import { sealedBefore } from "../../src/stats/horizons.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
@@ -131,6 +133,36 @@ describe("the seal", () => {
     expect(await installRows(t, u.uuid)).toEqual([]);
     const [after] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
     expect(after?.sealedBefore).toBe("2026-06-18");
+  });
+  test("a closed day of installs of either sign keeps each key's rollup equal to a rebuild from the rows", async () => {
+    const t = await testApp({ settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
+    opened.push(t);
+    const u = await uploader(t, { zone: "UTC" });
+    const stone = (day: string, v: number): CounterBlock => ({
+      profileId: PROFILE,
+      scope: "day",
+      day,
+      rows: [{ k: "mining.blocks.stone", v }],
+    });
+    for (const [install, blocks] of [
+      [INSTALL_A, [stone("2026-06-16", 5)]],
+      [INSTALL_B, [stone("2026-06-16", -3)]],
+      [INSTALL_A, [stone("2026-06-15", 4)]],
+    ] as const) {
+      const res = await u.send(envelope(t, { install, zone: { id: "UTC" }, counters: [...blocks] }));
+      expect(res.status).toBe(200);
+    }
+    t.clock.set("2026-10-20T12:00:00Z");
+    await closeDaysPass(t);
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 3 });
+    const sealed = await t.db.select().from(counterRollups).where(eq(counterRollups.uuid, u.uuid));
+    // The day folds to 2: its parts shrink from +5 and -3 to +2 and 0; the sum stays 6.
+    expect(sealed.map((r) => [r.key, r.sum, r.pos, r.neg])).toEqual([["mining.blocks.stone", 6, 6, 0]]);
+    await t.db.transaction((tx) => recomputeRollups(tx, u.uuid, ["mining.blocks.stone"]));
+    const rebuilt = await t.db.select().from(counterRollups).where(eq(counterRollups.uuid, u.uuid));
+    const read = (list: typeof sealed) =>
+      list.map(({ sum, pos, neg, firstDay, lastDay }) => ({ sum, pos, neg, firstDay, lastDay }));
+    expect(read(sealed)).toEqual(read(rebuilt));
   });
 });
 
