@@ -22,6 +22,8 @@ import { addDays } from "../src/wire/day.ts";
 import { databaseUrlFor } from "../test/support/db.ts";
 
 export const DAYS = 130;
+/** Accounts whose day rows one statement of the fill inserts. */
+const FILL_ACCOUNTS = 250;
 const ZONES = ["UTC", "Europe/Berlin", "America/New_York"];
 
 /** 600 keys of the four kinds, named as the catalogue's patterns and keys are. */
@@ -57,13 +59,43 @@ export const growthSizes: GrowthSize[] = [
 export const accountUuid = (a: number) => a.toString(16).padStart(32, "0");
 export const accountName = (a: number) => `Growth_${a}`;
 
-/** The fill's statements; `today` is the fill's UTC day. Keys per playing day chosen so the rows come near `dayRows`. */
-function fillSql(size: GrowthSize, today: string, nowMs: number): string {
+/**
+ * The day rows of accounts lo..hi, in the primary key's order. Inserted a range of accounts at a
+ * time: one statement of 50M rows sorted them all first (a sort spilled to disk of the whole table).
+ */
+function dayRowsSql(size: GrowthSize, today: string, lo: number, hi: number): string {
+  const { first, firstMs, dayMs } = fillShape(size, today);
+  return `
+insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
+  select g.uuid, md5('p' || g.a || '_' || p), k.key, '${first}'::date + d, md5('i' || g.a || '_' || (1 + (g.a + d + x) % g.installs)),
+    v.value, case when k.kind = 'gauge' then v.value - 100 end, case when k.kind = 'gauge' then v.value + 100 end,
+    ${firstMs} + d::bigint * ${dayMs} + x
+  from g_accounts g
+    cross join generate_series(1, g.profiles) p
+    cross join generate_series(0, ${DAYS - 1}) d
+    cross join lateral generate_series(0, case when d % 5 = 0 and g.installs > 1 then 1 else 0 end) x
+    cross join generate_series(0, g.keys - 1) j
+    join g_keys k on k.idx = (g.a * 7 + j * 13) % ${growthKeys.length}
+    cross join lateral (select case k.kind
+      when 'count' then 1 + (g.a * 31 + d * 7 + j * 3 + x) % 1000
+      when 'gauge' then 1000000 + d * 1000 + g.a
+      else 60000 + (g.a * 17 + d * 11 + j) % 30000 end::bigint as value) v
+  where g.a between ${lo} and ${hi} and (g.a = 1 or (hashint4(g.a * 1000 + d + p * 7919) & 1023) < 614)
+  order by 1, 2, 3, 4, 5;
+`;
+}
+
+/** Keys per playing day chosen so the rows come near `dayRows`, and the fill's first day. */
+function fillShape(size: GrowthSize, today: string) {
   // rows per account ~ 1.5 profiles x DAYS x 0.6 playing x keys x 1.13 installs
   const keys = Math.max(2, Math.round(size.dayRows / (size.accounts * DAYS * 1.5 * 0.6 * 1.13)));
   const first = addDays(today, -(DAYS - 1));
-  const dayMs = 86_400_000;
-  const firstMs = Date.parse(`${first}T12:00:00Z`);
+  return { keys, first, firstMs: Date.parse(`${first}T12:00:00Z`), dayMs: 86_400_000 };
+}
+
+/** The fill's statements but the day rows (dayRowsSql); `today` is the fill's UTC day. */
+function fillSql(size: GrowthSize, today: string, nowMs: number): string {
+  const { keys, first, firstMs, dayMs } = fillShape(size, today);
   return `
 create temp table g_keys as
   select (ord - 1)::int as idx, key, kind from unnest(array[${growthKeys.map((k) => `'${k.key}'`).join(",")}], array[${growthKeys.map((k) => `'${k.kind}'`).join(",")}]) with ordinality as t(key, kind, ord);
@@ -80,22 +112,6 @@ insert into accounts (uuid, name, zone, created_at, settings_version, consented,
 insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at)
   select g.uuid, md5('p' || g.a || '_' || p), (array['Kiwi','Mango','Apple'])[p], ${firstMs}, ${nowMs}
   from g_accounts g, generate_series(1, g.profiles) p;
-insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-  select g.uuid, md5('p' || g.a || '_' || p), k.key, '${first}'::date + d, md5('i' || g.a || '_' || (1 + (g.a + d + x) % g.installs)),
-    v.value, case when k.kind = 'gauge' then v.value - 100 end, case when k.kind = 'gauge' then v.value + 100 end,
-    ${firstMs} + d::bigint * ${dayMs} + x
-  from g_accounts g
-    cross join generate_series(1, g.profiles) p
-    cross join generate_series(0, ${DAYS - 1}) d
-    cross join lateral generate_series(0, case when d % 5 = 0 and g.installs > 1 then 1 else 0 end) x
-    cross join generate_series(0, g.keys - 1) j
-    join g_keys k on k.idx = (g.a * 7 + j * 13) % ${growthKeys.length}
-    cross join lateral (select case k.kind
-      when 'count' then 1 + (g.a * 31 + d * 7 + j * 3 + x) % 1000
-      when 'gauge' then 1000000 + d * 1000 + g.a
-      else 60000 + (g.a * 17 + d * 11 + j) % 30000 end::bigint as value) v
-  where g.a = 1 or (hashint4(g.a * 1000 + d + p * 7919) & 1023) < 614
-  order by 1, 2, 3, 4, 5;
 insert into counter_backfills (uuid, profile_id, key, install_id, day, value, sent_at)
   select g.uuid, md5('p' || g.a || '_1'), k.key, md5('i' || g.a || '_1'), '${first}'::date - 1, 10000 + g.a, ${firstMs}
   from g_accounts g cross join generate_series(0, least(g.keys, 3) - 1) j
@@ -159,6 +175,12 @@ export async function ensureTemplate(
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   log(`filling ${name}: ${size.accounts} accounts, about ${size.dayRows} day rows`);
   await sql.unsafe(fillSql(size, today, now));
+  await sql.unsafe("set work_mem = '256MB'");
+  for (let lo = 1; lo <= size.accounts; lo += FILL_ACCOUNTS) {
+    await sql.unsafe(dayRowsSql(size, today, lo, Math.min(size.accounts, lo + FILL_ACCOUNTS - 1)));
+    if (lo > 1 && (lo - 1) % (FILL_ACCOUNTS * 10) === 0)
+      log(`  accounts ${lo - 1} of ${size.accounts} in ${Math.round((performance.now() - t0) / 1000)} s`);
+  }
   const rowsSeconds = (performance.now() - t0) / 1000;
   log(`  rows in ${rowsSeconds.toFixed(0)} s; running yesterday's jobs`);
   // The jobs as the service would have run them yesterday (module functions, their own statements).

@@ -7,7 +7,8 @@
 // upsert of the same rows into the same full table; /u/<name> at 90 and 365 days and lifetime
 // totals of a typical and of the large account; export and erasure of the large account; database
 // bytes per day row. One table of cost against size, then JSON. Asserts nothing.
-//   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/growth.ts [dist/tally] [--sizes 1m,10m] [--uploads 20]
+//   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/growth.ts [dist/tally] [--sizes 1m,10m] [--uploads 20] [--warmup 10]
+//   (--fill: only make the sizes' missing templates)
 import postgres from "postgres";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +34,8 @@ const sizes = flag("--sizes", "1m,10m")
   .split(",")
   .map((label) => growthSizes.find((s) => s.label === label) ?? Promise.reject(new Error(`no size ${label}`)));
 const uploadsPerClient = Number(flag("--uploads", "20"));
+/** Untimed uploads per client before each ingest phase (--warmup 0: time a cold process). */
+const warmups = Number(flag("--warmup", "10"));
 const CLIENTS = 16;
 const POOL = 20;
 const adminUrl = loadConfig().databaseUrl;
@@ -108,7 +111,8 @@ async function measureSize(size: (typeof growthSizes)[number]) {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists "${copy}" with (force)`);
   const c0 = performance.now();
-  await admin.unsafe(`create database "${copy}" template "${templateName(size)}"`);
+  // file_copy: Postgres 15's default (wal_log) writes the whole template through the WAL.
+  await admin.unsafe(`create database "${copy}" template "${templateName(size)}" strategy file_copy`);
   const copySeconds = round((performance.now() - c0) / 1000);
   const url = databaseUrlFor(adminUrl, copy);
   const [{ bytes }] = (await admin`select pg_database_size(${templateName(size)})::bigint as bytes`) as unknown as [
@@ -228,6 +232,17 @@ async function serviceFigures(url: string, databaseName: string) {
       const rawPg = ((postgresCpu(databaseName) - pgRaw0) * 1000) / uploads;
       await sql.end();
       const bodies: PreparedUpload[][] = envs.map((list) => list.map((e) => prepareUpload(e)));
+      // Warm-up, not timed: a fresh process spends its first few hundred uploads compiling them
+      // (JSC's JIT threads took ~17% of the service's CPU over its first 300 uploads), which a
+      // service that has run for a while no longer pays.
+      await Promise.all(
+        uploaders.map(async (up, c) => {
+          for (let u = 0; u < warmups; u++) {
+            const res = await up.send(envelope(c, uploadsPerClient + u, live, hex(phase * 1e9 + c * 1e6 + 900_000 + u)));
+            if (!res.ok) throw new Error(`warm-up answered ${res.status} ${res.refusal.code}`);
+          }
+        }),
+      );
       const latencies: number[] = [];
       const cpu0 = cpuOf(proc.pid);
       const pg0 = postgresCpu(databaseName);
@@ -308,6 +323,11 @@ async function serviceFigures(url: string, databaseName: string) {
   }
 }
 
+if (args.includes("--fill")) {
+  // Only make the missing templates (the 50M one takes most of an hour), measure nothing.
+  for (const size of await Promise.all(sizes)) log(JSON.stringify(await ensureTemplate(adminUrl, size, log)));
+  process.exit(0);
+}
 const results: Record<string, any>[] = [];
 for (const size of await Promise.all(sizes)) results.push(await measureSize(size));
 
@@ -353,9 +373,9 @@ const lines: [string, (r: Record<string, any>) => unknown][] = [
 ];
 const width = Math.max(...lines.map(([k]) => k.length));
 console.log(
-  `\ngrowth on ${new URL(adminUrl).host}: cost against size, ${CLIENTS} clients x ${uploadsPerClient} uploads\n`,
+  `\ngrowth on ${new URL(adminUrl).host}: cost against size, ${CLIENTS} clients x ${uploadsPerClient} uploads (after ${warmups} untimed)\n`,
 );
 console.log(`${"".padEnd(width)}  ${results.map((r) => String(r.size).padStart(24)).join("")}`);
 for (const [k, f] of lines)
   console.log(`${k.padEnd(width)}  ${results.map((r) => String(f(r)).padStart(24)).join("")}`);
-console.log("\n" + JSON.stringify({ bench: "growth", clients: CLIENTS, uploadsPerClient, sizes: results }));
+console.log("\n" + JSON.stringify({ bench: "growth", clients: CLIENTS, uploadsPerClient, warmups, sizes: results }));
