@@ -238,7 +238,9 @@ async function serviceFigures(url: string, databaseName: string) {
       await Promise.all(
         uploaders.map(async (up, c) => {
           for (let u = 0; u < warmups; u++) {
-            const res = await up.send(envelope(c, uploadsPerClient + u, live, hex(phase * 1e9 + c * 1e6 + 900_000 + u)));
+            const res = await up.send(
+              envelope(c, uploadsPerClient + u, live, hex(phase * 1e9 + c * 1e6 + 900_000 + u)),
+            );
             if (!res.ok) throw new Error(`warm-up answered ${res.status} ${res.refusal.code}`);
           }
         }),
