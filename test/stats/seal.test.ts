@@ -64,6 +64,13 @@ const setRetention = async (t: TestApp, u: Uploader, days: number) => {
   });
   expect(res.status).toBe(200);
 };
+/** One day block of the profile holding one count key. */
+const stone = (day: string, v: number): CounterBlock => ({
+  profileId: PROFILE,
+  scope: "day",
+  day,
+  rows: [{ k: "mining.blocks.stone", v }],
+});
 const installRows = (t: TestApp, uuid: string) =>
   t.db
     .select()
@@ -102,18 +109,12 @@ describe("the seal", () => {
     const t = await testApp({ settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
-    const day = (d: string, v: number): CounterBlock => ({
-      profileId: PROFILE,
-      scope: "day",
-      day: d,
-      rows: [{ k: "mining.blocks.stone", v }],
-    });
     const send = async (blocks: CounterBlock[]) => {
       const res = await u.send(envelope(t, { counters: blocks }));
       expect(res.status).toBe(200);
       expect(((await res.json()) as { refused: unknown[] }).refused).toEqual([]);
     };
-    await send([day("2026-06-17", 7)]);
+    await send([stone("2026-06-17", 7)]);
     t.clock.set("2026-10-15T00:30:00Z"); // horizon 2026-06-17: nothing before it, marked there
     await sealPass(t);
     t.clock.set("2026-10-16T00:30:00Z"); // horizon 2026-06-18: 2026-06-17 is due
@@ -122,7 +123,7 @@ describe("the seal", () => {
       afterBatch: async () => {
         // Meanwhile a clock a day behind lets an install write the empty 2026-06-16.
         t.clock.set("2026-10-14T23:30:00Z");
-        await send([day("2026-06-16", 50)]);
+        await send([stone("2026-06-16", 50)]);
         t.clock.set(working);
       },
     });
@@ -134,16 +135,11 @@ describe("the seal", () => {
     const [after] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
     expect(after?.sealedBefore).toBe("2026-06-18");
   });
+
   test("a closed day of installs of either sign keeps each key's rollup equal to a rebuild from the rows", async () => {
     const t = await testApp({ settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
-    const stone = (day: string, v: number): CounterBlock => ({
-      profileId: PROFILE,
-      scope: "day",
-      day,
-      rows: [{ k: "mining.blocks.stone", v }],
-    });
     for (const [install, blocks] of [
       [INSTALL_A, [stone("2026-06-16", 5)]],
       [INSTALL_B, [stone("2026-06-16", -3)]],
