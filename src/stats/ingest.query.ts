@@ -3,11 +3,11 @@
 // uploads delivered out of order fold to the same rows.
 import { sql } from "drizzle-orm";
 import { isEmbedded, rows, type Db } from "../db/database.ts";
+import { integerArray, textArray } from "../db/array-param.ts";
 import type { Amount } from "./activity.table.ts";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 import { closedThrough, rollupMerge, statsLock } from "./counters.query.ts";
 
-const p = sql.param;
 const LIMIT = sql.raw(String(SAFE_LIMIT));
 const NEG_LIMIT = sql.raw(String(-SAFE_LIMIT));
 
@@ -105,7 +105,7 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
     sql`with pinned as (
       insert into counter_keys (key, kind, unit, category, first_seen_at)
       select t.key, t.kind, t.unit, t.category, ${now}
-      from unnest(${p(keys)}::text[], ${p(pins.map((x) => x.kind))}::text[], ${p(pins.map((x) => x.unit))}::text[], ${p(pins.map((x) => x.category))}::text[])
+      from unnest(${textArray(keys)}::text[], ${textArray(pins.map((x) => x.kind))}::text[], ${textArray(pins.map((x) => x.unit))}::text[], ${textArray(pins.map((x) => x.category))}::text[])
         as t(key, kind, unit, category)
       on conflict (key) do nothing
       returning 1
@@ -113,7 +113,10 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
     select count(*)::int as n from pinned`,
   );
   if (row!.n === pins.length) return pins;
-  return rows<KeyPin>(tx, sql`select key, kind, unit, category from counter_keys where key = any(${p(keys)}::text[])`);
+  return rows<KeyPin>(
+    tx,
+    sql`select key, kind, unit, category from counter_keys where key = any(${textArray(keys)}::text[])`,
+  );
 }
 
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
@@ -166,6 +169,7 @@ async function upsertDaysOf(
   bounds: (number | null)[],
 ): Promise<{ profileId: string; key: string }[]> {
   const closed = sql`filter (where closed)`;
+  const keys = textArray(list.map((r) => r.key));
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
   // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
   // Reads in this statement see the rows as they were before it (its snapshot): open days' old parts.
@@ -177,13 +181,13 @@ async function upsertDaysOf(
         (select m.neg_bound from counter_marks m where m.uuid = ${uuid}) as neg_bound
     ),
     kinds as (
-      select distinct t.key, t.kind from unnest(${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.kind))}::text[]) as t(key, kind)
+      select distinct t.key, t.kind from unnest(${keys}::text[], ${textArray(list.map((r) => r.kind))}::text[]) as t(key, kind)
     ),
     written as (
       insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
       select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
-      from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
-                  ${p(list.map((r) => r.value))}::bigint[], ${p(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
+      from unnest(${textArray(list.map((r) => r.profileId))}::text[], ${keys}::text[], ${textArray(list.map((r) => r.day))}::text[],
+                  ${integerArray(list.map((r) => r.value))}::bigint[], ${integerArray(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
       on conflict (uuid, profile_id, key, day, install_id) do update set
         replaced_value = counter_days.value,
         value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
@@ -262,8 +266,8 @@ export async function upsertBackfills(tx: Db, uuid: string, installId: string, s
   if (list.length === 0) return;
   await tx.execute(sql`insert into counter_backfills (uuid, profile_id, key, install_id, day, value, sent_at)
     select ${uuid}, t.profile_id, t.key, ${installId}, t.day::date, t.value, ${sentAt}
-    from unnest(${p(list.map((r) => r.profileId))}::text[], ${p(list.map((r) => r.key))}::text[], ${p(list.map((r) => r.day))}::text[],
-                ${p(list.map((r) => r.value))}::bigint[]) as t(profile_id, key, day, value)
+    from unnest(${textArray(list.map((r) => r.profileId))}::text[], ${textArray(list.map((r) => r.key))}::text[], ${textArray(list.map((r) => r.day))}::text[],
+                ${integerArray(list.map((r) => r.value))}::bigint[]) as t(profile_id, key, day, value)
     on conflict (uuid, profile_id, key, install_id) do update set
       day = case when excluded.sent_at >= counter_backfills.sent_at then excluded.day else counter_backfills.day end,
       value = case when excluded.sent_at >= counter_backfills.sent_at then excluded.value else counter_backfills.value end,
@@ -292,9 +296,9 @@ export async function upsertSessions(tx: Db, uuid: string, installId: string, li
   const [row] = await rows<{ n: number }>(
     tx,
     sql`with t as (
-      select * from unnest(${p(list.map((s) => s.id))}::text[], ${p(list.map((s) => s.profileId))}::text[], ${p(list.map((s) => s.activity))}::text[],
-                ${p(list.map((s) => s.day))}::text[], ${p(list.map((s) => s.startedAt))}::bigint[], ${p(list.map((s) => s.endedAt))}::bigint[],
-                ${p(list.map((s) => JSON.stringify(s.gains)))}::text[], ${p(list.map((s) => JSON.stringify(s.costs)))}::text[])
+      select * from unnest(${textArray(list.map((s) => s.id))}::text[], ${textArray(list.map((s) => s.profileId))}::text[], ${textArray(list.map((s) => s.activity))}::text[],
+                ${textArray(list.map((s) => s.day))}::text[], ${integerArray(list.map((s) => s.startedAt))}::bigint[], ${integerArray(list.map((s) => s.endedAt))}::bigint[],
+                ${textArray(list.map((s) => JSON.stringify(s.gains)))}::text[], ${textArray(list.map((s) => JSON.stringify(s.costs)))}::text[])
         as t(id, profile_id, activity, day, started_at, ended_at, gains, costs)
     ),
     -- A probe of the primary key per session sent (lateral: never a scan of the account's sessions).
@@ -351,9 +355,9 @@ export async function insertEvents(tx: Db, uuid: string, installId: string, list
     tx,
     sql`insert into timeline_events (uuid, id, profile_id, install_id, kind, day, at, key, value)
     select ${uuid}, t.id, t.profile_id, ${installId}, t.kind, t.day::date, t.at, t.key, t.value
-    from unnest(${p(list.map((e) => e.id))}::text[], ${p(list.map((e) => e.profileId))}::text[], ${p(list.map((e) => e.kind))}::text[],
-                ${p(list.map((e) => e.day))}::text[], ${p(list.map((e) => e.at))}::bigint[], ${p(list.map((e) => e.key))}::text[],
-                ${p(list.map((e) => e.value))}::bigint[]) as t(id, profile_id, kind, day, at, key, value)
+    from unnest(${textArray(list.map((e) => e.id))}::text[], ${textArray(list.map((e) => e.profileId))}::text[], ${textArray(list.map((e) => e.kind))}::text[],
+                ${textArray(list.map((e) => e.day))}::text[], ${integerArray(list.map((e) => e.at))}::bigint[], ${textArray(list.map((e) => e.key))}::text[],
+                ${integerArray(list.map((e) => e.value))}::bigint[]) as t(id, profile_id, kind, day, at, key, value)
     on conflict (uuid, id) do nothing
     returning 1`,
   );
@@ -376,7 +380,7 @@ export async function upsertMirror(
     tx,
     sql`insert into mirror_sections (uuid, profile_id, section, install_id, observed_at, values)
     select ${uuid}, ${profileId}, t.section, ${installId}, ${observedAt}, t.values::jsonb
-    from unnest(${p(list.map((m) => m.section))}::text[], ${p(list.map((m) => JSON.stringify(m.values)))}::text[]) as t(section, values)
+    from unnest(${textArray(list.map((m) => m.section))}::text[], ${textArray(list.map((m) => JSON.stringify(m.values)))}::text[]) as t(section, values)
     on conflict (uuid, profile_id, section) do update set install_id = excluded.install_id, observed_at = excluded.observed_at, values = excluded.values
     where excluded.observed_at > mirror_sections.observed_at
     returning 1`,
