@@ -59,6 +59,48 @@ export async function signIn(url: string, scenario: number, index: number): Prom
   return { index, uuid, install: hex(0xc0ffee00 + scenario * 0x100 + index), auth };
 }
 
+/** What identifies upload i of an account, without its body: see batchOf. */
+export type BatchIdentity = Omit<Batch, "body">;
+
+/**
+ * Upload i of an account as batchOf makes it, without the body: rebuilt from a few numbers, so a
+ * long soak keeps those per upload instead of the object. `tag`: the 16 hex digits that end the
+ * batchId (random when not given); `day`: the day a live upload was sent on (today when not given).
+ */
+export function batchIdentity(
+  scenario: number,
+  account: Account,
+  i: number,
+  from: string,
+  rowCount = ROWS,
+  live = false,
+  tag?: string,
+  liveDay?: string,
+): BatchIdentity {
+  const batchId =
+    hex(scenario, 4) +
+    hex(account.index, 4) +
+    hex(i, 8) +
+    (tag ?? crypto.randomUUID().replaceAll("-", "").slice(0, 16));
+  const day = live ? (liveDay ?? new Date().toISOString().slice(0, 10)) : dayPlus(from, i % 100);
+  return {
+    account,
+    i,
+    batchId,
+    day,
+    rowCount,
+    get rows() {
+      return Array.from({ length: rowCount }, (_, j) => ({
+        key: live ? `mining.fault.k${j}` : `mining.fault.r${Math.floor(i / 100)}.k${j}`,
+        day,
+        value: i * 1000 + j + 1,
+      }));
+    },
+    sessionId: `s-${batchId}`,
+    eventId: `e-${batchId}`,
+  };
+}
+
 /**
  * Upload i of an account: `rows` cells (mining.fault.r<i/100>.k<j>, day i mod 100), value i*1000+j+1.
  * `live`: the mod's usual upload instead, today's (UTC) values of one key set (mining.fault.k<j>),
@@ -71,20 +113,11 @@ export function batchOf(
   from: string,
   rowCount = ROWS,
   live = false,
+  tag?: string,
 ): Batch {
-  const batchId =
-    hex(scenario, 4) + hex(account.index, 4) + hex(i, 8) + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
-  const day = live ? new Date().toISOString().slice(0, 10) : dayPlus(from, i % 100);
-  const rowsOf = () =>
-    Array.from({ length: rowCount }, (_, j) => ({
-      key: live ? `mining.fault.k${j}` : `mining.fault.r${Math.floor(i / 100)}.k${j}`,
-      day,
-      value: i * 1000 + j + 1,
-    }));
-  const rows = rowsOf();
+  const id = batchIdentity(scenario, account, i, from, rowCount, live, tag);
+  const { batchId, day, sessionId, eventId } = id;
   const at = Date.parse(`${day}T12:00:00Z`) + i;
-  const sessionId = `s-${batchId}`;
-  const eventId = `e-${batchId}`;
   const envelope = {
     schema: 1,
     batchId,
@@ -96,7 +129,7 @@ export function batchOf(
     profile: { id: PROFILE, cuteName: "Kiwi" },
     categories: ["gathering"],
     counters: [
-      { profileId: PROFILE, scope: "day", day, rows: rows.map((r) => ({ k: r.key, v: r.value, m: "count" })) },
+      { profileId: PROFILE, scope: "day", day, rows: id.rows.map((r) => ({ k: r.key, v: r.value, m: "count" })) },
     ],
     sessions: [
       {
@@ -111,20 +144,10 @@ export function batchOf(
     ],
     timeline: [{ id: eventId, kind: "fault_probe", day, at, value: i }],
   };
-  const body = Bun.gzipSync(JSON.stringify(envelope));
-  return {
-    account,
-    i,
-    batchId,
-    body,
-    day,
-    rowCount,
-    get rows() {
-      return rowsOf();
-    },
-    sessionId,
-    eventId,
-  };
+  return Object.defineProperties(
+    { body: Bun.gzipSync(JSON.stringify(envelope)) } as Batch,
+    Object.getOwnPropertyDescriptors(id),
+  );
 }
 
 export type Reply = { status: number; code?: string; retryAfter?: string | null; answer?: Answer; error?: string };

@@ -1,6 +1,6 @@
 // Reads back what the service stored for the uploads a scenario sent, through the player's own
 // routes (export, totals), and compares it with what sending each upload once would give.
-import { PROFILE, send, type Account, type Answer, type Sent } from "./load.ts";
+import { PROFILE, send, type Account, type Answer, type BatchIdentity, type Sent } from "./load.ts";
 import type { Report } from "./report.ts";
 
 type Export = {
@@ -37,7 +37,11 @@ async function storedOf(url: string, account: Account) {
 }
 
 /** Classifies every sent upload as stored whole, absent, or partly stored. */
-export async function storedBatches(url: string, accounts: Account[], sent: Sent[]): Promise<Stored> {
+export async function storedBatches(
+  url: string,
+  accounts: Account[],
+  sent: { batch: BatchIdentity }[],
+): Promise<Stored> {
   const out: Stored = { whole: new Set(), absent: new Set(), partial: [], unexplained: 0 };
   for (const account of accounts) {
     const { cells, sessions, events, total } = await storedOf(url, account);
@@ -65,7 +69,11 @@ export async function storedBatches(url: string, accounts: Account[], sent: Sent
  * before on its day: a batch is whole when its session and event are stored and, if it is the last
  * of its account and day to be stored, every cell holds its value; absent when neither is stored.
  */
-export async function storedLiveBatches(url: string, accounts: Account[], sent: Sent[]): Promise<Stored> {
+export async function storedLiveBatches(
+  url: string,
+  accounts: Account[],
+  sent: { batch: BatchIdentity }[],
+): Promise<Stored> {
   const out: Stored = { whole: new Set(), absent: new Set(), partial: [], unexplained: 0 };
   for (const account of accounts) {
     const { cells, sessions, events, total } = await storedOf(url, account);
