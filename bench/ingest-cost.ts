@@ -18,7 +18,7 @@ import { loadConfig } from "../src/config.ts";
 import { createPostgresDatabase } from "../test/support/db.ts";
 import { PROFILE, batchOf, firstDay, send, signIn } from "../test/faults/load.ts";
 import { startService, stopService } from "../test/faults/service.ts";
-import { cpuOf } from "./process.ts";
+import { cpuByThread, cpuOf } from "./process.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
@@ -169,11 +169,18 @@ try {
   for (const b of batches.slice(0, WARMUP)) await send(service.url, b);
   const logStart = statSync(logFile).size;
   const cpu0 = cpuOf(service.proc.pid);
+  const threads0 = cpuByThread(service.proc.pid);
   for (const b of batches.slice(WARMUP)) {
     const reply = await send(service.url, b);
     if (reply.status !== 200) throw new Error(`upload answered ${reply.status} ${reply.code ?? reply.error ?? ""}`);
   }
   const serviceMs = ((cpuOf(service.proc.pid) - cpu0) * 1000) / uploads;
+  // The service's CPU by thread: JavaScript runs on the main thread; the garbage collector's
+  // helpers, the HTTP server's and the runtime's own threads have names of their own.
+  const byThread = [...cpuByThread(service.proc.pid)]
+    .map(([name, s]) => [name, ((s - (threads0.get(name) ?? 0)) * 1000) / uploads] as const)
+    .filter(([, ms]) => ms >= 0.01)
+    .sort((a, b) => b[1] - a[1]);
   await Bun.sleep(300); // the server's last lines reach its log
   const uploadLog = logSince(logStart);
 
@@ -239,6 +246,9 @@ try {
     `per upload: service ${result.serviceCpuMs} ms + Postgres ${result.postgresCpuMs} ms = ${(serviceMs + pgMs).toFixed(2)} ms; ` +
       `raw: postgres.js ${result.rawClientCpuMs} ms + Postgres ${result.rawPostgresCpuMs} ms = ${(rawClientMs + rawPgMs).toFixed(2)} ms; ` +
       `ratio ${((serviceMs + pgMs) / (rawClientMs + rawPgMs)).toFixed(2)} (${((serviceMs + pgMs) / rawPgMs).toFixed(2)} against Postgres's part alone)`,
+  );
+  console.log(
+    `service CPU per upload by thread (ms): ${byThread.map(([n, ms]) => `${n} ${ms.toFixed(2)}`).join(", ")}`,
   );
   console.log("\n" + JSON.stringify(result));
 } finally {

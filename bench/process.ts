@@ -13,6 +13,22 @@ export function cpuOf(pid: number | string): number {
   }
 }
 
+/** CPU seconds (user + system) of each of a process's threads, summed by thread name (/proc/<pid>/task). */
+export function cpuByThread(pid: number | string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/[0-9]+$/, "#");
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
 /** CPU seconds of the Postgres backends serving one database (local server only; 0 elsewhere). */
 export function postgresCpu(database: string): number {
   let sum = 0;
