@@ -9,7 +9,8 @@
 // patterns and keys name them), backfill baselines for every fifth account, a session a playing day,
 // a timeline event every ninth day, and the last 10 days' uploads (ingest_batches). Account 1 is the
 // large one: 300 keys on both profiles every day. After the rows, the jobs run as the service would
-// have run them yesterday (rollups, seal, retention, with the module's own functions), so the
+// have run them yesterday (rollups, seal, retention, with the module's own functions), from the
+// marks an account's uploads would have left (counter_marks), so the
 // template holds closed and open days, collapsed days and retention seals, and one day of each is due
 // when a measurement runs today.
 import postgres from "postgres";
@@ -181,6 +182,17 @@ export async function ensureTemplate(
     if (lo > 1 && (lo - 1) % (FILL_ACCOUNTS * 10) === 0)
       log(`  accounts ${lo - 1} of ${size.accounts} in ${Math.round((performance.now() - t0) / 1000)} s`);
   }
+  // Each account's marks as its uploads would have left them (counter_marks): nothing closed yet,
+  // its first and last day, its first per-install day (all are, before the seal), and the bounds of
+  // its count keys' parts (as migration 0019 computes them; the jobs keep them from here).
+  await sql.unsafe(`insert into counter_marks (uuid, closed_through, first_day, last_day, unsealed_from, pos_bound, neg_bound)
+    select k.uuid, min(k.first) - 1, min(k.first), max(k.last), min(k.first), greatest(max(k.pos), 0), least(min(k.neg), 0)
+    from (
+      select d.uuid, d.profile_id, d.key, min(d.day) as first, max(d.day) as last,
+        sum(greatest(d.value, 0)) filter (where c.kind = 'count') as pos, sum(least(d.value, 0)) filter (where c.kind = 'count') as neg
+      from counter_days d join counter_keys c on c.key = d.key
+      group by d.uuid, d.profile_id, d.key
+    ) k group by k.uuid`);
   const rowsSeconds = (performance.now() - t0) / 1000;
   log(`  rows in ${rowsSeconds.toFixed(0)} s; running yesterday's jobs`);
   // The jobs as the service would have run them yesterday (module functions, their own statements).

@@ -2,6 +2,7 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { hashToken } from "../http/secret.ts";
 import type { Db } from "../db/database.ts";
+import { textArray } from "../db/array-param.ts";
 import { accounts, pageTokens } from "./accounts.table.ts";
 
 export type Account = typeof accounts.$inferSelect;
@@ -113,12 +114,16 @@ export async function accountByPageCookie(db: Db, token: string, now: number): P
   return row?.account;
 }
 
-/** Every account with what the stats jobs need (zone and retention), in a stable order. */
-export function accountsForJobs(db: Db): Promise<{ uuid: string; zone: string; retentionDays: number }[]> {
-  return db
+/** Every account (or these) with what the stats jobs need (zone and retention), in a stable order. */
+export function accountsForJobs(
+  db: Db,
+  uuids?: string[],
+): Promise<{ uuid: string; zone: string; retentionDays: number }[]> {
+  const query = db
     .select({ uuid: accounts.uuid, zone: accounts.zone, retentionDays: accounts.retentionDays })
-    .from(accounts)
-    .orderBy(accounts.uuid);
+    .from(accounts);
+  // One array parameter, however many accounts a job asks about.
+  return (uuids ? query.where(sql`${accounts.uuid} = any(${textArray(uuids)}::text[])`) : query).orderBy(accounts.uuid);
 }
 
 /** Deletes the account row and its page tokens; answers how many of each went (0 when there was none). */

@@ -19,6 +19,7 @@ import m16 from "../../drizzle/0016_seal_marks.sql" with { type: "text" };
 import m17 from "../../drizzle/0017_held_keys.sql" with { type: "text" };
 import m18 from "../../drizzle/0018_session_rates.sql" with { type: "text" };
 import m19 from "../../drizzle/0019_parts_bounds.sql" with { type: "text" };
+import m20 from "../../drizzle/0020_due_marks.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -41,4 +42,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0017_held_keys", sql: m17 },
   { tag: "0018_session_rates", sql: m18 },
   { tag: "0019_parts_bounds", sql: m19 },
+  { tag: "0020_due_marks", sql: m20 },
 ];

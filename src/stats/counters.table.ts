@@ -145,33 +145,44 @@ export const counterRollups = pgTable(
  * to and including `closed_through`; later days are open, written without moving any rollup and
  * folded when read. The stats.rollups job moves the mark forward (never back) to the account's
  * today minus 2, folding the days it closes into the rollups. No row: nothing is closed.
+ *
+ * The row also says where the account's day rows lie, so each job finds the accounts it has work
+ * for by one range read of an index here, never by a probe of counter_days per account (issue 15):
+ * an upload moves `first_day`, `last_day` and `unsealed_from` to take in its days, and the job that
+ * removes rows sets them again from what is left, under the account's stats lock either way.
  */
-export const counterMarks = pgTable("counter_marks", {
-  uuid: text("uuid").primaryKey(),
-  closedThrough: date("closed_through", { mode: "string" }).notNull(),
-  /**
-   * The SHA-256 of the last (profile, key) set an upload of the account found held whole under the
-   * key cap (key-cap.ts): the next upload of the same set skips the cap's probes. Gone with the row
-   * on erasure. Null: none yet.
-   */
-  heldKeys: text("held_keys"),
-  /**
-   * Bounds of every count key's parts (positive and negative, over its rollup and open days): no
-   * key's are beyond them. Each day write widens them by its largest change of a key's parts, so an
-   * upload that keeps them inside the safe range needs no read of its keys' open days (upsertDays).
-   * Null: not known (checked key by key); an account's first mark starts them at 0.
-   */
-  posBound: numeric("pos_bound"),
-  negBound: numeric("neg_bound"),
-});
-
-/**
- * Each account's seal mark: no day before `sealed_before` holds per-install rows. A seal pass sets
- * it when it finished the account; an upload lowers it when a clock stepped back let it write a
- * day below it. The next pass reads only the days from the mark up to its horizon, so it costs
- * what crossed the horizon since, not the account's sealed history. No row: every day is read.
- */
-export const counterSealMarks = pgTable("counter_seal_marks", {
-  uuid: text("uuid").primaryKey(),
-  sealedBefore: date("sealed_before", { mode: "string" }).notNull(),
-});
+export const counterMarks = pgTable(
+  "counter_marks",
+  {
+    uuid: text("uuid").primaryKey(),
+    closedThrough: date("closed_through", { mode: "string" }).notNull(),
+    /**
+     * The SHA-256 of the last (profile, key) set an upload of the account found held whole under the
+     * key cap (key-cap.ts): the next upload of the same set skips the cap's probes. Gone with the row
+     * on erasure. Null: none yet.
+     */
+    heldKeys: text("held_keys"),
+    /**
+     * Bounds of every count key's parts (positive and negative, over its rollup and open days): no
+     * key's are beyond them. Each day write widens them by its largest change of a key's parts, so an
+     * upload that keeps them inside the safe range needs no read of its keys' open days (upsertDays).
+     * Null: not known (checked key by key); an account's first mark starts them at 0.
+     */
+    posBound: numeric("pos_bound"),
+    negBound: numeric("neg_bound"),
+    /** No day row is before it (retention's due accounts); null: the account has none. */
+    firstDay: date("first_day", { mode: "string" }),
+    /** No day row is after it (the rollups' due accounts: those with days after their mark). */
+    lastDay: date("last_day", { mode: "string" }),
+    /**
+     * The seal mark: no per-install day row is before it (the seal's due accounts: those with one
+     * before their horizon, read from here on); null: the account has none.
+     */
+    unsealedFrom: date("unsealed_from", { mode: "string" }),
+  },
+  (t) => [
+    index("counter_marks_first_day_idx").on(t.firstDay),
+    index("counter_marks_unsealed_from_idx").on(t.unsealedFrom),
+    index("counter_marks_open_idx").on(t.uuid).where(sql`${t.lastDay} > ${t.closedThrough}`),
+  ],
+);

@@ -26,11 +26,10 @@ export async function deleteStats(tx: Db, uuid: string): Promise<Removed> {
     );
     removed[name] = row!.n;
   }
-  // The account's marks (counter_marks, counter_seal_marks) and the sums of its sessions
-  // (session_rates) are bookkeeping of the rollups, the seal and the rates, not recorded data: gone
-  // with them, not counted. A later upload starts new ones.
+  // The account's marks (counter_marks: where its rows lie, for the jobs) and the sums of its
+  // sessions (session_rates) are bookkeeping of the rollups, the seal and the rates, not recorded
+  // data: gone with them, not counted. A later upload starts new ones.
   await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
   await tx.execute(sql`delete from session_rates where uuid = ${uuid}`);
-  await tx.execute(sql`delete from counter_seal_marks where uuid = ${uuid}`);
   return removed;
 }

@@ -170,6 +170,12 @@ async function upsertDaysOf(
 ): Promise<{ profileId: string; key: string }[]> {
   const closed = sql`filter (where closed)`;
   const keys = textArray(list.map((r) => r.key));
+  let first = list[0]!.day;
+  let last = first;
+  for (const r of list) {
+    if (r.day < first) first = r.day;
+    if (r.day > last) last = r.day;
+  }
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
   // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
   // Reads in this statement see the rows as they were before it (its snapshot): open days' old parts.
@@ -227,9 +233,16 @@ async function upsertDaysOf(
         mark.neg_bound + coalesce(min(least(coalesce(g.neg, 0) + coalesce(g.open_neg, 0), 0)) filter (where g.counted), 0) as neg
       from mark left join deltas g on true group by mark.pos_bound, mark.neg_bound
     ),
+    -- The same row takes in the upload's days (first_day, last_day, unsealed_from: see counterMarks);
+    -- least and greatest pass over a null. Written only when something moved: a live upload's day
+    -- moves them once a day.
     bounded as (
-      update counter_marks set pos_bound = w.pos, neg_bound = w.neg from widened w
-      where counter_marks.uuid = ${uuid} and (w.pos is distinct from counter_marks.pos_bound or w.neg is distinct from counter_marks.neg_bound)
+      update counter_marks set pos_bound = w.pos, neg_bound = w.neg,
+        first_day = least(counter_marks.first_day, ${first}::date), last_day = greatest(counter_marks.last_day, ${last}::date),
+        unsealed_from = least(counter_marks.unsealed_from, ${first}::date)
+      from widened w
+      where counter_marks.uuid = ${uuid} and (w.pos is distinct from counter_marks.pos_bound or w.neg is distinct from counter_marks.neg_bound
+        or not coalesce(counter_marks.first_day <= ${first}::date and counter_marks.last_day >= ${last}::date and counter_marks.unsealed_from <= ${first}::date, false))
     ),
     -- Count keys whose parts grow: their parts over every stored day after this upload. The rollup
     -- as moved above (else as it was: no closed row written), plus the open days as they were

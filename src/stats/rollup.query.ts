@@ -31,6 +31,19 @@ export async function markOf(tx: Db, uuid: string): Promise<string | null> {
 }
 
 /**
+ * The accounts with day rows after their mark (counter_marks.last_day, which each upload moves),
+ * by the partial index that holds only those: the job never reads an account whose days are all
+ * closed, however many there are.
+ */
+export async function accountsWithOpenDays(db: Db): Promise<string[]> {
+  const found = await rows<{ uuid: string }>(
+    db,
+    sql`select uuid from counter_marks where last_day > closed_through order by uuid`,
+  );
+  return found.map((r) => r.uuid);
+}
+
+/**
  * Of these accounts (each with the day it should be closed through), those with day rows to close:
  * after their mark and up to that day. One statement; each account one range read of the (uuid,
  * day) index starting after its mark (ordered by day, so the planner reads that index and not the

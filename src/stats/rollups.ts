@@ -8,7 +8,7 @@ import { isOutOfRange } from "../db/errors.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { markFor } from "./horizons.ts";
-import { accountsToClose, closeDays, markOf } from "./rollup.query.ts";
+import { accountsToClose, accountsWithOpenDays, closeDays, markOf } from "./rollup.query.ts";
 
 export type RollupsDeps = { db: Db; clock: Clock };
 /**
@@ -25,9 +25,14 @@ export type RollupsResult = { accounts: number; rollups: number; skipped: number
 export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSignal } = {}): Promise<RollupsResult> {
   const now = deps.clock.now();
   const result: RollupsResult = { accounts: 0, rollups: 0, skipped: 0 };
-  // One statement finds the accounts with days to close; an account with none keeps its mark
-  // (reads fold the days after it, and there are none up to `through`).
-  const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, through: markFor(a.zone, now) }));
+  // The accounts with open days (one read of a partial index), then one statement finds those with
+  // days to close; an account with none keeps its mark (reads fold the days after it, and there
+  // are none up to `through`).
+  const open = await accountsWithOpenDays(deps.db);
+  const candidates = (await accountsForJobs(deps.db, open)).map((a) => ({
+    uuid: a.uuid,
+    through: markFor(a.zone, now),
+  }));
   const due = new Set(await accountsToClose(deps.db, candidates));
   for (const { uuid, through } of candidates) {
     if (opts.signal?.aborted) break;

@@ -30,68 +30,50 @@ export async function sealedAmong(db: Db, uuid: string, days: string[]): Promise
 }
 
 /**
- * Of these accounts (each with its horizon `before`), those with day rows before it that the pass
- * must fold: per-install rows (`collapsible`: the seal; only from the account's seal mark on) or
- * any row (retention, which deletes what it folds, so only due rows are left before its horizon).
- * One statement; each account one range read of the (uuid, day) index over what crossed its
- * horizon since the last pass (ordered by day, so the planner does not scan the primary key's
- * index of every day of the account for the day column instead).
- * Answers each due account's lower bound (null: from its first day), which is also its seal mark
- * as read here.
+ * The accounts that may have rows for a pass, each with the day it reads from: per-install rows
+ * before `bound` (`collapsible`: the seal; from counter_marks.unsealed_from) or any row before it
+ * (retention; counter_marks.first_day). One range read of that column's index: the cost follows
+ * the accounts with something old enough, never the number of accounts or of rows. `bound` lies on
+ * or after every account's horizon; the caller keeps those before their own.
  */
-export async function dueAccounts(
-  db: Db,
-  candidates: { uuid: string; before: string }[],
-  collapsible: boolean,
-): Promise<Map<string, string | null>> {
-  if (candidates.length === 0) return new Map();
-  const from = collapsible ? sql`m.sealed_before` : sql`null::date`;
-  const found = await rows<{ uuid: string; from: string | null }>(
+export async function dueAccounts(db: Db, bound: string, collapsible: boolean): Promise<Map<string, string>> {
+  const column = collapsible ? sql`unsealed_from` : sql`first_day`;
+  const found = await rows<{ uuid: string; from: string }>(
     db,
-    sql`select a.uuid, f.day::text as from
-        from unnest(${p(candidates.map((c) => c.uuid))}::text[], ${p(candidates.map((c) => c.before))}::text[]) as a(uuid, before)
-          ${collapsible ? sql`left join counter_seal_marks m on m.uuid = a.uuid` : sql``}
-          cross join lateral (select ${from} as day) f
-        where (select d.day from counter_days d where d.uuid = a.uuid and d.day < a.before::date
-          and d.day >= coalesce(f.day, '-infinity'::date)
-          ${collapsible ? sql`and d.install_id <> ${SEALED_INSTALL}` : sql``}
-          order by d.day limit 1) is not null`,
+    sql`select uuid, ${column}::text as from from counter_marks where ${column} < ${bound}::date order by uuid`,
   );
   return new Map(found.map((r) => [r.uuid, r.from]));
 }
 
 /**
- * Notes that the account has no per-install rows before `before`. `read` is the mark the pass read
- * before it worked (null: none): if an upload lowered the mark since (lowerSealMark), it stays
- * lowered, so the next pass reads from there. Otherwise the mark never moves back.
+ * Sets the account's seal mark from what is stored, under its stats lock once the pass collapsed
+ * what was before its horizon: its first per-install day (null: none). Read from `from`, the mark
+ * the pass read, or from the mark now if an upload lowered it since (a clock stepped back let it
+ * write below the horizon): no per-install row is before either, so the read passes over only the
+ * days just sealed, and a row written meanwhile is found and sealed by the next pass.
  */
-export async function setSealMark(db: Db, uuid: string, before: string, read: string | null) {
-  await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before) values (${uuid}, ${before}::date)
-    on conflict (uuid) do update set sealed_before = greatest(counter_seal_marks.sealed_before, excluded.sealed_before)
-    ${read === null ? sql`` : sql`where counter_seal_marks.sealed_before >= ${read}::date`}`);
+export async function setSealMark(tx: Db, uuid: string, from: string | null) {
+  await tx.execute(sql`update counter_marks m set unsealed_from = (
+      select d.day from counter_days d where d.uuid = ${uuid} and d.install_id <> ${SEALED_INSTALL}
+        and d.day >= coalesce(least(${from}::date, m.unsealed_from), '-infinity'::date)
+      order by d.day limit 1)
+    where m.uuid = ${uuid}`);
 }
 
 /**
- * An upload wrote per-install rows on `day`, which a clock stepped back made writable again
- * below the account's seal mark: the next seal pass must read from there.
+ * Once retention deleted the rows before its horizon (under the account's stats lock): the
+ * account's first and last day, and its seal mark, from what is left. The first and last are the
+ * ends of the (uuid, day) index; the mark is read from where it was (only deleted days lie between).
  */
-export async function lowerSealMark(db: Db, uuid: string, day: string) {
-  await db.execute(
-    sql`update counter_seal_marks set sealed_before = ${day}::date where uuid = ${uuid} and sealed_before > ${day}::date`,
-  );
-}
-
-/**
- * Gives a seal mark to these accounts where they have none: the pass found no per-install rows
- * before their horizon. One statement, writing only accounts seen for the first time, so an
- * account that never uploads again is not read back to its first day on every pass.
- */
-export async function markUnsealedNone(db: Db, accounts: { uuid: string; before: string }[]) {
-  if (accounts.length === 0) return;
-  await db.execute(sql`insert into counter_seal_marks (uuid, sealed_before)
-    select a.uuid, a.before::date
-    from unnest(${p(accounts.map((a) => a.uuid))}::text[], ${p(accounts.map((a) => a.before))}::text[]) as a(uuid, before)
-    on conflict (uuid) do nothing`);
+export async function setRetainedMarks(tx: Db, uuid: string) {
+  await tx.execute(sql`update counter_marks m set
+      first_day = (select d.day from counter_days d where d.uuid = ${uuid} order by d.day limit 1),
+      last_day = (select d.day from counter_days d where d.uuid = ${uuid} order by d.day desc limit 1),
+      unsealed_from = (
+        select d.day from counter_days d where d.uuid = ${uuid} and d.install_id <> ${SEALED_INSTALL}
+          and d.day >= coalesce(m.unsealed_from, 'infinity'::date)
+        order by d.day limit 1)
+    where m.uuid = ${uuid}`);
 }
 
 /** Days in [`from`, `before`) (`from` null: every day before `before`). */

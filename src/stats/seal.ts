@@ -9,15 +9,15 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { sealedBefore } from "./horizons.ts";
+import { SEAL_HORIZON_DAYS } from "../config.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import {
   collapseDays,
   dueAccounts,
   keysBefore,
-  lowerSealMark,
-  markUnsealedNone,
   sealIntoBaseline,
   sealedAmong,
+  setRetainedMarks,
   setSealMark,
 } from "./seal.query.ts";
 import { lockAccountStats } from "./counters.query.ts";
@@ -35,6 +35,9 @@ export type PassOptions = {
 /** `skipped`: keys left as they were because folding them would leave the safe integer range. */
 export type PassResult = { accounts: number; batches: number; rowsRemoved: number; skipped: number };
 
+/** A day on or after every account's horizon: no zone's today is more than a day past UTC's, and no horizon is shorter than the seal's. */
+const latestHorizon = (now: number) => addDays(dayIn("UTC", now), 1 - SEAL_HORIZON_DAYS);
+
 async function pass(
   deps: LifecycleDeps,
   opts: PassOptions,
@@ -44,43 +47,54 @@ async function pass(
 ): Promise<PassResult> {
   const batchKeys = opts.batchKeys ?? 200;
   const result: PassResult = { accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 };
-  // One statement finds the accounts with days that crossed their horizon; only those are worked on.
-  const candidates = (await accountsForJobs(deps.db)).map((a) => ({ uuid: a.uuid, before: cutoff(a) }));
-  const due = await dueAccounts(deps.db, candidates, collapsible);
-  if (collapsible)
-    await markUnsealedNone(
-      deps.db,
-      candidates.filter((c) => !due.has(c.uuid)),
-    );
-  for (const { uuid, before } of candidates) {
+  // One range read of an index finds the accounts with rows old enough; only those are read further.
+  const found = await dueAccounts(deps.db, latestHorizon(deps.clock.now()), collapsible);
+  const accounts = await accountsForJobs(deps.db, [...found.keys()]);
+  // Each batch's transaction holds the account's stats lock, as an upload's does; the marks move
+  // under it, so an upload never writes between a pass's read of what is left and its mark.
+  const locked = <T>(uuid: string, body: (tx: Db) => Promise<T>) =>
+    deps.db.transaction(async (tx) => {
+      await lockAccountStats(tx, uuid);
+      return body(tx);
+    });
+  const marked = (tx: Db, uuid: string, from: string | null) =>
+    collapsible ? setSealMark(tx, uuid, from) : setRetainedMarks(tx, uuid);
+  for (const account of accounts) {
     if (opts.signal?.aborted) break;
-    if (!due.has(uuid)) continue;
-    const from = due.get(uuid) ?? null;
+    const { uuid } = account;
+    const before = cutoff(account);
+    const first = found.get(uuid)!;
+    if (first >= before) continue; // not yet due in its own zone
+    // The seal reads from its mark; retention deletes every row before its horizon.
+    const from = collapsible ? first : null;
     const keys = await keysBefore(deps.db, uuid, before, collapsible, from);
-    if (keys.length === 0) continue;
+    if (keys.length === 0) {
+      // Its mark pointed at rows that are gone (an erased profile, say): set again from what is left.
+      await locked(uuid, (tx) => marked(tx, uuid, from));
+      continue;
+    }
     result.accounts++;
     const skippedBefore = result.skipped;
     let finished = true;
-    let marked = false;
+    let marks = false;
     for (let i = 0; i < keys.length; i += batchKeys) {
       if (opts.signal?.aborted) {
         finished = false;
         break;
       }
       const batch = keys.slice(i, i + batchKeys);
-      // Every per-install row before the horizon is collapsed once the last batch is: the seal mark
-      // moves in its transaction (one commit less per account), so the next pass starts there.
-      const mark = collapsible && i + batchKeys >= keys.length && result.skipped === skippedBefore;
-      const run = (some: string[], withMark = false) =>
-        deps.db.transaction(async (tx) => {
-          await lockAccountStats(tx, uuid);
+      // Once the last batch is done the marks move in its transaction (one commit less per
+      // account), so the next pass starts there.
+      const last = i + batchKeys >= keys.length && result.skipped === skippedBefore;
+      const run = (some: string[], withMarks = false) =>
+        locked(uuid, async (tx) => {
           const removed = await work(tx, uuid, some, before, from);
-          if (withMark) await setSealMark(tx, uuid, before, from);
+          if (withMarks) await marked(tx, uuid, from);
           return removed;
         });
       try {
-        result.rowsRemoved += await run(batch, mark);
-        marked = mark;
+        result.rowsRemoved += await run(batch, last);
+        marks = last;
       } catch (error) {
         if (!isOutOfRange(error)) throw error;
         // A key whose fold would leave the safe range (a seal baseline past it, or a total stored
@@ -98,9 +112,9 @@ async function pass(
       result.batches++;
       await opts.afterBatch?.({ uuid, keys: batch.length });
     }
-    // The last batch was redone key by key, none skipped: the mark moves on its own.
-    if (collapsible && finished && !marked && result.skipped === skippedBefore)
-      await setSealMark(deps.db, uuid, before, from);
+    // The last batch was redone key by key: the marks move on their own. A key skipped keeps its
+    // rows, and the marks, read from what is left, still point at them.
+    if (finished && !marks) await locked(uuid, (tx) => marked(tx, uuid, from));
   }
   return result;
 }
@@ -113,8 +127,8 @@ const CLOCK_STEP_BACK_DAYS = 7;
  * after the clock stepped back across midnight, the horizon by the clock is earlier than the one
  * the jobs used, and writing such a day again would count it twice. Only days within a week of
  * the horizon are asked about (a live upload's days never are). Those of them still open may lie
- * below the account's seal mark (a day the seal found empty): the mark is lowered to the first, so
- * the next seal pass takes their rows without reading every account's sealed week again.
+ * below the account's seal mark (a day the seal found empty): the upload's write lowers the mark to
+ * its first day (upsertDays), so the next seal pass takes their rows.
  */
 export async function resealedDays(
   db: Db,
@@ -125,10 +139,7 @@ export async function resealedDays(
   const edge = [
     ...new Set(days.filter((d) => d >= sealedBeforeDay && d < addDays(sealedBeforeDay, CLOCK_STEP_BACK_DAYS))),
   ];
-  const sealed = new Set(await sealedAmong(db, uuid, edge));
-  const open = edge.filter((d) => !sealed.has(d)).sort();
-  if (open.length > 0) await lowerSealMark(db, uuid, open[0]!);
-  return sealed;
+  return new Set(await sealedAmong(db, uuid, edge));
 }
 
 export function sealPass(deps: LifecycleDeps, opts: PassOptions = {}) {

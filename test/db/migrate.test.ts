@@ -131,6 +131,39 @@ describe(`migrations on the ${backend} database`, () => {
     ]);
   });
 
+  test("0020 notes where each account's rows lie: first and last day, first per-install day from its seal mark", async () => {
+    const d = await open();
+    const at = migrations.findIndex((m) => m.tag.startsWith("0020_"));
+    await migrate(d.db, migrations.slice(0, at));
+    const profile = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+    await d.db.execute(
+      sql`insert into counter_marks (uuid, closed_through) values ('u1', '2026-05-30'), ('u2', '2026-05-30'), ('u3', '2026-05-30')`,
+    );
+    // u1: sealed through 2026-05-10 (a collapsed row before its mark, another one after it), then installs.
+    // u2: no seal mark, one per-install row. u3: nothing stored.
+    await d.db.execute(sql`insert into counter_seal_marks (uuid, sealed_before) values ('u1', '2026-05-10')`);
+    const day = (uuid: string, on: string, install: string) =>
+      sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, sent_at) values (${uuid}, ${profile}, 'mining.a', ${on}::date, ${install}, 1, 0)`;
+    await d.db.execute(day("u1", "2026-05-01", ""));
+    await d.db.execute(day("u1", "2026-05-12", ""));
+    await d.db.execute(day("u1", "2026-05-14", "i"));
+    await d.db.execute(day("u1", "2026-06-02", "i"));
+    await d.db.execute(day("u2", "2026-04-20", "i"));
+    await migrate(d.db);
+    const marks = await rows<{
+      uuid: string;
+      first_day: string | null;
+      last_day: string | null;
+      unsealed_from: string | null;
+    }>(d.db, sql`select uuid, first_day::text, last_day::text, unsealed_from::text from counter_marks order by uuid`);
+    expect(marks).toEqual([
+      { uuid: "u1", first_day: "2026-05-01", last_day: "2026-06-02", unsealed_from: "2026-05-14" },
+      { uuid: "u2", first_day: "2026-04-20", last_day: "2026-04-20", unsealed_from: "2026-04-20" },
+      { uuid: "u3", first_day: null, last_day: null, unsealed_from: null },
+    ]);
+    expect(await tables(d)).not.toContain("counter_seal_marks");
+  });
+
   test("a failing migration leaves nothing half-applied", async () => {
     const d = await open();
     await migrate(d.db);

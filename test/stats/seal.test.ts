@@ -16,8 +16,8 @@ import {
 } from "../support/fixtures.ts";
 import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, type Uploader } from "../support/uploads.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
-import { counterDays, counterRollups, counterSealMarks } from "../../src/stats/counters.table.ts";
-import { recomputeRollups } from "../../src/stats/rollup.query.ts";
+import { counterDays, counterMarks, counterRollups } from "../../src/stats/counters.table.ts";
+import { accountsWithOpenDays, recomputeRollups } from "../../src/stats/rollup.query.ts";
 import { closeDaysPass } from "../../src/stats/rollups.ts";
 import { sealedBefore } from "../../src/stats/horizons.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
@@ -77,6 +77,16 @@ const installRows = (t: TestApp, uuid: string) =>
     .from(counterDays)
     .where(and(eq(counterDays.uuid, uuid), ne(counterDays.installId, SEALED_INSTALL)));
 
+/** The account's marks of where its rows lie (counter_marks): its first and last day and its seal mark. */
+const marksOf = async (t: TestApp, uuid: string) => {
+  const [m] = await t.db
+    .select({ firstDay: counterMarks.firstDay, lastDay: counterMarks.lastDay, unsealedFrom: counterMarks.unsealedFrom })
+    .from(counterMarks)
+    .where(eq(counterMarks.uuid, uuid));
+  return m;
+};
+const sealMark = async (t: TestApp, uuid: string) => (await marksOf(t, uuid))?.unsealedFrom;
+
 describe("the seal", () => {
   test("leaves nothing to do while every day is writable", async () => {
     const { t } = await withFixtures();
@@ -99,8 +109,14 @@ describe("the seal", () => {
     const { t, u } = await withFixtures();
     t.clock.set("2026-10-15T12:00:00Z");
     await sealPass(t);
-    const [mark] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
-    expect(mark?.sealedBefore).toBe(sealedBefore(fixtureAccount.zone, t.clock.now()));
+    // The mark is the account's first per-install day left, on or after the horizon (none: null).
+    const horizon = sealedBefore(fixtureAccount.zone, t.clock.now());
+    const left = (await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid)))
+      .filter((r) => r.installId !== SEALED_INSTALL)
+      .map((r) => r.day)
+      .sort();
+    expect(left.every((day) => day >= horizon)).toBe(true);
+    expect(await sealMark(t, u.uuid)).toBe(left[0] ?? null);
     // Nothing crossed the horizon since: the account is not worked on.
     expect(await sealPass(t)).toEqual({ accounts: 0, batches: 0, rowsRemoved: 0, skipped: 0 });
   });
@@ -128,12 +144,46 @@ describe("the seal", () => {
       },
     });
     expect(result).toMatchObject({ accounts: 1, rowsRemoved: 1 });
-    const [mark] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
-    expect(mark?.sealedBefore).toBe("2026-06-16");
+    expect(await sealMark(t, u.uuid)).toBe("2026-06-16");
     expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
     expect(await installRows(t, u.uuid)).toEqual([]);
-    const [after] = await t.db.select().from(counterSealMarks).where(eq(counterSealMarks.uuid, u.uuid));
-    expect(after?.sealedBefore).toBe("2026-06-18");
+    // No per-install row is left anywhere: no mark, and no pass reads the account until it uploads.
+    expect(await sealMark(t, u.uuid)).toBeNull();
+  });
+
+  test("an upload below the mark between a pass's batches is found by the pass's own mark", async () => {
+    const t = await testApp({ settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
+    opened.push(t);
+    const u = await uploader(t, { zone: "UTC" });
+    const send = async (blocks: CounterBlock[]) =>
+      expect((await u.send(envelope(t, { counters: blocks }))).status).toBe(200);
+    const two = (day: string, v: number): CounterBlock => ({
+      ...stone(day, v),
+      rows: [
+        { k: "mining.blocks.stone", v },
+        { k: "mining.blocks.dirt", v },
+      ],
+    });
+    await send([two("2026-06-17", 7)]);
+    t.clock.set("2026-10-16T00:30:00Z"); // horizon 2026-06-18: 2026-06-17 is due, two keys
+    const working = t.clock.now();
+    let batches = 0;
+    const result = await sealPass(t, {
+      batchKeys: 1,
+      afterBatch: async () => {
+        if (batches++ > 0) return;
+        // Between the two batches a clock two days behind lets an install write 2026-06-16,
+        // below the mark the pass read (2026-06-17).
+        t.clock.set("2026-10-14T23:30:00Z");
+        await send([stone("2026-06-16", 50)]);
+        t.clock.set(working);
+      },
+    });
+    expect(result).toMatchObject({ accounts: 1, batches: 2, rowsRemoved: 2 });
+    expect(await sealMark(t, u.uuid)).toBe("2026-06-16");
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await installRows(t, u.uuid)).toEqual([]);
+    expect(await sealMark(t, u.uuid)).toBeNull();
   });
 
   test("a closed day of installs of either sign keeps each key's rollup equal to a rebuild from the rows", async () => {
@@ -214,5 +264,57 @@ describe("the retention seal", () => {
     await retentionPass(t, { batchKeys: 1 });
     expect(await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid))).toEqual([]);
     expect(lifetimes(await totals(t, u))).toEqual(before);
+  });
+});
+
+describe("where an account's rows lie (counter_marks), which each job reads to find its accounts", () => {
+  test("uploads take in their days; the seal, retention and the rollups set the marks from what is left", async () => {
+    const t = await testApp({ settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
+    opened.push(t);
+    const u = await uploader(t, { zone: "UTC" });
+    const send = async (...blocks: CounterBlock[]) =>
+      expect((await u.send(envelope(t, { zone: { id: "UTC" }, counters: blocks }))).status).toBe(200);
+    await send(stone("2026-06-15", 4), stone("2026-06-16", 5));
+    expect(await marksOf(t, u.uuid)).toEqual({
+      firstDay: "2026-06-15",
+      lastDay: "2026-06-16",
+      unsealedFrom: "2026-06-15",
+    });
+    await send(stone("2026-06-10", 2)); // an earlier day moves the first day and the seal mark only
+    expect(await marksOf(t, u.uuid)).toEqual({
+      firstDay: "2026-06-10",
+      lastDay: "2026-06-16",
+      unsealedFrom: "2026-06-10",
+    });
+    // Open days after the mark: the rollups job's partial index holds the account until they close.
+    expect(await accountsWithOpenDays(t.db)).toContain(u.uuid);
+
+    t.clock.set("2026-10-09T12:00:00Z"); // seal horizon 2026-06-11: 2026-06-10 is due, nothing else
+    await closeDaysPass(t);
+    expect(await accountsWithOpenDays(t.db)).not.toContain(u.uuid);
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await marksOf(t, u.uuid)).toEqual({
+      firstDay: "2026-06-10", // its collapsed row is still a day row
+      lastDay: "2026-06-16",
+      unsealedFrom: "2026-06-15",
+    });
+    expect(await sealPass(t)).toMatchObject({ accounts: 0 });
+
+    await setRetention(t, u, 120);
+    t.clock.set("2026-10-14T12:00:00Z"); // both horizons 2026-06-16: the seal first, then retention
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await retentionPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 2 });
+    expect(await marksOf(t, u.uuid)).toEqual({
+      firstDay: "2026-06-16",
+      lastDay: "2026-06-16",
+      unsealedFrom: "2026-06-16",
+    });
+    expect(await retentionPass(t)).toMatchObject({ accounts: 0 });
+    // The day before the horizon crosses it tomorrow: only then does either pass read the account.
+    t.clock.set("2026-10-15T12:00:00Z");
+    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await retentionPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+    expect(await marksOf(t, u.uuid)).toEqual({ firstDay: null, lastDay: null, unsealedFrom: null });
+    expect(await t.db.select().from(counterDays).where(eq(counterDays.uuid, u.uuid))).toEqual([]);
   });
 });
