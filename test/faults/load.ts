@@ -106,17 +106,9 @@ export function batchIdentity(
  * `live`: the mod's usual upload instead, today's (UTC) values of one key set (mining.fault.k<j>),
  * value i*1000+j+1, so each upload overwrites the one before; only the last one's cells stay.
  */
-export function batchOf(
-  scenario: number,
-  account: Account,
-  i: number,
-  from: string,
-  rowCount = ROWS,
-  live = false,
-  tag?: string,
-): Batch {
-  const id = batchIdentity(scenario, account, i, from, rowCount, live, tag);
-  const { batchId, day, sessionId, eventId } = id;
+export function batchOf(...args: Parameters<typeof batchIdentity>): Batch {
+  const id = batchIdentity(...args);
+  const { account, i, batchId, day, sessionId, eventId } = id;
   const at = Date.parse(`${day}T12:00:00Z`) + i;
   const envelope = {
     schema: 1,

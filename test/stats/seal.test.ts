@@ -86,6 +86,17 @@ const marksOf = async (t: TestApp, uuid: string) => {
   return m;
 };
 const sealMark = async (t: TestApp, uuid: string) => (await marksOf(t, uuid))?.unsealedFrom;
+/**
+ * The seal mark is at `day`, a day written below the mark while a pass worked, and the next pass
+ * seals it: no per-install row is left anywhere, so no mark, and no pass reads the account until
+ * it uploads again.
+ */
+const markedThenSealed = async (t: TestApp, uuid: string, day: string) => {
+  expect(await sealMark(t, uuid)).toBe(day);
+  expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
+  expect(await installRows(t, uuid)).toEqual([]);
+  expect(await sealMark(t, uuid)).toBeNull();
+};
 
 describe("the seal", () => {
   test("leaves nothing to do while every day is writable", async () => {
@@ -144,11 +155,7 @@ describe("the seal", () => {
       },
     });
     expect(result).toMatchObject({ accounts: 1, rowsRemoved: 1 });
-    expect(await sealMark(t, u.uuid)).toBe("2026-06-16");
-    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
-    expect(await installRows(t, u.uuid)).toEqual([]);
-    // No per-install row is left anywhere: no mark, and no pass reads the account until it uploads.
-    expect(await sealMark(t, u.uuid)).toBeNull();
+    await markedThenSealed(t, u.uuid, "2026-06-16");
   });
 
   test("an upload below the mark between a pass's batches is found by the pass's own mark", async () => {
@@ -180,10 +187,7 @@ describe("the seal", () => {
       },
     });
     expect(result).toMatchObject({ accounts: 1, batches: 2, rowsRemoved: 2 });
-    expect(await sealMark(t, u.uuid)).toBe("2026-06-16");
-    expect(await sealPass(t)).toMatchObject({ accounts: 1, rowsRemoved: 1 });
-    expect(await installRows(t, u.uuid)).toEqual([]);
-    expect(await sealMark(t, u.uuid)).toBeNull();
+    await markedThenSealed(t, u.uuid, "2026-06-16");
   });
 
   test("a closed day of installs of either sign keeps each key's rollup equal to a rebuild from the rows", async () => {
