@@ -114,16 +114,17 @@ export async function accountByPageCookie(db: Db, token: string, now: number): P
   return row?.account;
 }
 
-/** Every account (or these) with what the stats jobs need (zone and retention), in a stable order. */
+/** These accounts with what the stats jobs need (zone and retention), in a stable order. */
 export function accountsForJobs(
   db: Db,
-  uuids?: string[],
+  uuids: string[],
 ): Promise<{ uuid: string; zone: string; retentionDays: number }[]> {
-  const query = db
-    .select({ uuid: accounts.uuid, zone: accounts.zone, retentionDays: accounts.retentionDays })
-    .from(accounts);
   // One array parameter, however many accounts a job asks about.
-  return (uuids ? query.where(sql`${accounts.uuid} = any(${textArray(uuids)}::text[])`) : query).orderBy(accounts.uuid);
+  return db
+    .select({ uuid: accounts.uuid, zone: accounts.zone, retentionDays: accounts.retentionDays })
+    .from(accounts)
+    .where(sql`${accounts.uuid} = any(${textArray(uuids)}::text[])`)
+    .orderBy(accounts.uuid);
 }
 
 /** Deletes the account row and its page tokens; answers how many of each went (0 when there was none). */
