@@ -20,7 +20,7 @@ const setting = <S extends TSchema>(s: Setting<S>) => s;
 export const SEAL_HORIZON_DAYS = 120;
 
 /** The embedded database's shared_buffers (Postgres's own default of 128 MB is touched whole at start). */
-export const EMBEDDED_SHARED_BUFFERS_MB = 16;
+export const EMBEDDED_SHARED_BUFFERS_MB = 8;
 
 const Url = T.String({ format: "http-url", maxLength: 2048 });
 const OptionalUrl = T.Union([Url, T.Literal("")]);
@@ -442,6 +442,12 @@ export const settings = {
     schema: Bool,
     default: "true",
     doc: "false turns off the job that posts bug reports to the chat (the outbox keeps them).",
+  }),
+  jobStartDelayMs: setting({
+    env: "JOB_START_DELAY_MS",
+    schema: Millis(0, 3_600_000),
+    default: "2000",
+    doc: "How long after start-up the jobs first run (then every interval): the first requests are answered before them.",
   }),
   jobReportsChatIntervalMs: setting({
     env: "JOB_REPORTS_CHAT_INTERVAL_MS",

@@ -17,6 +17,7 @@ import { serviceJobs } from "./jobs/jobs.ts";
 import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts";
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
+import { startEarly } from "./early.ts";
 
 /** Bun's transport ceiling on a request body, as a multiple of MAX_BODY_BYTES (docs/decisions.md). */
 const TRANSPORT_CEILING_FACTOR = 4;
@@ -86,20 +87,17 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   const catalogue = await loadCatalogue(config.catalogueFile);
   mark("catalogue", t);
   t = performance.now();
-  const database = await connect(config, options);
-  mark("database", t);
+  // The embedded database opens in the background (its wasm compiles on another thread) while the
+  // app is built; statements, the migrations first, wait for it.
+  const database = await connect(config, { ...options, inBackground: true });
+  mark("connect", t);
   let listening: Listening;
   let scheduler: Scheduler | undefined;
   try {
-    t = performance.now();
     if (database.kind === "embedded") {
       const open = openToOthers(config.dataDir);
       if (open) log.warn(open);
     }
-    const applied = await migrate(database.db);
-    await markCreated(database.db, systemClock);
-    mark("migrate", t);
-    if (applied.length) log.info("migrations applied", { applied });
     t = performance.now();
     const metrics = createMetrics();
     const upstreams = {
@@ -121,6 +119,16 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       backup: database.backup,
     };
     const app = createApp(deps);
+    mark("app", t);
+    t = performance.now();
+    await database.opened;
+    mark("database", t);
+    t = performance.now();
+    const applied = await migrate(database.db);
+    await markCreated(database.db, systemClock);
+    mark("migrate", t);
+    if (applied.length) log.info("migrations applied", { applied });
+    t = performance.now();
     listening = listen(app, {
       host: config.host,
       port: config.port,
@@ -135,6 +143,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       lock: jobLockFor(database.kind, database.db, jobLocksHeld(config.databasePoolMax)),
       jobs: serviceJobs(deps),
       metrics,
+      startDelayMs: config.jobStartDelayMs,
     });
     mark("listen", t);
     log.info("listening", {
@@ -274,4 +283,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
 }
 
-if (import.meta.main) process.exit(await main(process.argv.slice(2)));
+if (import.meta.main) {
+  startEarly(process.argv.slice(2)); // the compiled binary's entry calls it before this module loads
+  process.exit(await main(process.argv.slice(2)));
+}

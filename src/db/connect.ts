@@ -6,7 +6,7 @@ import { join } from "node:path";
 import postgres, { type Sql } from "postgres";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { type Config, EMBEDDED_SHARED_BUFFERS_MB } from "../config.ts";
 import type { Database, Db } from "./database.ts";
 import * as schema from "./schema.ts";
@@ -20,6 +20,11 @@ export type ConnectOptions = {
   seed?: () => Promise<Blob | undefined>;
   /** The embedded database's shared_buffers (EMBEDDED_SHARED_BUFFERS_MB). */
   sharedBuffersMb?: number;
+  /**
+   * The embedded database: answer once the folder is locked, and open it meanwhile (statements
+   * wait for it; `opened` settles when it has). Postgres is connected before connect answers.
+   */
+  inBackground?: boolean;
 };
 
 export function maskUrl(url: string): string {
@@ -179,55 +184,94 @@ export async function unpackDatabase(pgDir: string, tarball: Blob, keepPreviousA
 /** The service's own entries in DATA_DIR: the database, databases kept by a restore, the lock. */
 const ownEntry = (name: string) => name === "pg" || name.startsWith("pg.") || name === "tally.lock";
 
-export async function connectEmbedded(dataDir: string, options: ConnectOptions = {}): Promise<Database> {
+/**
+ * drizzle's PGlite session sends every statement through `query` and `transaction`; until the
+ * database has opened, each waits for it here, as PGlite's own methods wait for it to be ready.
+ * `dumpDataDir` marks the handle as the embedded database (isEmbedded).
+ */
+function whenOpen(opening: Promise<PGlite>) {
+  return {
+    query: async (...args: Parameters<PGlite["query"]>) => (await opening).query(...args),
+    transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => (await opening).transaction(callback),
+    dumpDataDir: async (compression?: "none" | "gzip" | "auto") => (await opening).dumpDataDir(compression),
+  };
+}
+
+/**
+ * The embedded database in `dataDir`, opened in the background: the folder is locked and checked
+ * before this returns, the rest (a new folder's seed, then PGlite) goes on while the caller does
+ * other work, and statements wait for it. `opened` settles when it has opened or failed.
+ */
+export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Database & { opened: Promise<void> } {
   privateUmask();
   makePrivateDir(dataDir);
   const release = lockDataDir(dataDir);
-  try {
-    const pgDir = join(dataDir, "pg");
-    const fresh = !existsSync(join(pgDir, "PG_VERSION"));
-    if (fresh && existsSync(pgDir) && readdirSync(pgDir).length > 0) {
-      throw new Error(`${pgDir} holds files but no database (PG_VERSION is missing); move it away and start again`);
-    }
+  const pgDir = join(dataDir, "pg");
+  const fresh = !existsSync(join(pgDir, "PG_VERSION"));
+  if (fresh && existsSync(pgDir) && readdirSync(pgDir).length > 0) {
+    release();
+    throw new Error(`${pgDir} holds files but no database (PG_VERSION is missing); move it away and start again`);
+  }
+  // Whatever an older version, an archive or PGlite's start left: folders 0700, files 0600. (PGlite's
+  // wasm file system applies its own umask, 022: files it makes while running are guarded by
+  // their 0700 folders, and made 0600 again when the database closes.)
+  const makePrivate = () => {
+    for (const name of readdirSync(dataDir)) if (ownEntry(name)) makeTreePrivate(join(dataDir, name));
+  };
+  const opening = (async () => {
     const seed = fresh ? await options.seed?.() : undefined;
     if (seed) await unpackDatabase(pgDir, seed);
     else mkdirSync(pgDir, { recursive: true });
     const client = await openPglite(pgDir, undefined, options.sharedBuffersMb);
-    // Whatever an older version, an archive or PGlite's start left: folders 0700, files 0600. (PGlite's
-    // wasm file system applies its own umask, 022: files it makes while running are guarded by
-    // their 0700 folders, and made 0600 again when the database closes.)
-    const makePrivate = () => {
-      for (const name of readdirSync(dataDir)) if (ownEntry(name)) makeTreePrivate(join(dataDir, name));
-    };
     makePrivate();
-    return {
-      db: drizzlePglite(client, { schema }) as unknown as Db,
-      kind: "embedded",
-      where: pgDir,
-      backup: async () => {
-        await client.query("checkpoint");
-        const tar = new Uint8Array(await (await client.dumpDataDir("none")).arrayBuffer());
-        makeTarPrivate(tar);
-        return new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
-      },
-      close: async () => {
-        try {
-          await client.close();
-          makePrivate();
-        } finally {
-          release();
-        }
-      },
-    };
-  } catch (e) {
-    release();
-    throw e;
-  }
+    return client;
+  })();
+  // A failed open ends the lock; the error reaches whoever awaits `opened` or sends a statement.
+  const opened = opening.then(
+    () => {},
+    (e) => {
+      release();
+      throw e;
+    },
+  );
+  opened.catch(() => {});
+  return {
+    db: drizzlePglite({ client: whenOpen(opening) as unknown as PGlite, schema }) as unknown as Db,
+    kind: "embedded",
+    where: pgDir,
+    opened,
+    backup: async () => {
+      const client = await opening;
+      await client.query("checkpoint");
+      const tar = new Uint8Array(await (await client.dumpDataDir("none")).arrayBuffer());
+      makeTarPrivate(tar);
+      return new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
+    },
+    close: async () => {
+      const client = await opening.catch(() => undefined);
+      if (!client) return; // the failed open released the lock
+      try {
+        await client.close();
+        makePrivate();
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
-export function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
-  if (!config.databaseUrl)
-    return connectEmbedded(config.dataDir, { sharedBuffersMb: config.embeddedSharedBuffersMb, ...options });
+/** The embedded database in `dataDir`, once it has opened. */
+export async function connectEmbedded(dataDir: string, options: ConnectOptions = {}): Promise<Database> {
+  const database = startEmbedded(dataDir, options);
+  await database.opened;
+  return database;
+}
+
+export async function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
+  if (!config.databaseUrl) {
+    const embedded = { sharedBuffersMb: config.embeddedSharedBuffersMb, ...options };
+    return options.inBackground ? startEmbedded(config.dataDir, embedded) : connectEmbedded(config.dataDir, embedded);
+  }
   const timeouts = {
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,

@@ -13,6 +13,8 @@ export type Database = {
   close(): Promise<void>;
   /** Embedded only: a crash-consistent gzip tarball of the data folder, taken between statements. */
   backup?: () => Promise<Blob>;
+  /** Embedded, opened in the background (ConnectOptions.inBackground): settles once it has opened or failed. */
+  opened?: Promise<void>;
 };
 
 /** Runs a raw statement and returns its rows, whichever driver answers (postgres.js or PGlite). */

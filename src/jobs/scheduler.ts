@@ -1,4 +1,4 @@
-// The scheduler: named jobs, each run every `intervalMs` (and once at start) unless switched off,
+// The scheduler: named jobs, each run every `intervalMs` (and once `startDelayMs` after start) unless switched off,
 // never twice at once in one process, and on several instances only where the job lock is taken.
 // Each run logs one line with its counts (at debug when it found nothing to do). Jobs are thin:
 // they call module functions that tests call directly.
@@ -19,7 +19,14 @@ export type Scheduler = {
   run(name: string): Promise<RunOutcome>;
 };
 
-export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[]; metrics?: Metrics }): Scheduler {
+export function createScheduler(deps: {
+  log: Log;
+  lock: JobLock;
+  jobs: Job[];
+  metrics?: Metrics;
+  /** JOB_START_DELAY_MS: the first runs wait this long, so start-up's first requests do not queue behind them. */
+  startDelayMs?: number;
+}): Scheduler {
   const running = new Map<string, Promise<RunOutcome>>();
   const timers: ReturnType<typeof setInterval>[] = [];
   const stopping = new AbortController();
@@ -67,12 +74,16 @@ export function createScheduler(deps: { log: Log; lock: JobLock; jobs: Job[]; me
           continue;
         }
         deps.log.info("job scheduled", { job: job.name, intervalMs: job.intervalMs });
-        void run(job.name);
-        timers.push(setInterval(() => void run(job.name), job.intervalMs));
+        const first = () => {
+          void run(job.name);
+          timers.push(setInterval(() => void run(job.name), job.intervalMs));
+        };
+        if (deps.startDelayMs) timers.push(setTimeout(first, deps.startDelayMs));
+        else first();
       }
     },
     async stop() {
-      for (const t of timers) clearInterval(t);
+      for (const t of timers) clearTimeout(t);
       timers.length = 0;
       stopping.abort();
       await Promise.allSettled([...running.values()]);

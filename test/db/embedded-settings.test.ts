@@ -28,9 +28,9 @@ async function settingsOf(env: Record<string, string>) {
 
 // The settings name no DATABASE_URL, so these run on the embedded database in every test run.
 describe("embedded database settings", () => {
-  test("by default the page cache is 16 MiB, not Postgres's 128 MB, and work_mem is Postgres's own", async () => {
+  test("by default the page cache is 8 MiB, not Postgres's 128 MB, and work_mem is Postgres's own", async () => {
     const s = await settingsOf({});
-    expect(s).toEqual({ sharedBuffers: "16MB", maxConnections: "4", workMem: "4MB" });
+    expect(s).toEqual({ sharedBuffers: "8MB", maxConnections: "4", workMem: "4MB" });
   });
 
   test("EMBEDDED_SHARED_BUFFERS_MB raises the page cache", async () => {

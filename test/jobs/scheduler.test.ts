@@ -50,6 +50,32 @@ describe("the scheduler", () => {
     expect(log.lines.find((l) => l.msg === "job run")).toMatchObject({ job: "test.counts", sent: 2, failed: 0 });
   });
 
+  test("with a start delay (JOB_START_DELAY_MS) nothing runs at start, and a stop before it leaves nothing running", async () => {
+    const log = memoryLog();
+    const { job, gate } = gatedJob("test.delayed");
+    const scheduler = createScheduler({ log, lock: singleProcessJobLock, jobs: [job], startDelayMs: 3_600_000 });
+    scheduler.start();
+    // Without a delay the first run starts inside start() (the test above); here it waits its timer.
+    expect(gate.runs).toBe(0);
+    expect(log.lines.find((l) => l.msg === "job scheduled")).toMatchObject({ job: "test.delayed" });
+    await scheduler.stop();
+    expect(gate.runs).toBe(0);
+    expect(log.lines.filter((l) => l.msg === "job run")).toEqual([]);
+  });
+
+  test("after the start delay each job runs, and then every interval", async () => {
+    const log = memoryLog();
+    const { job, gate } = gatedJob("test.later");
+    const scheduler = createScheduler({ log, lock: singleProcessJobLock, jobs: [job], startDelayMs: 20 });
+    scheduler.start();
+    expect(gate.runs).toBe(0);
+    await gate.started.promise;
+    expect(gate.runs).toBe(1);
+    gate.release.resolve();
+    await scheduler.stop();
+    expect(log.lines.find((l) => l.msg === "job run")).toMatchObject({ job: "test.later", sent: 2 });
+  });
+
   test("an idle run (all counts zero) logs at debug, a run that did something at info", async () => {
     const log = memoryLog();
     let counts = { sent: 0 };
