@@ -3,7 +3,7 @@
 // fold-by-kind rule, a day's installs folded, the backfill baselines merged, the fold of closed
 // days into rollups, and the merge of more days into a rollup.
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/database.ts";
+import { rows, type Db } from "../db/database.ts";
 
 /**
  * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
@@ -19,6 +19,30 @@ export const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextext
 /** The account's mark as SQL: its closed_through, or -infinity when nothing is closed yet. */
 export const closedThrough = (uuid: string) =>
   sql`coalesce((select m.closed_through from counter_marks m where m.uuid = ${uuid}), '-infinity'::date)`;
+
+export type AccountMark = {
+  /** The day the account's days are closed through (YYYY-MM-DD). */
+  closedThrough: string;
+  /** Bounds of every count key's parts (null: not known; as text, since they may pass 2^53); see upsertDays. */
+  posBound: string | null;
+  negBound: string | null;
+  /** The digest of the key set the account last held whole (key-cap.ts). */
+  heldKeys: string | null;
+};
+
+/**
+ * The account's mark as an upload reads it, under the account's stats lock (a statement of its own,
+ * after the one that took the lock, so it sees what the last upload or job wrote); null before the
+ * account's first upload has claimed its batch.
+ */
+export async function readMark(db: Db, uuid: string): Promise<AccountMark | null> {
+  const [row] = await rows<AccountMark>(
+    db,
+    sql`select closed_through::text as "closedThrough", pos_bound::text as "posBound", neg_bound::text as "negBound", held_keys as "heldKeys"
+    from counter_marks where uuid = ${uuid}`,
+  );
+  return row ?? null;
+}
 
 /** A gauge's latest reading among rows `d` of one day: the later sentAt, ties by the greater installId. */
 export const latestReading = sql`d.sent_at desc, d.install_id desc`;

@@ -1,7 +1,7 @@
 // The writes of one upload, each one unnest(...) statement (design.md 3), inside the upload's
 // transaction. A row is never overwritten by an upload sent earlier than the one that set it, so
 // uploads delivered out of order fold to the same rows.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { isEmbedded, rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
 import type { Amount } from "./activity.table.ts";
@@ -122,6 +122,44 @@ export async function pinKeys(tx: Db, pins: KeyPin[], now: number): Promise<KeyP
 export type DayRow = { profileId: string; key: string; day: string; value: number; kind: string };
 
 /**
+ * The insert of day rows, for a statement to return from: a row already stored takes the value of
+ * the later-sent upload, keeps the value it replaced, and widens a gauge's low and high.
+ */
+function dayRowsInsert(uuid: string, installId: string, sentAt: number, list: DayRow[]) {
+  const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
+  return sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
+      select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
+      from unnest(${textArray(list.map((r) => r.profileId))}::text[], ${textArray(list.map((r) => r.key))}::text[], ${textArray(list.map((r) => r.day))}::text[],
+                  ${integerArray(list.map((r) => r.value))}::bigint[], ${integerArray(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
+      on conflict (uuid, profile_id, key, day, install_id) do update set
+        replaced_value = counter_days.value,
+        value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
+        sent_at = greatest(counter_days.sent_at, excluded.sent_at),
+        low = least(counter_days.low, excluded.low),
+        high = greatest(counter_days.high, excluded.high)`;
+}
+
+/**
+ * The account's mark takes in the upload's days (first_day, last_day, unsealed_from: see
+ * counterMarks; least and greatest pass over a null) and the bounds `widened` (a relation of one row,
+ * pos and neg). Written only when something moved: a live upload's days move it once a day.
+ */
+function markMoved(uuid: string, list: DayRow[], widened: SQL) {
+  let first = list[0]!.day;
+  let last = first;
+  for (const r of list) {
+    if (r.day < first) first = r.day;
+    if (r.day > last) last = r.day;
+  }
+  return sql`update counter_marks set pos_bound = w.pos, neg_bound = w.neg,
+        first_day = least(counter_marks.first_day, ${first}::date), last_day = greatest(counter_marks.last_day, ${last}::date),
+        unsealed_from = least(counter_marks.unsealed_from, ${first}::date)
+      from ${widened} w
+      where counter_marks.uuid = ${uuid} and (w.pos is distinct from counter_marks.pos_bound or w.neg is distinct from counter_marks.neg_bound
+        or not coalesce(counter_marks.first_day <= ${first}::date and counter_marks.last_day >= ${last}::date and counter_marks.unsealed_from <= ${first}::date, false))`;
+}
+
+/**
  * Writes an upload's day rows and, in the same statement, moves the rollups by what changed on the
  * account's closed days (those up to its counter_marks mark; open days are folded when read, so a
  * row written to one moves nothing): each (profile, key)'s sum by new minus old (each written row
@@ -147,14 +185,13 @@ export async function upsertDays(
   list: DayRow[],
 ): Promise<{ profileId: string; key: string }[]> {
   if (list.length === 0) return [];
-  const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
   // The embedded database keeps no statistics: it takes each CTE below for one row and joins them
   // by nested loops, once per key per key (an upload of 10 000 new keys took 5.5 s, issue 22).
   // Without nested loops it hashes them; the lateral read below has no other plan and keeps its own.
   const embedded = isEmbedded(tx);
   if (embedded) await tx.execute(sql`set local enable_nestloop = off`);
   try {
-    return await upsertDaysOf(tx, uuid, installId, sentAt, list, bounds);
+    return await upsertDaysOf(tx, uuid, installId, sentAt, list);
   } finally {
     if (embedded) await tx.execute(sql`set local enable_nestloop = on`);
   }
@@ -166,16 +203,9 @@ async function upsertDaysOf(
   installId: string,
   sentAt: number,
   list: DayRow[],
-  bounds: (number | null)[],
 ): Promise<{ profileId: string; key: string }[]> {
   const closed = sql`filter (where closed)`;
   const keys = textArray(list.map((r) => r.key));
-  let first = list[0]!.day;
-  let last = first;
-  for (const r of list) {
-    if (r.day < first) first = r.day;
-    if (r.day > last) last = r.day;
-  }
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest
   // (day, sentAt) among the closed rows written, one max() over arrays instead of an ordered aggregate.
   // Reads in this statement see the rows as they were before it (its snapshot): open days' old parts.
@@ -190,16 +220,7 @@ async function upsertDaysOf(
       select distinct t.key, t.kind from unnest(${keys}::text[], ${textArray(list.map((r) => r.kind))}::text[]) as t(key, kind)
     ),
     written as (
-      insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
-      select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
-      from unnest(${textArray(list.map((r) => r.profileId))}::text[], ${keys}::text[], ${textArray(list.map((r) => r.day))}::text[],
-                  ${integerArray(list.map((r) => r.value))}::bigint[], ${integerArray(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
-      on conflict (uuid, profile_id, key, day, install_id) do update set
-        replaced_value = counter_days.value,
-        value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,
-        sent_at = greatest(counter_days.sent_at, excluded.sent_at),
-        low = least(counter_days.low, excluded.low),
-        high = greatest(counter_days.high, excluded.high)
+      ${dayRowsInsert(uuid, installId, sentAt, list)}
       returning profile_id, key, day, value, sent_at, replaced_value, day <= (select through from mark) as closed
     ),
     deltas as (
@@ -233,17 +254,8 @@ async function upsertDaysOf(
         mark.neg_bound + coalesce(min(least(coalesce(g.neg, 0) + coalesce(g.open_neg, 0), 0)) filter (where g.counted), 0) as neg
       from mark left join deltas g on true group by mark.pos_bound, mark.neg_bound
     ),
-    -- The same row takes in the upload's days (first_day, last_day, unsealed_from: see counterMarks);
-    -- least and greatest pass over a null. Written only when something moved: a live upload's day
-    -- moves them once a day.
-    bounded as (
-      update counter_marks set pos_bound = w.pos, neg_bound = w.neg,
-        first_day = least(counter_marks.first_day, ${first}::date), last_day = greatest(counter_marks.last_day, ${last}::date),
-        unsealed_from = least(counter_marks.unsealed_from, ${first}::date)
-      from widened w
-      where counter_marks.uuid = ${uuid} and (w.pos is distinct from counter_marks.pos_bound or w.neg is distinct from counter_marks.neg_bound
-        or not coalesce(counter_marks.first_day <= ${first}::date and counter_marks.last_day >= ${last}::date and counter_marks.unsealed_from <= ${first}::date, false))
-    ),
+    -- The same row takes in the upload's days (markMoved).
+    bounded as (${markMoved(uuid, list, sql`widened`)}),
     -- Count keys whose parts grow: their parts over every stored day after this upload. The rollup
     -- as moved above (else as it was: no closed row written), plus the open days as they were
     -- before this statement, plus what this upload changed on open days.
@@ -271,6 +283,37 @@ async function upsertDaysOf(
     order by d.profile_id, d.key collate "C"`,
   );
   return over.map((r) => ({ profileId: r.profile_id, key: r.key }));
+}
+
+/**
+ * The day rows of an upload that lie on open days only (after the account's mark: nothing of them is
+ * in a rollup, they are folded when read) and whose count keys cannot leave the safe range whatever
+ * they replace (the caller's check, openDaysOnly in ingest.ts): the mod's live upload. The rows are
+ * written with nothing read back but the count rows' replaced values, and the mark's bounds widen by
+ * `daysPerKey` (the most rows one key has here) times the largest change of one count row's parts,
+ * which is at least what any key's parts changed by (upsertDays widens by exactly that, per key).
+ */
+export async function upsertOpenDays(
+  tx: Db,
+  uuid: string,
+  installId: string,
+  sentAt: number,
+  list: DayRow[],
+  daysPerKey: number,
+): Promise<void> {
+  const counts = list.filter((r) => r.kind === "count");
+  const others = list.filter((r) => r.kind !== "count");
+  // Two inserts into counter_days in one statement write disjoint rows (a key has one kind).
+  await tx.execute(sql`with ${others.length ? sql`others as (${dayRowsInsert(uuid, installId, sentAt, others)}),` : sql``}
+    counted as (${dayRowsInsert(uuid, installId, sentAt, counts)} returning value, replaced_value),
+    widened as (
+      select m.pos_bound + ${daysPerKey}::bigint * greatest(coalesce(max(greatest(c.value, 0) - greatest(coalesce(c.replaced_value, 0), 0)), 0), 0) as pos,
+        m.neg_bound + ${daysPerKey}::bigint * least(coalesce(min(least(c.value, 0) - least(coalesce(c.replaced_value, 0), 0)), 0), 0) as neg
+      from counter_marks m left join counted c on true
+      where m.uuid = ${uuid}
+      group by m.pos_bound, m.neg_bound
+    )
+    ${markMoved(uuid, list, sql`widened`)}`);
 }
 
 export type BackfillRow = { profileId: string; key: string; day: string; value: number };

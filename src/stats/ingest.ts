@@ -19,6 +19,7 @@ import * as q from "./ingest.query.ts";
 import { BATCH_WINDOW_MS, markFor, sealedBefore } from "./horizons.ts";
 import { resealedDays } from "./seal.ts";
 import { capKeys, keyCapWarning, keepHeldDigest } from "./key-cap.ts";
+import { readMark, type AccountMark } from "./counters.query.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -203,6 +204,37 @@ function keyWarnings(catalogue: Catalogue, rows: Target[], pinned: Map<string, q
   return [...found.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : a.code < b.code ? -1 : 1));
 }
 
+const LIMIT = BigInt(SAFE_LIMIT);
+
+/**
+ * Whether these day rows may take the open-days write (upsertOpenDays), and with how many rows one
+ * (profile, key) has at most; null: the general write (upsertDays). Every row must lie after the
+ * account's mark, and no count key may be able to leave the safe range whatever its rows replace: a
+ * key's positive part grows by at most the sum of its rows' positive values (each row's part is at
+ * most its value, and what it replaces was at least 0), within the mark's bound; likewise negative.
+ */
+function openDaysOnly(dayRows: DayTarget[], mark: AccountMark | null): number | null {
+  if (!mark || mark.posBound === null || mark.negBound === null || dayRows.length === 0) return null;
+  const perKey = new Map<string, number>();
+  let most = 0;
+  let maxPos = 0;
+  let minNeg = 0;
+  for (const r of dayRows) {
+    if (r.day <= mark.closedThrough) return null;
+    const id = `${r.profileId}\t${r.key}`;
+    const n = (perKey.get(id) ?? 0) + 1;
+    perKey.set(id, n);
+    if (n > most) most = n;
+    if (r.kind !== "count") continue;
+    if (r.value > maxPos) maxPos = r.value;
+    if (r.value < minNeg) minNeg = r.value;
+  }
+  const days = BigInt(most);
+  const within =
+    BigInt(mark.posBound) + days * BigInt(maxPos) <= LIMIT && BigInt(mark.negBound) + days * BigInt(minNeg) >= -LIMIT;
+  return within ? most : null;
+}
+
 /** Writes the day rows (refusing the upload if a count key would leave the safe range), then the backfills. */
 async function writeCounters(
   tx: Db,
@@ -210,8 +242,15 @@ async function writeCounters(
   env: Envelope,
   rows: ReturnType<typeof splitBlocks>,
   sealedBeforeDay: string,
+  mark: AccountMark | null,
 ) {
   const { dayRows, backfills } = rows;
+  const perKey = openDaysOnly(dayRows, mark);
+  if (perKey !== null) {
+    await q.upsertOpenDays(tx, uuid, env.client.install, env.sentAt, dayRows, perKey);
+    await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
+    return;
+  }
   const over = await q.upsertDays(tx, uuid, env.client.install, env.sentAt, dayRows).catch((error: unknown) => {
     // The statement answers the keys it could not move; a check or bigint fault it did not
     // foresee (a total stored before the check existed) is the same refusal, not a 500.
@@ -301,7 +340,10 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     const sorted = splitBlocks(kept.blocks, sealedBeforeDay, resealed);
     // Rows of keys new to a profile past its cap are refused before any key is pinned.
     const max = deps.config.statsMaxKeysPerProfile;
-    const cap = await capKeys(tx, uuid, max, [...sorted.dayRows, ...sorted.backfills]);
+    const counted = [...sorted.dayRows, ...sorted.backfills];
+    // The mark as this upload finds it: read once the stats lock is held (claimBatch took it).
+    const mark = counted.length > 0 ? await readMark(tx, uuid) : null;
+    const cap = await capKeys(tx, uuid, max, counted, mark?.heldKeys ?? null);
     const overCap = new Map<string, number>();
     if (cap.count > 0) {
       const keep = <R extends { profileId: string; key: string; day: string }>(list: R[]) =>
@@ -316,7 +358,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     const mismatches = keyWarnings(deps.catalogue, [...dayRows, ...backfills], pins.pinned);
     for (const r of dayRows) r.kind = pins.pinned.get(r.key)!.kind;
 
-    await writeCounters(tx, uuid, env, sorted, sealedBeforeDay);
+    await writeCounters(tx, uuid, env, sorted, sealedBeforeDay, mark);
     await keepHeldDigest(tx, uuid, cap);
     const written = await writeActivity(tx, uuid, env, kept);
     await markUpload(tx, uuid, now);

@@ -49,18 +49,6 @@ export async function heldKeyCount(db: Db, uuid: string, profileId: string): Pro
 }
 
 /**
- * The digest of the (profile, key) set the account's last checked upload found held whole, read
- * after the account's stats lock is held (a statement of its own, so it sees the last upload's).
- */
-export async function readHeldDigest(tx: Db, uuid: string): Promise<string | null> {
-  const [row] = await rows<{ held_keys: string | null }>(
-    tx,
-    sql`select held_keys from counter_marks where uuid = ${uuid}`,
-  );
-  return row?.held_keys ?? null;
-}
-
-/**
  * Keeps the digest of a (profile, key) set the account now holds whole (its mark's row exists once
  * the batch is claimed). A key once held stays held (a rollup, open day, backfill or seal baseline)
  * until erasure deletes the mark's row with its digest; so a kept digest never lets an upload past

@@ -8,7 +8,7 @@
 // set's kept digest; another set counts the profile's keys; only a set that might not fit probes
 // each of its keys.
 import type { Db } from "../db/database.ts";
-import { freshKeys, heldKeyCount, readHeldDigest, setHeldDigest } from "./key-cap.query.ts";
+import { freshKeys, heldKeyCount, setHeldDigest } from "./key-cap.query.ts";
 
 type Row = { profileId: string; key: string; day: string };
 
@@ -38,8 +38,11 @@ function digestOf(keysOf: Map<string, Set<string>>): string {
 
 const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Which of these rows the cap refuses (see the file's head); `max` is the cap per profile. */
-export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): Promise<KeyCap> {
+/**
+ * Which of these rows the cap refuses (see the file's head); `max` is the cap per profile, `held` the
+ * digest of the key set the account last held whole (its mark's, readMark).
+ */
+export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[], held: string | null): Promise<KeyCap> {
   const keysOf = new Map<string, Set<string>>();
   for (const r of rows) {
     let keys = keysOf.get(r.profileId);
@@ -50,8 +53,7 @@ export async function capKeys(tx: Db, uuid: string, max: number, rows: Row[]): P
   let count = 0;
   const first: string[] = [];
   const digest = digestOf(keysOf);
-  if (keysOf.size === 0 || (await readHeldDigest(tx, uuid)) === digest)
-    return { refuses: () => false, count, first, heldDigest: null };
+  if (keysOf.size === 0 || held === digest) return { refuses: () => false, count, first, heldDigest: null };
   for (const [profileId, keys] of keysOf) {
     // A profile with room for every key of the upload, new or not, needs no probe of them.
     const held = await heldKeyCount(tx, uuid, profileId);
