@@ -19,7 +19,8 @@ export const uuidRules: readonly DenylistRule[] = [
 export function denylistMatch(text: string): string | undefined {
   const family = firstNameFamily(text);
   if (family) return family;
-  for (const rule of uuidRules) if (rule.pattern.test(text)) return rule.name;
+  // Both uuid shapes hold 32 hex digits at least: a shorter text (most counter keys) holds neither.
+  if (text.length >= 32) for (const rule of uuidRules) if (rule.pattern.test(text)) return rule.name;
   return undefined;
 }
 

@@ -7,17 +7,23 @@ import { findDenylisted } from "../privacy/denylist.ts";
 import { addDays, isCalendarDay, utcDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE, isIdentifierPath, type Envelope } from "../wire/envelope.ts";
 
-/** Every key the upload carries, with the JSON path it sits at. */
-export function* keysOf(env: Envelope): Generator<[key: string, path: string]> {
-  for (const [b, block] of (env.counters ?? []).entries())
-    for (const [r, row] of block.rows.entries()) yield [row.k, `/counters/${b}/rows/${r}/k`];
-  for (const [i, s] of (env.sessions ?? []).entries()) {
-    for (const [j, a] of s.gains.entries()) yield [a.k, `/sessions/${i}/gains/${j}/k`];
-    for (const [j, a] of s.costs.entries()) yield [a.k, `/sessions/${i}/costs/${j}/k`];
+/**
+ * Every key the upload carries, with the JSON path it sits at (a function: a clean upload of
+ * thousands of rows spells out none).
+ */
+function* keysOf(env: Envelope): Generator<[key: string, path: () => string]> {
+  const counters = env.counters ?? [];
+  for (let b = 0; b < counters.length; b++) {
+    const rows = counters[b]!.rows;
+    for (let r = 0; r < rows.length; r++) yield [rows[r]!.k, () => `/counters/${b}/rows/${r}/k`];
   }
-  for (const [i, e] of (env.timeline ?? []).entries()) if (e.key) yield [e.key, `/timeline/${i}/key`];
+  for (const [i, s] of (env.sessions ?? []).entries()) {
+    for (const [j, a] of s.gains.entries()) yield [a.k, () => `/sessions/${i}/gains/${j}/k`];
+    for (const [j, a] of s.costs.entries()) yield [a.k, () => `/sessions/${i}/costs/${j}/k`];
+  }
+  for (const [i, e] of (env.timeline ?? []).entries()) if (e.key) yield [e.key, () => `/timeline/${i}/key`];
   for (const [i, section] of (env.mirror?.sections ?? []).entries())
-    for (const [j, a] of section.values.entries()) yield [a.k, `/mirror/sections/${i}/values/${j}/k`];
+    for (const [j, a] of section.values.entries()) yield [a.k, () => `/mirror/sections/${i}/values/${j}/k`];
 }
 
 export const namespaceOf = (key: string) => key.slice(0, key.indexOf("."));
@@ -113,7 +119,7 @@ export function checkEnvelope(env: Envelope, catalogue: Catalogue, now: number, 
       throw new ApiError(
         "unknown_namespace",
         `namespace ${JSON.stringify(namespaceOf(key))} is not in catalogue ${catalogue.version}`,
-        path,
+        path(),
       );
     present.add(category);
   }
