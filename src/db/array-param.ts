@@ -16,10 +16,8 @@ const quoted = (s: string) => `"${s.replace(/["\\]/g, "\\$&")}"`;
  */
 export function textArrayLiteral(xs: readonly (string | null)[]): string {
   if (xs.length === 0) return "{}";
-  if (!xs.includes(null)) {
-    const joined = (xs as string[]).join('","');
-    if (!SPECIAL.test(joined)) return `{"${joined}"}`;
-  }
+  // The test reads the elements joined by a comma: joined by '","' it would always find a quote.
+  if (!xs.includes(null) && !SPECIAL.test(xs.join(","))) return `{"${xs.join('","')}"}`;
   return `{${xs.map((x) => (x === null ? "NULL" : quoted(x))).join(",")}}`;
 }
 

@@ -123,14 +123,31 @@ export type DayRow = { profileId: string; key: string; day: string; value: numbe
 
 /**
  * The insert of day rows, for a statement to return from: a row already stored takes the value of
- * the later-sent upload, keeps the value it replaced, and widens a gauge's low and high.
+ * the later-sent upload, keeps the value it replaced, and widens a gauge's low and high. A profile
+ * or day that every row shares (the live upload: one profile, today) is one parameter rather than an
+ * array element per row, and a list without gauges sends no bounds: fewer bytes to send and parse.
  */
 function dayRowsInsert(uuid: string, installId: string, sentAt: number, list: DayRow[]) {
+  const arrays: SQL[] = [
+    sql`${textArray(list.map((r) => r.key))}::text[]`,
+    sql`${integerArray(list.map((r) => r.value))}::bigint[]`,
+  ];
+  const names = ["key", "value"];
+  const column = (name: string, values: (string | number | null)[], array: SQL, type: string): SQL => {
+    if (values.length > 0 && values.every((v) => v === values[0])) return sql`${values[0]}::${sql.raw(type)}`;
+    arrays.push(sql`${array}::${sql.raw(type)}[]`);
+    names.push(name);
+    return sql.raw(`t.${name}`);
+  };
+  const profiles = list.map((r) => r.profileId);
+  const days = list.map((r) => r.day);
   const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
+  const profile = column("profile_id", profiles, textArray(profiles), "text");
+  const day = column("day", days, textArray(days), "date");
+  const bound = column("bound", bounds, integerArray(bounds), "bigint");
   return sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
-      select ${uuid}, t.profile_id, t.key, t.day::date, ${installId}, t.value, t.bound, t.bound, ${sentAt}, null
-      from unnest(${textArray(list.map((r) => r.profileId))}::text[], ${textArray(list.map((r) => r.key))}::text[], ${textArray(list.map((r) => r.day))}::text[],
-                  ${integerArray(list.map((r) => r.value))}::bigint[], ${integerArray(bounds)}::bigint[]) as t(profile_id, key, day, value, bound)
+      select ${uuid}, ${profile}, t.key, ${day}, ${installId}, t.value, ${bound}, ${bound}, ${sentAt}, null
+      from unnest(${sql.join(arrays, sql`, `)}) as t(${sql.raw(names.join(", "))})
       on conflict (uuid, profile_id, key, day, install_id) do update set
         replaced_value = counter_days.value,
         value = case when excluded.sent_at >= counter_days.sent_at then excluded.value else counter_days.value end,

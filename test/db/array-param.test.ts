@@ -54,6 +54,11 @@ describe("array parameters as literals", () => {
   test("the fast path (no quote, backslash or null) and the empty array", async () => {
     expect((await roundTrip(["a", "b.c", "d e"], [])).texts).toEqual(["a", "b.c", "d e"]);
     expect((await roundTrip([], [])).texts).toEqual([]);
+    // One element that needs escaping among plain ones takes the quoting path, wherever it is.
+    for (const odd of ['say "hi"', "back\\slash"]) {
+      expect((await roundTrip(["a", "b", odd], [])).texts).toEqual(["a", "b", odd]);
+      expect((await roundTrip([odd, "a"], [])).texts).toEqual([odd, "a"]);
+    }
   });
 
   test("integer arrays keep every value, null included", async () => {
