@@ -1,0 +1,2 @@
+-- Room on each page for a changed rollup row (issue 15): an upload of closed days moves the rollup of each of its keys, and an update that finds room on its own page writes no new index entry (a HOT update). At fillfactor 100 the pages rows were first inserted into are full: 36% of the catch-up bench's rollup updates were not HOT. Existing pages take it as they are rewritten.
+ALTER TABLE "counter_rollups" SET (fillfactor = 80);
