@@ -212,12 +212,17 @@ async function serviceFigures(url: string, databaseName: string) {
       );
       const rowsPer = envs[0]![0]!.counters!.reduce((n, b) => n + b.rows.length, 0);
       const uploads = CLIENTS * uploadsPerClient;
-      // The raw limit: the same rows, same accounts and profiles, an install of their own, one unnest upsert each.
+      // The raw limit: the same rows (keys, days, values), one unnest upsert each, into the stored
+      // rows of an account of the same history that no upload touches (its profile, its first
+      // install): like the uploads, they rewrite rows the fill stored, on its full pages, where it has
+      // them, and insert the others. (An install of their own would only ever insert, on fresh pages.)
       const sql = postgres(url, { max: CLIENTS, onnotice: () => {} });
       const rawOne = async (c: number, env: Envelope) => {
         const rows = env.counters!.flatMap((b) => b.rows.map((r) => ({ key: r.k, day: b.day, value: r.v })));
+        const a = clientAccount(c) + CLIENTS;
+        const install = new Bun.CryptoHasher("md5").update(`i${a}_1`).digest("hex");
         await sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-          select ${accountUuid(clientAccount(c))}, ${env.profile!.id}, t.key, t.day::date, ${"f".repeat(32)}, t.value, null, null, ${env.sentAt}
+          select ${accountUuid(a)}, ${profileOf(a)}, t.key, t.day::date, ${install}, t.value, null, null, ${env.sentAt}
           from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.day)}::text[], ${rows.map((r) => r.value)}::bigint[]) as t(key, day, value)
           on conflict (uuid, profile_id, key, day, install_id) do update set value = excluded.value, sent_at = excluded.sent_at`;
       };
