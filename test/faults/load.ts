@@ -174,6 +174,11 @@ export type LoadOptions = {
   retryForMsAfterStop?: number;
   /** `at`: when the answer came (performance.now()); `ms`: how long the request took. */
   onReply?: (reply: Reply, at: number, ms: number) => void;
+  /**
+   * Each account starts a new upload at most once every this many ms (a paced client: how much the
+   * load writes does not grow with the service's speed); undefined: one right after another.
+   */
+  everyMs?: number;
 };
 
 /**
@@ -190,7 +195,11 @@ export async function runLoad(o: LoadOptions): Promise<Sent[]> {
   };
   await Promise.all(
     o.accounts.map(async (account) => {
+      const start = performance.now();
       for (let i = 0; o.more(); i++) {
+        const early = o.everyMs === undefined ? 0 : start + i * o.everyMs - performance.now();
+        if (early > 0) await Bun.sleep(early);
+        if (!o.more()) break;
         const entry: Sent = {
           batch: batchOf(o.scenario, account, i, o.from),
           acked: false,
