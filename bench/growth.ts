@@ -46,6 +46,8 @@ if (!adminUrl) {
 const ZONES = ["UTC", "Europe/Berlin", "America/New_York"];
 const zoneOf = (a: number) => ZONES[a % ZONES.length]!;
 const profileOf = (a: number) => new Bun.CryptoHasher("md5").update(`p${a}_1`).digest("hex");
+/** The account's first install, as the fill names it. */
+const installOf = (a: number) => new Bun.CryptoHasher("md5").update(`i${a}_1`).digest("hex");
 const hex = (n: number) => n.toString(16).padStart(32, "0");
 const round = (x: number) => Math.round(x * 10) / 10;
 const pct = (xs: number[], p: number) =>
@@ -72,7 +74,7 @@ function envelope(c: number, u: number, live: boolean, batchId: string): Envelop
     sentAt: Date.now(),
     mode: "live",
     client: {
-      install: new Bun.CryptoHasher("md5").update(`i${a}_1`).digest("hex"),
+      install: installOf(a),
       modVersion: "bench",
       minecraft: "1.21.4",
       catalogue: 1,
@@ -220,9 +222,8 @@ async function serviceFigures(url: string, databaseName: string) {
       const rawOne = async (c: number, env: Envelope) => {
         const rows = env.counters!.flatMap((b) => b.rows.map((r) => ({ key: r.k, day: b.day, value: r.v })));
         const a = clientAccount(c) + CLIENTS;
-        const install = new Bun.CryptoHasher("md5").update(`i${a}_1`).digest("hex");
         await sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at)
-          select ${accountUuid(a)}, ${profileOf(a)}, t.key, t.day::date, ${install}, t.value, null, null, ${env.sentAt}
+          select ${accountUuid(a)}, ${profileOf(a)}, t.key, t.day::date, ${installOf(a)}, t.value, null, null, ${env.sentAt}
           from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.day)}::text[], ${rows.map((r) => r.value)}::bigint[]) as t(key, day, value)
           on conflict (uuid, profile_id, key, day, install_id) do update set value = excluded.value, sent_at = excluded.sent_at`;
       };

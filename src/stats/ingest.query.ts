@@ -133,18 +133,36 @@ function dayRowsInsert(uuid: string, installId: string, sentAt: number, list: Da
     sql`${integerArray(list.map((r) => r.value))}::bigint[]`,
   ];
   const names = ["key", "value"];
-  const column = (name: string, values: (string | number | null)[], array: SQL, type: string): SQL => {
+  // The array literal is built only when the values differ (a scalar is the usual case).
+  const column = <T extends string | number | null>(
+    name: string,
+    values: T[],
+    array: (xs: T[]) => SQL,
+    type: string,
+  ) => {
     if (values.length > 0 && values.every((v) => v === values[0])) return sql`${values[0]}::${sql.raw(type)}`;
-    arrays.push(sql`${array}::${sql.raw(type)}[]`);
+    arrays.push(sql`${array(values)}::${sql.raw(type)}[]`);
     names.push(name);
     return sql.raw(`t.${name}`);
   };
-  const profiles = list.map((r) => r.profileId);
-  const days = list.map((r) => r.day);
-  const bounds = list.map((r) => (r.kind === "gauge" ? r.value : null));
-  const profile = column("profile_id", profiles, textArray(profiles), "text");
-  const day = column("day", days, textArray(days), "date");
-  const bound = column("bound", bounds, integerArray(bounds), "bigint");
+  const profile = column(
+    "profile_id",
+    list.map((r) => r.profileId),
+    textArray,
+    "text",
+  );
+  const day = column(
+    "day",
+    list.map((r) => r.day),
+    textArray,
+    "date",
+  );
+  const bound = column(
+    "bound",
+    list.map((r) => (r.kind === "gauge" ? r.value : null)),
+    integerArray,
+    "bigint",
+  );
   return sql`insert into counter_days (uuid, profile_id, key, day, install_id, value, low, high, sent_at, replaced_value)
       select ${uuid}, ${profile}, t.key, ${day}, ${installId}, t.value, ${bound}, ${bound}, ${sentAt}, null
       from unnest(${sql.join(arrays, sql`, `)}) as t(${sql.raw(names.join(", "))})
