@@ -14,9 +14,25 @@ export type Log = {
   child(fields: Fields): Log;
 };
 
-function serialise(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+type ErrorLike = Error & { code?: unknown; cause?: unknown; query?: unknown; params?: unknown };
+
+/**
+ * An error as a log field: its name, message, code and stack, and what it wraps (`cause`, a few
+ * deep: a failed statement's cause is the database's own error, a disk that is full says how full).
+ * Drizzle's query error ends its message with the statement's parameters, which hold what a request
+ * sent (token hashes, names): only the statement is logged, and its stack (Drizzle's own frames).
+ */
+function serialise(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const e = value as ErrorLike;
+  const failedQuery = typeof e.query === "string" && Array.isArray(e.params);
+  return {
+    name: e.name,
+    message: failedQuery ? `Failed query: ${e.query}` : e.message,
+    ...(typeof e.code === "string" ? { code: e.code } : {}),
+    ...(failedQuery ? {} : { stack: e.stack }),
+    ...(e.cause !== undefined && depth < 3 ? { cause: serialise(e.cause, depth + 1) } : {}),
+  };
 }
 
 export function createLog(
