@@ -73,6 +73,12 @@ export const settings = {
     default: String(EMBEDDED_SHARED_BUFFERS_MB),
     doc: "Embedded database: Postgres's page cache (shared_buffers) in MiB. It is resident memory from the start; raise it when the data outgrows it and pages read slowly.",
   }),
+  embeddedMinFreeMb: setting({
+    env: "EMBEDDED_MIN_FREE_MB",
+    schema: T.Integer({ minimum: 0, maximum: 1048576 }),
+    default: "64",
+    doc: "Embedded database: while the disk holding DATA_DIR has less than this many MiB free, every request that needs the database is refused 503 storage_full (the embedded Postgres cannot recover from running out of space while it starts a 16 MiB WAL file). 0: no floor.",
+  }),
   host: setting({
     env: "HOST",
     schema: T.String({ minLength: 1, maxLength: 255 }),

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
-import { connectEmbedded, unpackDatabase } from "./connect.ts";
+import { connectEmbedded, embeddedOptions, unpackDatabase } from "./connect.ts";
 import { lockDataDir, DataDirLockedError } from "./datadir-lock.ts";
 import { migrate } from "./migrate.ts";
 
@@ -22,7 +22,7 @@ export async function takeBackup(config: Config, fetcher: typeof fetch = fetch):
   if (!existsSync(join(config.dataDir, "pg", "PG_VERSION")))
     throw new BackupError(`there is no database in DATA_DIR ${config.dataDir}`);
   try {
-    const database = await connectEmbedded(config.dataDir, { sharedBuffersMb: config.embeddedSharedBuffersMb });
+    const database = await connectEmbedded(config.dataDir, embeddedOptions(config));
     try {
       return await database.backup!();
     } finally {
@@ -70,7 +70,7 @@ export async function restoreBackup(config: Config, tarball: Blob, now: number):
     release();
   }
   // It must open, and be brought to this binary's schema, before we call it restored.
-  const database = await connectEmbedded(config.dataDir, { sharedBuffersMb: config.embeddedSharedBuffersMb });
+  const database = await connectEmbedded(config.dataDir, embeddedOptions(config));
   try {
     await migrate(database.db);
   } finally {

@@ -14,6 +14,7 @@ import { lockDataDir } from "./datadir-lock.ts";
 import { makePrivateDir, makeTarPrivate, makeTreePrivate, privateUmask } from "./private-files.ts";
 import { initdbAssets, pgliteAssets } from "./pglite-assets.ts";
 import { guardedClient } from "./pool-guard.ts";
+import { type FreeSpace, freeSpaceCheck } from "./free-space.ts";
 
 export type ConnectOptions = {
   /** A tarball of an initialised database (PGlite dumpDataDir) to start a new folder from. */
@@ -25,6 +26,8 @@ export type ConnectOptions = {
    * wait for it; `opened` settles when it has). Postgres is connected before connect answers.
    */
   inBackground?: boolean;
+  /** The embedded database: the free disk space under which it takes no statement (EMBEDDED_MIN_FREE_MB; default none). */
+  freeSpace?: FreeSpace;
 };
 
 export function maskUrl(url: string): string {
@@ -185,14 +188,34 @@ export async function unpackDatabase(pgDir: string, tarball: Blob, keepPreviousA
 const ownEntry = (name: string) => name === "pg" || name.startsWith("pg.") || name === "tally.lock";
 
 /**
- * drizzle's PGlite session sends every statement through `query` and `transaction`; until the
- * database has opened, each waits for it here, as PGlite's own methods wait for it to be ready.
- * `dumpDataDir` marks the handle as the embedded database (isEmbedded).
+ * drizzle's PGlite session sends every statement through `query` and `transaction` (and, inside
+ * one, the transaction's `query`); until the database has opened, each waits for it here, as
+ * PGlite's own methods wait for it to be ready. Each statement first passes `check` (the free-space
+ * floor, free-space.ts). `dumpDataDir` marks the handle as the embedded database (isEmbedded).
  */
-function whenOpen(opening: Promise<PGlite>) {
+function whenOpen(opening: Promise<PGlite>, check: () => void) {
+  const checked = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "query") return value;
+        return (...args: Parameters<Transaction["query"]>) => {
+          check();
+          return target.query(...args);
+        };
+      },
+    });
   return {
-    query: async (...args: Parameters<PGlite["query"]>) => (await opening).query(...args),
-    transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => (await opening).transaction(callback),
+    query: async (...args: Parameters<PGlite["query"]>) => {
+      const client = await opening;
+      check();
+      return client.query(...args);
+    },
+    transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
+      const client = await opening;
+      check();
+      return client.transaction((tx) => callback(checked(tx)));
+    },
     dumpDataDir: async (compression?: "none" | "gzip" | "auto") => (await opening).dumpDataDir(compression),
   };
 }
@@ -218,8 +241,11 @@ export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Da
   const makePrivate = () => {
     for (const name of readdirSync(dataDir)) if (ownEntry(name)) makeTreePrivate(join(dataDir, name));
   };
+  const floor = options.freeSpace ?? { minFreeBytes: 0 };
   const opening = (async () => {
     const seed = fresh ? await options.seed?.() : undefined;
+    // A new database takes some 40 MB: on a disk under the floor, say so rather than fail part-way.
+    if (seed) freeSpaceCheck(dataDir, floor)();
     if (seed) await unpackDatabase(pgDir, seed);
     else mkdirSync(pgDir, { recursive: true });
     const client = await openPglite(pgDir, undefined, options.sharedBuffersMb);
@@ -235,13 +261,15 @@ export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Da
     },
   );
   opened.catch(() => {});
+  const check = freeSpaceCheck(pgDir, floor);
   return {
-    db: drizzlePglite({ client: whenOpen(opening) as unknown as PGlite, schema }) as unknown as Db,
+    db: drizzlePglite({ client: whenOpen(opening, check) as unknown as PGlite, schema }) as unknown as Db,
     kind: "embedded",
     where: pgDir,
     opened,
     backup: async () => {
       const client = await opening;
+      check();
       await client.query("checkpoint");
       const tar = new Uint8Array(await (await client.dumpDataDir("none")).arrayBuffer());
       makeTarPrivate(tar);
@@ -260,6 +288,14 @@ export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Da
   };
 }
 
+/** The embedded database's settings: its page cache and its floor of free disk space. */
+export function embeddedOptions(config: Config): ConnectOptions {
+  return {
+    sharedBuffersMb: config.embeddedSharedBuffersMb,
+    freeSpace: { minFreeBytes: config.embeddedMinFreeMb * 2 ** 20 },
+  };
+}
+
 /** The embedded database in `dataDir`, once it has opened. */
 export async function connectEmbedded(dataDir: string, options: ConnectOptions = {}): Promise<Database> {
   const database = startEmbedded(dataDir, options);
@@ -269,7 +305,7 @@ export async function connectEmbedded(dataDir: string, options: ConnectOptions =
 
 export async function connect(config: Config, options: ConnectOptions = {}): Promise<Database> {
   if (!config.databaseUrl) {
-    const embedded = { sharedBuffersMb: config.embeddedSharedBuffersMb, ...options };
+    const embedded = { ...embeddedOptions(config), ...options };
     return options.inBackground ? startEmbedded(config.dataDir, embedded) : connectEmbedded(config.dataDir, embedded);
   }
   const timeouts = {

@@ -114,6 +114,7 @@ export function onErrorPlugin(log: Log, errorPage: ErrorPage) {
 
 /** What the operator reads when the database cannot write (docs/decisions.md: storage_full). */
 export const STORAGE_FULL_LOG =
-  "storage full: the database could not write (disk_full / ENOSPC). Free space on the disk holding DATA_DIR (embedded) or " +
-  "Postgres's data directory; until then writes are refused 503 storage_full with Retry-After, and they are accepted again " +
+  "storage full: the database could not write (disk_full / ENOSPC), or the disk holding the embedded database has less free " +
+  "space than EMBEDDED_MIN_FREE_MB. Free space on the disk holding DATA_DIR (embedded) or Postgres's data directory; until " +
+  "then requests that need the database are refused 503 storage_full with Retry-After, and they are accepted again " +
   "on their own once there is space (nothing acknowledged is lost)";

@@ -20,8 +20,13 @@ import { checkStoredOnce, storedBatches } from "./verify.ts";
 const ACCOUNTS = 6;
 const FULL_MS = 4000;
 const RECOVERY_LIMIT_MS = 5000;
-/** What the filler leaves free: a few pages, so some small writes still fit and the big ones do not. */
-const LEAVE_BYTES = 256 * 1024;
+/**
+ * What the filler leaves free. Postgres: a few pages, so some small writes still fit and the big ones
+ * do not. Embedded: 8 MB, room for many pages but not for the next 16 MB WAL file, which is where a
+ * disk that fills slowly first runs out; PGlite hung there for good (every answer stopped, and
+ * freeing space did not help) until the service kept a floor of free space (EMBEDDED_MIN_FREE_MB).
+ */
+const LEAVE_BYTES = { postgres: 256 * 1024, embedded: 8 * 2 ** 20 };
 
 type Seen = { at: number; ms: number; reply: Reply };
 
@@ -55,7 +60,8 @@ export async function diskFullScenario(
   backend: "embedded" | "postgres",
 ) {
   const label = `disk full, ${backend}`;
-  const fs = smallFilesystem(backend === "embedded" ? 128 : 192);
+  // Embedded: large enough that the database plus the default floor (64 MiB) fit once the filler goes.
+  const fs = smallFilesystem(backend === "embedded" ? 256 : 192);
   if (typeof fs === "string") {
     console.log(`skipped: ${fs}`);
     return;
@@ -71,7 +77,10 @@ export async function diskFullScenario(
       await cluster.start();
       env = { DATABASE_URL: cluster.url };
     } else mkdirSync(dataDir);
-    service = await startService(binary, cwd, env);
+    service = await startService(binary, cwd, {
+      ...env,
+      ...(process.env.FAULTS_DUMP ? { LOG_LEVEL: "info" } : {}),
+    });
     const url = service.url;
     const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => signIn(url, scenario, i)));
     const seen: Seen[] = [];
@@ -88,7 +97,12 @@ export async function diskFullScenario(
     await Bun.sleep(1500);
     const rssBefore = rssMb(service);
     const filler = join(fs.dir, "filler");
-    const fill = Bun.spawnSync(["fallocate", "-l", String(Math.max(0, freeBytes(fs.dir) - LEAVE_BYTES)), filler]);
+    const fill = Bun.spawnSync([
+      "fallocate",
+      "-l",
+      String(Math.max(0, freeBytes(fs.dir) - LEAVE_BYTES[backend])),
+      filler,
+    ]);
     if (fill.exitCode !== 0) throw new Error(`fallocate failed: ${fill.stderr.toString()}`);
     const fullAt = performance.now();
     const rss = sampleRss(service);
@@ -136,6 +150,8 @@ export async function diskFullScenario(
       if (!first200) await Bun.sleep(5);
     }
     const recoveryMs = first200 ? Math.round(first200.at - freedAt) : -1;
+    // FAULTS_DUMP=<file>: the service's log up to here, to see what it did while full (a hang shows as silence).
+    if (process.env.FAULTS_DUMP) await Bun.write(process.env.FAULTS_DUMP, service.output());
     report.check(
       `${label}: uploads are acknowledged again within ${RECOVERY_LIMIT_MS / 1000} s of space being freed, on their own`,
       first200 !== undefined && recoveryMs <= RECOVERY_LIMIT_MS,
