@@ -1,7 +1,7 @@
 // Scenarios 7 and 8: the disk under the database fills while accounts upload. The database lives on
 // a small filesystem of its own (a tmpfs with size=, mounted by the test; needs root): DATA_DIR for
 // the embedded database, the data folder of a private Postgres cluster for Postgres. A filler file
-// takes all but a few hundred kB (Postgres keeps its WAL on the ordinary disk: see privateCluster).
+// takes all but LEAVE_BYTES (Postgres keeps its WAL on the ordinary disk: see privateCluster).
 // While full: uploads are refused 503 storage_full with Retry-After, the log
 // says what to do, the service stays up. Once the filler is deleted: uploads are acknowledged again
 // on their own, every acknowledged upload is stored whole, none in part; the database opens again
