@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createPostgresDatabase } from "../support/db.ts";
+import { freePort } from "../faults/service.ts";
 import { fakeIdentity, type Player } from "../support/fakes/identity.ts";
 import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
 import { fakeSessionServer, fakeImageServer, skinPng, hashOf } from "../support/fakes/skins.ts";
@@ -36,8 +37,23 @@ type Running = {
 /** Only the settings the test names: the binary must need nothing else. */
 const cleanEnv = (extra: Record<string, string>) => ({ PATH: "/usr/bin:/bin", HOME: tmpdir(), ...extra });
 
+/**
+ * Starts the binary on a free port and waits for its health. A port found free can be taken before
+ * the binary binds it (an outgoing connection's ephemeral port: a random port in 20000-40000 once
+ * was, in CI); the binary then exits saying so, and it is started again on another.
+ */
 async function start(cwd: string, env: Record<string, string>): Promise<Running> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(cwd, env);
+    } catch (e) {
+      if (attempt >= 3 || !String((e as Error).message).includes("port is already in use")) throw e;
+    }
+  }
+}
+
+async function startOnce(cwd: string, env: Record<string, string>): Promise<Running> {
+  const port = freePort();
   const t0 = performance.now();
   const proc = Bun.spawn([binary], {
     cwd,
