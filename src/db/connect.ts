@@ -244,10 +244,11 @@ export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Da
   const floor = options.freeSpace ?? { minFreeBytes: 0 };
   const opening = (async () => {
     const seed = fresh ? await options.seed?.() : undefined;
-    // A new database takes some 40 MB: on a disk under the floor, say so rather than fail part-way.
-    if (seed) freeSpaceCheck(dataDir, floor)();
-    if (seed) await unpackDatabase(pgDir, seed);
-    else mkdirSync(pgDir, { recursive: true });
+    if (seed) {
+      // A new database takes some 40 MB: on a disk under the floor, say so rather than fail part-way.
+      freeSpaceCheck(dataDir, floor)();
+      await unpackDatabase(pgDir, seed);
+    } else mkdirSync(pgDir, { recursive: true });
     const client = await openPglite(pgDir, undefined, options.sharedBuffersMb);
     makePrivate();
     return client;

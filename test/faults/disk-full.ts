@@ -6,9 +6,10 @@
 // says what to do, the service stays up. Once the filler is deleted: uploads are acknowledged again
 // on their own, every acknowledged upload is stored whole, none in part; the database opens again
 // after a restart with the same contents.
-import { mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freeBytesOf } from "../../src/db/free-space.ts";
 import { STORAGE_FULL_LOG } from "../../src/http/on-error.ts";
 import { privateCluster, type Cluster } from "./cluster.ts";
 import { firstDay, runLoad, signIn, type Reply } from "./load.ts";
@@ -29,11 +30,6 @@ const RECOVERY_LIMIT_MS = 5000;
 const LEAVE_BYTES = { postgres: 256 * 1024, embedded: 8 * 2 ** 20 };
 
 type Seen = { at: number; ms: number; reply: Reply };
-
-const freeBytes = (dir: string) => {
-  const s = statfsSync(dir);
-  return s.bavail * s.bsize;
-};
 
 /** A tmpfs of `mb` megabytes at a new folder; null (and why) when this machine cannot mount one. */
 function smallFilesystem(mb: number): { dir: string; unmount(): void } | string {
@@ -100,7 +96,7 @@ export async function diskFullScenario(
     const fill = Bun.spawnSync([
       "fallocate",
       "-l",
-      String(Math.max(0, freeBytes(fs.dir) - LEAVE_BYTES[backend])),
+      String(Math.max(0, freeBytesOf(fs.dir) - LEAVE_BYTES[backend])),
       filler,
     ]);
     if (fill.exitCode !== 0) throw new Error(`fallocate failed: ${fill.stderr.toString()}`);
