@@ -23,7 +23,7 @@ import type { Envelope } from "../src/wire/envelope.ts";
 import { databaseUrlFor } from "../test/support/db.ts";
 import { accountName, accountUuid, ensureTemplate, growthKeys, growthSizes, templateName } from "./growth-fill.ts";
 import { Uploader, prepareUpload, type PreparedUpload } from "./uploader.ts";
-import { cpuOf, postgresCpu, untilHealthy } from "./process.ts";
+import { cpuByThread, cpuOf, postgresCpu, untilHealthy } from "./process.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
@@ -33,9 +33,13 @@ const binary = resolve(
 const sizes = flag("--sizes", "1m,10m")
   .split(",")
   .map((label) => growthSizes.find((s) => s.label === label) ?? Promise.reject(new Error(`no size ${label}`)));
-const uploadsPerClient = Number(flag("--uploads", "20"));
-/** Untimed uploads per client before each ingest phase (--warmup 0: time a cold process). */
-const warmups = Number(flag("--warmup", "10"));
+const uploadsPerClient = Number(flag("--uploads", "40"));
+/**
+ * Untimed uploads per client before each ingest phase (--warmup 0: time a cold process). A fresh
+ * process's JIT compiles for its first ~1 500 uploads (826 DFG and FTL compiles, 1.5 s of CPU, with
+ * BUN_JSC_reportDFGCompileTimes); 10 per client left most of that inside the timed uploads.
+ */
+const warmups = Number(flag("--warmup", "60"));
 const CLIENTS = 16;
 const POOL = 20;
 const adminUrl = loadConfig().databaseUrl;
@@ -53,6 +57,8 @@ const round = (x: number) => Math.round(x * 10) / 10;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const log = (line: string) => console.error(line);
+/** CPU seconds of a process's JIT compiler threads (JSC's "JITWorker"). */
+const jitCpu = (pid: number) => cpuByThread(pid).get("JITWorker") ?? 0;
 
 /** Client c's account: accounts 2..17 (account 1 is the large one). */
 const clientAccount = (c: number) => c + 2;
@@ -101,10 +107,16 @@ type Ingest = {
   p50Ms: number;
   p99Ms: number;
   serviceCpuMsPerUpload: number;
+  /** Of the service's CPU, its JIT compiler threads' (what a service that has run a while no longer pays). */
+  serviceJitCpuMsPerUpload: number;
   postgresCpuMsPerUpload: number;
   rawPostgresCpuMsPerUpload: number;
-  /** (service + Postgres CPU) / raw Postgres CPU, per upload. */
+  /** The raw client's own CPU (postgres.js building and sending the statement), per upload. */
+  rawClientCpuMsPerUpload: number;
+  /** (service + Postgres CPU) / (raw client + raw Postgres CPU), per upload. */
   cpuRatioToRaw: number;
+  /** (service + Postgres CPU) / raw Postgres CPU alone, as this bench reported it before. */
+  cpuRatioToRawPostgres: number;
 };
 
 async function measureSize(size: (typeof growthSizes)[number]) {
@@ -236,6 +248,7 @@ async function serviceFigures(url: string, databaseName: string) {
         }),
       );
       const pgRaw0 = postgresCpu(databaseName);
+      const client0 = process.cpuUsage();
       const r0 = performance.now();
       await Promise.all(
         envs.map(async (list, c) => {
@@ -244,6 +257,9 @@ async function serviceFigures(url: string, databaseName: string) {
       );
       const rawSeconds = (performance.now() - r0) / 1000;
       const rawPg = ((postgresCpu(databaseName) - pgRaw0) * 1000) / uploads;
+      // This process runs nothing else meanwhile: its CPU is the raw clients'.
+      const clientUsage = process.cpuUsage(client0);
+      const rawClient = (clientUsage.user + clientUsage.system) / 1000 / uploads;
       await sql.end();
       const bodies: PreparedUpload[][] = envs.map((list) => list.map((e) => prepareUpload(e)));
       // Warm-up, not timed: a fresh process spends its first few hundred uploads compiling them
@@ -261,6 +277,7 @@ async function serviceFigures(url: string, databaseName: string) {
       );
       const latencies: number[] = [];
       const cpu0 = cpuOf(proc.pid);
+      const jit0 = jitCpu(proc.pid);
       const pg0 = postgresCpu(databaseName);
       const t0 = performance.now();
       await Promise.all(
@@ -275,6 +292,7 @@ async function serviceFigures(url: string, databaseName: string) {
       );
       const seconds = (performance.now() - t0) / 1000;
       const service = ((cpuOf(proc.pid) - cpu0) * 1000) / uploads;
+      const jit = ((jitCpu(proc.pid) - jit0) * 1000) / uploads;
       const pg = ((postgresCpu(databaseName) - pg0) * 1000) / uploads;
       return {
         rawRowsPerSec: Math.round((uploads * rowsPer) / rawSeconds),
@@ -282,9 +300,12 @@ async function serviceFigures(url: string, databaseName: string) {
         p50Ms: round(pct(latencies, 50)),
         p99Ms: round(pct(latencies, 99)),
         serviceCpuMsPerUpload: round(service),
+        serviceJitCpuMsPerUpload: round(jit),
         postgresCpuMsPerUpload: round(pg),
         rawPostgresCpuMsPerUpload: round(rawPg),
-        cpuRatioToRaw: Math.round(((service + pg) / rawPg) * 100) / 100,
+        rawClientCpuMsPerUpload: round(rawClient),
+        cpuRatioToRaw: Math.round(((service + pg) / (rawClient + rawPg)) * 100) / 100,
+        cpuRatioToRawPostgres: Math.round(((service + pg) / rawPg) * 100) / 100,
       };
     };
     const live = await ingest(true, 1);
@@ -357,10 +378,12 @@ const lines: [string, (r: Record<string, any>) => unknown][] = [
     [`${k} rows/s (raw)`, (r) => `${r[k].rowsPerSec} (${r[k].rawRowsPerSec})`],
     [`${k} p50 / p99 ms`, (r) => `${r[k].p50Ms} / ${r[k].p99Ms}`],
     [
-      `${k} CPU ms/upload svc+pg (raw)`,
-      (r) => `${r[k].serviceCpuMsPerUpload}+${r[k].postgresCpuMsPerUpload} (${r[k].rawPostgresCpuMsPerUpload})`,
+      `${k} CPU ms/upload svc+pg (raw client+pg)`,
+      (r) =>
+        `${r[k].serviceCpuMsPerUpload}+${r[k].postgresCpuMsPerUpload} (${r[k].rawClientCpuMsPerUpload}+${r[k].rawPostgresCpuMsPerUpload})`,
     ],
-    [`${k} CPU ratio to raw`, (r) => r[k].cpuRatioToRaw],
+    [`${k} of the service's, JIT ms`, (r) => r[k].serviceJitCpuMsPerUpload],
+    [`${k} CPU ratio to raw (to raw pg)`, (r) => `${r[k].cpuRatioToRaw} (${r[k].cpuRatioToRawPostgres})`],
   ]),
   ["/u typical 90 / 365 ms", (r) => `${r.pages.typical90Ms} / ${r.pages.typical365Ms}`],
   ["/u large 90 / 365 ms", (r) => `${r.pages.large90Ms} / ${r.pages.large365Ms}`],
