@@ -7,7 +7,7 @@
 // upsert of the same rows into the same full table; /u/<name> at 90 and 365 days and lifetime
 // totals of a typical and of the large account; export and erasure of the large account; database
 // bytes per day row. One table of cost against size, then JSON. Asserts nothing.
-//   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/growth.ts [dist/tally] [--sizes 1m,10m] [--uploads 20] [--warmup 10]
+//   bun run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/growth.ts [dist/tally] [--sizes 1m,10m] [--uploads 40] [--warmup 60] [--pool 20]
 //   (--fill: only make the sizes' missing templates)
 import postgres from "postgres";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -41,7 +41,8 @@ const uploadsPerClient = Number(flag("--uploads", "40"));
  */
 const warmups = Number(flag("--warmup", "60"));
 const CLIENTS = 16;
-const POOL = 20;
+/** The service's DATABASE_POOL_MAX (--pool). */
+const POOL = Number(flag("--pool", "20"));
 const adminUrl = loadConfig().databaseUrl;
 if (!adminUrl) {
   console.log("bench/growth.ts: skipped, it measures Postgres; set DATABASE_URL");
