@@ -165,7 +165,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   const reason = String(await (options.stopSignal ?? waitForSignal()));
   // Jobs finish their current step while requests drain; the database closes after both.
   await Promise.all([listening.stop(reason), scheduler.stop()]);
-  await database.close();
+  await database.close((reason) => log.warn("database left for recovery at the next start", { reason }));
   log.info("stopped");
   return 0;
 }

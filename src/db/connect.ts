@@ -14,7 +14,7 @@ import { lockDataDir } from "./datadir-lock.ts";
 import { makePrivateDir, makeTarPrivate, makeTreePrivate, privateUmask } from "./private-files.ts";
 import { initdbAssets, pgliteAssets } from "./pglite-assets.ts";
 import { guardedClient } from "./pool-guard.ts";
-import { type FreeSpace, freeSpaceCheck } from "./free-space.ts";
+import { type FreeSpace, freeSpaceCheck, storageLow } from "./free-space.ts";
 
 export type ConnectOptions = {
   /** A tarball of an initialised database (PGlite dumpDataDir) to start a new folder from. */
@@ -276,11 +276,17 @@ export function startEmbedded(dataDir: string, options: ConnectOptions = {}): Da
       makeTarPrivate(tar);
       return new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
     },
-    close: async () => {
+    close: async (unclean) => {
       const client = await opening.catch(() => undefined);
       if (!client) return; // the failed open released the lock
       try {
-        await client.close();
+        // Postgres's shutdown checkpoint is a write like any other: under the floor it may need a
+        // new WAL file and hang the same way (free-space.ts). The database is left as a kill would
+        // leave it instead; the next start replays its WAL, where every committed write is.
+        const low = storageLow(check);
+        if (low)
+          unclean?.(`${low.message}; closed without its shutdown checkpoint, the next start recovers it from its WAL`);
+        else await client.close();
         makePrivate();
       } finally {
         release();

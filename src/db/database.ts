@@ -10,7 +10,8 @@ export type Database = {
   kind: "postgres" | "embedded";
   /** Where the data lives, for logs: a masked URL or the data folder. */
   where: string;
-  close(): Promise<void>;
+  /** Closes; `unclean` hears why when it could not close cleanly (the embedded database under its floor of free space). */
+  close(unclean?: (reason: string) => void): Promise<void>;
   /** Embedded only: a crash-consistent gzip tarball of the data folder, taken between statements. */
   backup?: () => Promise<Blob>;
   /** Embedded, opened in the background (ConnectOptions.inBackground): settles once it has opened or failed. */

@@ -46,3 +46,14 @@ export function freeSpaceCheck(dir: string, { minFreeBytes, freeBytes = freeByte
     if (free < minFreeBytes) throw new StorageLow(free, minFreeBytes, dir);
   };
 }
+
+/** The refusal `check` throws now, if any (any other error is thrown). */
+export function storageLow(check: () => void): StorageLow | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (e) {
+    if (e instanceof StorageLow) return e;
+    throw e;
+  }
+}

@@ -3,6 +3,8 @@
 // disk fills part-way leaves nothing, and the same handle serves again once there is room. The disk
 // here is a number the test sets (the real disk is fault scenario 7's tmpfs, test/faults/disk-full.ts).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { connectEmbedded } from "../../src/db/connect.ts";
 import { rows, type Database } from "../../src/db/database.ts";
@@ -119,5 +121,53 @@ describe("EMBEDDED_MIN_FREE_MB", () => {
     }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(StorageLow);
     expect((failed as Error).message).toContain("30.0 MiB free");
+  });
+});
+
+/** Postgres's own record of how the database was left (pg_control's state: 1 shut down, 6 in production). */
+const controlState = (dataDir: string) => readFileSync(join(dataDir, "pg", "global", "pg_control")).readInt32LE(16);
+const SHUT_DOWN = 1;
+const IN_PRODUCTION = 6;
+
+describe("closing the embedded database", () => {
+  const open = async (dataDir: string, free: () => number) =>
+    connectEmbedded(dataDir, {
+      seed: testSeed,
+      freeSpace: { minFreeBytes: 64 * MiB, freeBytes: free },
+    });
+
+  test("with room on the disk it closes cleanly, with its shutdown checkpoint", async () => {
+    const dataDir = tempDir();
+    const database = await open(dataDir, () => 500 * MiB);
+    await database.db.execute(sql`create table kept (id int primary key)`);
+    const said: string[] = [];
+    await database.close((reason) => said.push(reason));
+    expect(said).toEqual([]);
+    expect(controlState(dataDir)).toBe(SHUT_DOWN);
+  });
+
+  test("under the floor it skips the checkpoint (which can hang), says so, and the next start has every write", async () => {
+    const dataDir = tempDir();
+    let free = 500 * MiB;
+    const database = await open(dataDir, () => free);
+    await database.db.execute(sql`create table kept (id int primary key)`);
+    await database.db.execute(sql`insert into kept select generate_series(1, 100)`);
+    free = 20 * MiB;
+    const said: string[] = [];
+    await database.close((reason) => said.push(reason));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("20.0 MiB free");
+    expect(said[0]).toContain("without its shutdown checkpoint");
+    // Left as a kill would leave it: Postgres recovers it from its WAL when it next opens.
+    expect(controlState(dataDir)).toBe(IN_PRODUCTION);
+
+    free = 500 * MiB;
+    const again = await open(dataDir, () => free);
+    try {
+      expect((await rows<{ n: number }>(again.db, sql`select count(*)::int as n from kept`))[0]!.n).toBe(100);
+    } finally {
+      await again.close();
+    }
+    expect(controlState(dataDir)).toBe(SHUT_DOWN);
   });
 });
