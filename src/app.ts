@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
   const openapiJson = async () => describe() as OpenApiDocument;
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
-    .use(onErrorPlugin(deps.log, errorPageResponse))
+    .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
     .use(bodyReader(deps.config))
     .get("/v1/openapi.json", () => describe(), { detail: { hide: true } })
     .use(healthRoutes({ db: deps.db, log: deps.log, version: VERSION, catalogueVersion: deps.catalogue.version }))

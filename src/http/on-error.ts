@@ -6,6 +6,7 @@ import { ApiError, errorBody } from "./errors.ts";
 import { requestId } from "./request-context.ts";
 import { validationMessage } from "./valid-body.ts";
 import { isDatabaseDown, isStorageFull } from "../db/errors.ts";
+import { repeatLimiter } from "./log-repeats.ts";
 
 type Refusal = {
   status: number;
@@ -63,7 +64,9 @@ export type ErrorPage = (refusal: {
   headers: Record<string, string>;
 }) => Response;
 
-export function onErrorPlugin(log: Log, errorPage: ErrorPage) {
+/** `now`: the service's clock, for how often a repeated database error is logged (log-repeats.ts). */
+export function onErrorPlugin(log: Log, errorPage: ErrorPage, now: () => number) {
+  const repeats = repeatLimiter(now);
   return new Elysia({ name: "tally.on-error" }).onError(
     { as: "global" },
     ({ code, error, request, path, route, set }) => {
@@ -74,8 +77,10 @@ export function onErrorPlugin(log: Log, errorPage: ErrorPage) {
         const full = !unavailable && isStorageFull(error);
         // The route pattern (`/u/:name`), never the path: a path can hold a player name or a share key.
         const where = { requestId: id, route: route || "(unmatched)", error };
-        if (full) log.error(STORAGE_FULL_LOG, where);
-        else log.error(unavailable ? "database unavailable" : "unhandled error", where);
+        const message = full ? STORAGE_FULL_LOG : unavailable ? "database unavailable" : "unhandled error";
+        // Every unhandled error is its own line; the database's two states, once a minute.
+        const repeat = full || unavailable ? repeats.admit(message) : {};
+        if (repeat) log.error(message, { ...where, ...repeat });
         refusal = unavailable
           ? {
               status: 503,
