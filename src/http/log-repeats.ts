@@ -18,7 +18,8 @@ export function repeatLimiter(now: () => number, windowMs = REPEAT_WINDOW_MS) {
     admit(kind: string): Repeat | null {
       const t = now();
       const seen = last.get(kind);
-      if (seen && t - seen.at < windowMs) {
+      // A clock stepped back starts a new window rather than silencing the log until it catches up.
+      if (seen && t >= seen.at && t - seen.at < windowMs) {
         seen.leftOut++;
         return null;
       }

@@ -55,6 +55,14 @@ describe("repeated database errors in the log", () => {
     expect(said(STORAGE_FULL_LOG)[2]!.leftOut).toBeUndefined();
   });
 
+  test("a clock stepped back does not silence the log until it catches up", async () => {
+    const { clock, get, said } = app();
+    expect(await get("/v1/full")).toBe(503);
+    clock.advance(-60 * REPEAT_WINDOW_MS);
+    expect(await get("/v1/full")).toBe(503);
+    expect(said(STORAGE_FULL_LOG)).toHaveLength(2);
+  });
+
   test("a database that does not answer is counted apart from a full disk", async () => {
     const { get, said } = app();
     for (let i = 0; i < 50; i++) {
