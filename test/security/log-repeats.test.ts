@@ -1,7 +1,9 @@
 // A database that cannot write or does not answer fails every request alike; the log says so once,
 // then once a minute with how many like it it left out, so a full disk refusing hundreds of
 // requests a second does not also fill the log (which may be on that disk). Every request is still
-// answered 503. An unhandled error is logged every time: each may be its own fault.
+// answered 503. An unhandled error is logged every time: each may be its own fault. (The boundary:
+// what a stranger's flood during an outage costs the log is a line a minute per kind, and the
+// limiter holds one entry per kind, two in all, whatever the requests carry.)
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { fakeClock } from "../../src/clock.ts";
