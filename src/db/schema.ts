@@ -5,6 +5,7 @@ export * from "../auth/auth.table.ts";
 export * from "../http/rate-limit.table.ts";
 export * from "../stats/counters.table.ts";
 export * from "../stats/activity.table.ts";
+export * from "../stats/calendar.table.ts";
 export * from "../upstream/backoff.table.ts";
 export * from "../profiles/profiles.table.ts";
 export * from "../assets/assets.table.ts";

@@ -26,10 +26,11 @@ export async function deleteStats(tx: Db, uuid: string): Promise<Removed> {
     );
     removed[name] = row!.n;
   }
-  // The account's marks (counter_marks: where its rows lie, for the jobs) and the sums of its
-  // sessions (session_rates) are bookkeeping of the rollups, the seal and the rates, not recorded
+  // The account's marks (counter_marks: where its rows lie, for the jobs), the calendar's counts of
+  // its keys per day (counter_day_keys) and the sums of its sessions (session_rates) are bookkeeping of the rollups, the seal and the rates, not recorded
   // data: gone with them, not counted. A later upload starts new ones.
   await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
+  await tx.execute(sql`delete from counter_day_keys where uuid = ${uuid}`);
   await tx.execute(sql`delete from session_rates where uuid = ${uuid}`);
   return removed;
 }

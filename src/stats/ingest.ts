@@ -20,6 +20,7 @@ import { BATCH_WINDOW_MS, markFor, sealedBefore } from "./horizons.ts";
 import { resealedDays } from "./seal.ts";
 import { capKeys, keyCapWarning, keepHeldDigest } from "./key-cap.ts";
 import { readMark, type AccountMark } from "./counters.query.ts";
+import { countWrittenDays } from "./calendar.query.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -272,6 +273,13 @@ async function writeCounters(
     throw error;
   });
   if (over.length > 0) throw outOfRange(env, sealedBeforeDay, over);
+  // Rows on closed days change what the calendar's aggregate holds for them (an upload of open days
+  // never gets here with one).
+  const closed = new Map<string, { profileId: string; day: string }>();
+  for (const r of dayRows)
+    if (mark && r.day <= mark.closedThrough)
+      closed.set(`${r.profileId} ${r.day}`, { profileId: r.profileId, day: r.day });
+  await countWrittenDays(tx, uuid, [...closed.values()]);
   await q.upsertBackfills(tx, uuid, env.client.install, env.sentAt, backfills);
 }
 

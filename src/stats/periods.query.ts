@@ -17,39 +17,33 @@ export type WindowRow = { window: string; key: string; kind: string; unit: strin
  * day's installs and then the days: sums add up either way, the extremes are the same, and a
  * gauge's latest reading by (day, sentAt, installId) is its last day's latest reading.
  */
-export function windowRows(db: Db, uuid: string, profileId: string, windows: Window[]) {
+export function windowRows(db: Db, uuid: string, profileId: string, windows: Window[], keys?: string[]) {
   const list = sql.join(
     windows.map((w) => sql`(${w.name}, ${w.from}::date, ${w.to}::date)`),
     sql`, `,
   );
   const folds = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
+  // Given keys (the figures a page shows, issue 40), each key's days of each window are one range of
+  // the primary key's index: a lateral subquery kept apart by `offset 0`, its (key, day) compared as
+  // a row, which only that index reads as a range. Joined rather than lateral, or with the subquery
+  // pulled up, or with separate conditions (which the (uuid, day) index takes, then filters every
+  // key of the window), the embedded database read 4 300 to 30 000 rows for 72 keys of 1 000 over 30
+  // days, where this reads the 1 008 it folds.
+  const source = keys
+    ? sql`unnest(${sql.param(keys)}::text[]) as s(key) cross join w
+      cross join lateral (
+        select d.key, d.day, d.value, d.sent_at, d.install_id from counter_days d
+        where d.uuid = ${uuid} and d.profile_id = ${profileId} and (d.key, d.day) >= (s.key, w.lo) and (d.key, d.day) <= (s.key, w.hi)
+        offset 0
+      ) d`
+    : sql`w join counter_days d on d.uuid = ${uuid} and d.profile_id = ${profileId} and d.day between w.lo and w.hi`;
   return rows<WindowRow>(
     db,
     sql`with w(name, lo, hi) as (values ${list})
     select w.name as window, d.key, k.kind, k.unit, ${foldByKind(sql`k.kind`, folds)} as value
-    from w join counter_days d on d.uuid = ${uuid} and d.profile_id = ${profileId} and d.day between w.lo and w.hi
+    from ${source}
       join counter_keys k on k.key = d.key
     group by w.name, d.key, k.kind, k.unit
     order by d.key collate "C", w.name collate "C"`,
-  );
-}
-
-export type ActiveDayRow = { day: string; keys: number };
-
-/**
- * The days in [from, to] with any observation of the given profiles, and how many keys each has (a
- * key of both counts once; the distinct of text keys costs a fifth of a distinct of (profile, key)).
- */
-export function activeDayRows(db: Db, uuid: string, profileIds: string[], from: string, to: string) {
-  const ids = sql.join(
-    profileIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  return rows<ActiveDayRow>(
-    db,
-    sql`select d.day::text as day, count(distinct d.key)::int as keys
-    from counter_days d
-    where d.uuid = ${uuid} and d.profile_id in (${ids}) and d.day between ${from}::date and ${to}::date
-    group by d.day order by d.day`,
   );
 }

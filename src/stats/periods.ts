@@ -4,7 +4,8 @@
 // rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
 import { addDays } from "../wire/day.ts";
 import { describeKey, type FoldDeps } from "./fold.ts";
-import { activeDayRows, windowRows, type Window } from "./periods.query.ts";
+import { windowRows, type Window } from "./periods.query.ts";
+import { activeDayRows } from "./calendar.query.ts";
 
 export const PERIODS = ["day", "week", "month", "year"] as const;
 export type Period = (typeof PERIODS)[number];
@@ -67,7 +68,7 @@ export type PeriodTotals = {
 
 /**
  * Every period's totals of one profile's keys (or the account scope's), for the day `day`. A key
- * appears in a period when it was observed in it or in the period before.
+ * appears in a period when it was observed in it or in the period before. `keys`: only these.
  */
 export async function periodTotals(
   deps: FoldDeps,
@@ -75,6 +76,7 @@ export async function periodTotals(
   profileId: string,
   day: string,
   periods: readonly Period[] = PERIODS,
+  keys?: string[],
 ): Promise<PeriodTotals[]> {
   const windows = periods.map((p) => ({ period: p, ...periodWindows(p, day) }));
   const found = await windowRows(
@@ -82,6 +84,7 @@ export async function periodTotals(
     uuid,
     profileId,
     windows.flatMap((w) => [w.current, w.previous]),
+    keys,
   );
   return windows.map(({ period, current, previous }) => {
     const keys = new Map<string, PeriodKey>();

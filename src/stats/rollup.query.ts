@@ -2,6 +2,7 @@
 // them by deltas in its own statement, see upsertDays); closing days into them (the rollups job).
 // A rollup holds exactly the fold of its key's closed days (up to the account's counter_marks
 // mark). Every statement touches one account.
+import { countClosingDays } from "./calendar.query.ts";
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { closedThrough, foldIntoRollups, lockAccountStats, rollupMerge } from "./counters.query.ts";
@@ -66,7 +67,8 @@ export async function accountsToClose(db: Db, candidates: { uuid: string; throug
 
 /**
  * Closes the account's days in (`from`, `through`] (`from` null: every day up to `through`): adds
- * their fold to the rollups (these days were never in them) and moves the mark to `through`.
+ * their fold to the rollups (these days were never in them), counts their keys for the calendar
+ * and moves the mark to `through`.
  * Answers the (profile, key) rollups moved. The caller holds the account's stats lock.
  */
 export async function closeDays(tx: Db, uuid: string, from: string | null, through: string): Promise<number> {
@@ -77,6 +79,7 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
     on conflict (uuid, profile_id, key) do update set ${rollupMerge}
     returning 1`,
   );
+  await countClosingDays(tx, uuid, from, through);
   await tx.execute(sql`insert into counter_marks (uuid, closed_through) values (${uuid}, ${through}::date)
     on conflict (uuid) do update set closed_through = excluded.closed_through`);
   return moved.length;

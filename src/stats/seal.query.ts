@@ -1,4 +1,5 @@
 // The seal (contract 3) and the retention seal (2.6), one batch of keys of one account at a time.
+import { forgetDaysBefore } from "./calendar.query.ts";
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import {
@@ -181,6 +182,7 @@ export async function sealIntoBaseline(
     tx,
     sql`delete from counter_days where uuid = ${uuid} and key = any(${p(keys)}::text[]) and day < ${before}::date returning 1`,
   );
+  await forgetDaysBefore(tx, uuid, before);
   await recomputeRollups(tx, uuid, keys);
   return gone.length;
 }

@@ -3,12 +3,13 @@
 // read; the stats.rollups pass closes days older than yesterday. Every figure reads the same
 // whichever side of the mark its days are on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, countDistinct, eq, lte } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
 import { backend, emptyDatabase } from "../support/db.ts";
 import { envelope, uploader, INSTALL_A, INSTALL_B, PROFILE, ACCOUNT, type Uploader } from "../support/uploads.ts";
 import { storedState } from "../support/stored.ts";
 import { counterDays, counterKeys, counterMarks, counterRollups } from "../../src/stats/counters.table.ts";
+import { counterDayKeys } from "../../src/stats/calendar.table.ts";
 import { chartSeries, keysWithLifetime } from "../../src/stats/fold.ts";
 import { closeDaysPass } from "../../src/stats/rollups.ts";
 import { recomputeRollups } from "../../src/stats/rollup.query.ts";
@@ -112,6 +113,20 @@ async function expectInvariant(uuid: string) {
       };
     });
   expect(comparable(stored, (i) => stored[i]!.stale)).toEqual(comparable(rebuilt, (i) => stored[i]?.stale ?? false));
+  // The calendar's counts hold each closed day's distinct keys per profile (issue 40).
+  const mark = await markOf(uuid);
+  const counted = await t.db
+    .select({ profileId: counterDays.profileId, day: counterDays.day, keys: countDistinct(counterDays.key) })
+    .from(counterDays)
+    .where(and(eq(counterDays.uuid, uuid), lte(counterDays.day, mark ?? "0001-01-01")))
+    .groupBy(counterDays.profileId, counterDays.day)
+    .orderBy(asc(counterDays.profileId), asc(counterDays.day));
+  const kept = await t.db
+    .select({ profileId: counterDayKeys.profileId, day: counterDayKeys.day, keys: counterDayKeys.keys })
+    .from(counterDayKeys)
+    .where(eq(counterDayKeys.uuid, uuid))
+    .orderBy(asc(counterDayKeys.profileId), asc(counterDayKeys.day));
+  expect(kept).toEqual(counted);
 }
 
 describe("a new account", () => {
