@@ -2579,7 +2579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A rule of the contract was broken: `categories_mismatch`, `day_too_far_ahead`, `denylisted_string`, `duplicate_row`, `empty_upload`, `profile_mismatch`, `too_many_rows`, `total_out_of_range`, `unknown_cute_name`, `unknown_mirror_section`, `unknown_namespace`, `unsupported_schema`. */
+            /** @description A rule of the contract was broken: `categories_mismatch`, `day_too_far_ahead`, `denylisted_string`, `duplicate_row`, `empty_upload`, `profile_mismatch`, `too_many_profiles`, `too_many_rows`, `total_out_of_range`, `unknown_cute_name`, `unknown_mirror_section`, `unknown_namespace`, `unsupported_schema`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2588,7 +2588,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "categories_mismatch" | "day_too_far_ahead" | "denylisted_string" | "duplicate_row" | "empty_upload" | "profile_mismatch" | "too_many_rows" | "total_out_of_range" | "unknown_cute_name" | "unknown_mirror_section" | "unknown_namespace" | "unsupported_schema";
+                            code: "categories_mismatch" | "day_too_far_ahead" | "denylisted_string" | "duplicate_row" | "empty_upload" | "profile_mismatch" | "too_many_profiles" | "too_many_rows" | "total_out_of_range" | "unknown_cute_name" | "unknown_mirror_section" | "unknown_namespace" | "unsupported_schema";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

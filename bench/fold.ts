@@ -31,7 +31,12 @@ const ingestDeps = {
   clock,
   log: createLog({ level: "error" }),
   catalogue,
-  config: { ingestMaxRows: 50_000, clockSkewWarnMs: 86_400_000_000, statsMaxKeysPerProfile: 10_000 },
+  config: {
+    ingestMaxRows: 50_000,
+    clockSkewWarnMs: 86_400_000_000,
+    statsMaxKeysPerProfile: 10_000,
+    statsMaxProfilesPerAccount: 100,
+  },
   pins: new Map(),
 };
 const kinds = ["gauge", "max", "count", "count", "count", "count", "count", "count", "count", "count"] as const;

@@ -3,6 +3,7 @@
 // loads nothing else), plain and as transferred with gzip. On Postgres when DATABASE_URL is set,
 // else the embedded database. Reports a table and JSON; asserts nothing.
 //   bun bench/pages.ts [--runs 50]
+import { pageParams } from "../src/web/page-params.ts";
 import { sql } from "drizzle-orm";
 import { rows } from "../src/db/database.ts";
 import { testApp } from "../test/support/app.ts";
@@ -169,12 +170,17 @@ for (const r of pages)
 // turning the read data into HTML.
 const owner = (await accountByName(db, name))!;
 const readView = () =>
-  statsView({ db, clock: t.clock, catalogue: t.catalogue, config: t.config }, owner, new URL(`http://bench${page}`), {
-    title: name,
-    heading: name,
-    path: page,
-    noindex: false,
-  });
+  statsView(
+    { db, clock: t.clock, catalogue: t.catalogue, config: t.config },
+    owner,
+    pageParams(new URL(`http://bench${page}`)),
+    {
+      title: name,
+      heading: name,
+      path: page,
+      noindex: false,
+    },
+  );
 const readsMs = await p50Of(readView);
 const view = await readView();
 const renderMs = await p50Of(() => StatsPage(view));

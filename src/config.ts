@@ -256,6 +256,12 @@ export const settings = {
     default: "10000",
     doc: "Most distinct counter keys one profile (and the account scope) may hold; rows of further new keys are refused too_many_keys in the upload's answer, the rest of the upload is stored.",
   }),
+  statsMaxProfilesPerAccount: setting({
+    env: "STATS_MAX_PROFILES_PER_ACCOUNT",
+    schema: T.Integer({ minimum: 1, maximum: 100_000 }),
+    default: "100",
+    doc: "Most game profiles one account's statistics may hold (a player has a handful at a time); an upload for one more is refused too_many_profiles and stores nothing. Bounds what an account's pages list and read.",
+  }),
   clockSkewWarnMs: setting({
     env: "INGEST_CLOCK_SKEW_WARN_MS",
     schema: Millis(1_000, 86_400_000),
@@ -369,6 +375,12 @@ export const settings = {
     schema: Bytes(0, 4 * 1024 * 1024 * 1024),
     default: "33554432",
     doc: "Memory the cache of rendered statistics pages may take, in bytes (and at most 512 pages); the least recently used are forgotten first.",
+  }),
+  pageRenderBudgetMs: setting({
+    env: "PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),
+    default: "10000",
+    doc: "Milliseconds of rendering one player's statistics pages, badges and cards may cost per minute, whoever asks (copies kept in the page cache cost nothing); past it they answer 429 rate_limited until the next minute. Bounds what one large account can make the service spend. 0: no limit.",
   }),
   reportTools: setting({
     env: "REPORT_TOOLS",

@@ -14,14 +14,15 @@ import { etagMatches } from "../http/etag.ts";
 import { ApiError } from "../http/errors.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { accountByName, accountByShareKey } from "../accounts/accounts.ts";
-import { keysWithLifetime, listProfiles } from "../stats/fold.ts";
+import { keysWithLifetime, listProfiles, profilesState } from "../stats/fold.ts";
 import { ACCOUNT_PROFILE, Key } from "../wire/envelope.ts";
 import { profileSource, type ProfileDeps } from "../profiles/profile-source.ts";
 import { findPlayer, type PlayerDeps } from "../profiles/players.ts";
 import { htmlPage } from "../web/respond.ts";
 import { sync } from "../web/layout.tsx";
 import { NotFoundPage } from "../web/not-found.tsx";
-import { cardRenderer, type CardDeps, type RenderedCard } from "./cards.ts";
+import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts";
+import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
 import { lifetimeWords } from "./headline.ts";
 
@@ -32,6 +33,8 @@ const PROFILE_NAME = /^[A-Za-z0-9_]{3,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 const KEY = new RegExp(Key.pattern!);
 const PROFILE_ID = /^[0-9a-f]{32}$/;
+/** Badges kept in memory (a few KiB each). */
+const BADGE_CACHE_ENTRIES = 1024;
 
 /** A findable page's picture may be kept a few minutes by a browser or a forum's image proxy. */
 const PUBLIC_CACHE = "public, max-age=300";
@@ -64,6 +67,9 @@ const png = (request: Request, card: RenderedCard, cacheControl: string) =>
 
 export function cardRoutes(deps: CardRouteDeps) {
   const cards = cardRenderer(deps);
+  const budget = renderBudget(deps);
+  /** Badges answered, by account state, profile and key (null: no such figure). */
+  const badges = lru<string | null>(BADGE_CACHE_ENTRIES);
   const source = profileSource(deps);
   const limit = { name: "cards", perWindow: deps.config.cardRateLimit, windowMs: 60_000 };
   const lookupLimit = { name: "lookup", perWindow: deps.config.lookupRateLimit, windowMs: 60_000 };
@@ -165,15 +171,23 @@ export function cardRoutes(deps: CardRouteDeps) {
                 undefined,
               );
         if (asked !== null && !profile) return notFound(request);
-        const fold = { db: deps.db, catalogue: deps.catalogue };
-        const scopes = profile ? [profile.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
-        let figure: Awaited<ReturnType<typeof keysWithLifetime>>[number] | undefined;
-        for (const scope of scopes) {
-          figure = (await keysWithLifetime(fold, account.uuid, scope)).find((k) => k.key === key);
-          if (figure) break;
+        // Kept per account state and key (a badge costs one key's reads once per upload), each read
+        // within the account's render budget.
+        const state = [account.uuid, account.lastUploadAt, account.settingsVersion, profilesState(profiles)];
+        const kept = `${state.join("|")}|${profile?.id ?? "-"}|${key}`;
+        let svg = badges.get(kept);
+        if (svg === undefined) {
+          svg = await budget(account.uuid, async () => {
+            const fold = { db: deps.db, catalogue: deps.catalogue };
+            for (const scope of profile ? [profile.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE]) {
+              const [figure] = await keysWithLifetime(fold, account.uuid, scope, key);
+              if (figure) return badgeSvg(figure.label, lifetimeWords(deps.catalogue, figure.unit, figure.lifetime));
+            }
+            return null;
+          });
+          badges.set(kept, svg);
         }
-        if (!figure) return notFound(request);
-        const svg = badgeSvg(figure.label, lifetimeWords(deps.catalogue, figure.unit, figure.lifetime));
+        if (svg === null) return notFound(request);
         const etag = `"badge-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
         return image(request, svg, "image/svg+xml; charset=utf-8", etag, PUBLIC_CACHE);
       },

@@ -18,10 +18,12 @@ import { formatNumber } from "../web/format.ts";
 import { cardSvg, type CardContent, type CardFigure } from "./card-svg.ts";
 import { headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
 import { svgToPng } from "./render.ts";
+import { leadingFigures } from "../web/key-list.ts";
+import { renderBudget } from "../web/page-cache.ts";
 
 export type CardDeps = AssetDeps & {
   catalogue: Catalogue;
-  config: AssetDeps["config"] & Pick<Config, "cardCacheEntries">;
+  config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs">;
 };
 
 export type RenderedCard = { png: Uint8Array; etag: string };
@@ -34,7 +36,7 @@ export type RenderedCard = { png: Uint8Array; etag: string };
 export const CARD_RECHECK_MS = 60_000;
 
 /** Keeps at most `max` entries, dropping the least recently used. */
-function lru<V>(max: number) {
+export function lru<V>(max: number) {
   const map = new Map<string, V>();
   return {
     get(key: string): V | undefined {
@@ -67,10 +69,13 @@ export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "cat
   const today = dayIn(account.zone, deps.clock.now());
   const fold = { db: deps.db, catalogue: deps.catalogue };
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
-  const [charts, ...keys] = await Promise.all([
-    chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today),
-    ...scopes.map((scope) => keysWithLifetime(fold, account.uuid, scope)),
-  ]);
+  // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
+  // the days of those keys, not of every key the account holds).
+  const keys = (await Promise.all(scopes.map((scope) => keysWithLifetime(fold, account.uuid, scope)))).map(
+    (all) => leadingFigures(all).shown,
+  );
+  const charted = [...new Set(keys.flat().map((k) => k.key))];
+  const charts = await chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted);
   const candidates: Candidate[] = scopes.flatMap((scope, i) =>
     keys[i]!.map((k) => ({ ...k, points: charts.get(scope)?.get(k.key) ?? [] })),
   );
@@ -102,6 +107,7 @@ export function cardRenderer(deps: CardDeps) {
   /** The card last answered for an account's state (its upload, settings, name, day), and when. */
   const checked = lru<{ card: RenderedCard; at: number }>(max);
   const inFlight = new Map<string, Promise<RenderedCard>>();
+  const budget = renderBudget(deps);
 
   async function headOf(uuid: string): Promise<Uint8Array> {
     try {
@@ -145,11 +151,14 @@ export function cardRenderer(deps: CardDeps) {
       ].join("|");
       const seen = checked.get(state);
       if (seen && now - seen.at < CARD_RECHECK_MS && now >= seen.at) return seen.card;
-      const [{ headline: h, profile }, head] = await Promise.all([
-        accountHeadline(deps, account),
-        opts.anonymous ? null : headOf(account.uuid),
-      ]);
-      const card = await png(statsContent(h, profile?.cuteName ?? null, opts.anonymous ? null : account.name, head));
+      // Read and drawn within the account's render budget, like its pages.
+      const card = await budget(account.uuid, async () => {
+        const [{ headline: h, profile }, head] = await Promise.all([
+          accountHeadline(deps, account),
+          opts.anonymous ? null : headOf(account.uuid),
+        ]);
+        return png(statsContent(h, profile?.cuteName ?? null, opts.anonymous ? null : account.name, head));
+      });
       checked.set(state, { card, at: now });
       return card;
     },

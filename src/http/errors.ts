@@ -29,6 +29,7 @@ export const errorStatus = {
   unknown_mirror_section: 422,
   duplicate_row: 422,
   too_many_rows: 422,
+  too_many_profiles: 422,
   total_out_of_range: 422,
   rate_limited: 429,
   internal: 500,

@@ -1,13 +1,16 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 
-/** Counts one request in the bucket's current window (one statement, safe under concurrency). */
-export async function countRequest(db: Db, bucket: string, windowStart: number): Promise<number> {
+/**
+ * Counts `amount` (one request, or a cost) in the bucket's current window and answers the window's
+ * count (one statement, safe under concurrency; 0 reads it).
+ */
+export async function countRequest(db: Db, bucket: string, windowStart: number, amount = 1): Promise<number> {
   const [row] = await rows<{ count: number }>(
     db,
-    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart}, 1)
+    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart}, ${amount})
         on conflict (bucket) do update set
-          count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + 1 else 1 end,
+          count = case when rate_limits.window_start = excluded.window_start then rate_limits.count + excluded.count else excluded.count end,
           window_start = excluded.window_start
         returning count`,
   );

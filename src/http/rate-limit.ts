@@ -21,12 +21,40 @@ export async function enforceRateLimit(
   const count = await countRequest(deps.db, `${limit.name}:${client}`, windowStart);
   // The first request of a window tidies buckets idle for a whole window (a cheap indexed delete).
   if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
-  if (count > limit.perWindow) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
-    throw new ApiError("rate_limited", `too many requests; try again in ${retryAfter} s`, undefined, {
-      "retry-after": String(retryAfter),
-    });
+  if (count > limit.perWindow) throw tooMany(windowStart + limit.windowMs - now);
+}
+
+/**
+ * A limit by cost (issue 40): runs `work` unless the subject has spent its window's `perWindow`
+ * units (then 429 rate_limited with Retry-After), and charges the milliseconds it took (at least
+ * one), by the service's clock. Work already under way when the budget runs out finishes; the next
+ * is refused.
+ */
+export async function withinCostLimit<T>(
+  deps: { db: Db; clock: Clock },
+  limit: RateLimit,
+  subject: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (limit.perWindow <= 0) return work();
+  const now = deps.clock.now();
+  const windowStart = now - (now % limit.windowMs);
+  const bucket = `${limit.name}:${subject}`;
+  const spent = await countRequest(deps.db, bucket, windowStart, 0);
+  if (spent === 0) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
+  if (spent >= limit.perWindow) throw tooMany(windowStart + limit.windowMs - now);
+  try {
+    return await work();
+  } finally {
+    await countRequest(deps.db, bucket, windowStart, Math.max(1, Math.ceil(deps.clock.now() - now)));
   }
+}
+
+function tooMany(waitMs: number) {
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError("rate_limited", `too many requests; try again in ${retryAfter} s`, undefined, {
+    "retry-after": String(retryAfter),
+  });
 }
 
 /**

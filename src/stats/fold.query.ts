@@ -30,10 +30,10 @@ export type LifetimeRow = {
 };
 
 /**
- * Per key of one profile: its merged backfill baseline (installs merged by maximum: for a min key
+ * Per key of one profile (or only the key `only`): its merged backfill baseline (installs merged by maximum: for a min key
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
-export function lifetimeRows(db: Db, uuid: string, profileId: string) {
+export function lifetimeRows(db: Db, uuid: string, profileId: string, only?: string) {
   // Without statistics (the embedded database never gathers them; Postgres not before autovacuum
   // first analyzes a new or fast-grown table) the planner takes each of these CTEs for one row and
   // joins them by nested loops, reading every key once per key: quadratic in keys (issue 22; 10 000
@@ -41,19 +41,21 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string) {
   // backends; with statistics the two plans measured the same (600 and 10 000 keys).
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_nestloop = off`);
-    return lifetimeRowsOf(tx, uuid, profileId);
+    return lifetimeRowsOf(tx, uuid, profileId, only);
   });
 }
 
-function lifetimeRowsOf(db: Db, uuid: string, profileId: string) {
+function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string) {
+  // One key only (a badge, issue 40): each read below is then one key's index range.
+  const one = (alias: string) => (only === undefined ? sql`` : sql` and ${sql.raw(alias)}.key = ${only}`);
   // Every fold of the open days, picked by kind once combined with the rollup's. A count's open days
   // add up as a numeric sum (no bigint overflow), like the exact fold.
   const open = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
   const openSum = sql`sum(d.value) filter (where k.kind = 'count')`;
   return rows<LifetimeRow>(
     db,
-    sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.profile_id = ${profileId}`)}),
-    seal as (select key, day, value from counter_seals where uuid = ${uuid} and profile_id = ${profileId}),
+    sql`with backfill as (${mergedBackfill(sql`b.uuid = ${uuid} and b.profile_id = ${profileId}${one("b")}`)}),
+    seal as (select key, day, value from counter_seals s where s.uuid = ${uuid} and s.profile_id = ${profileId}${one("s")}),
     base as (
       select coalesce(b.key, s.key) as key, b.day as backfill_day, b.value as backfill_value, s.day as seal_day, s.value as seal_value
       from backfill b full join seal s on s.key = b.key
@@ -64,13 +66,13 @@ function lifetimeRowsOf(db: Db, uuid: string, profileId: string) {
     rolled as (
       select r.key, r.sum, r.max, r.min, r.first_day, r.last_day, r.last_value
       from counter_rollups r
-      where r.uuid = ${uuid} and r.profile_id = ${profileId}
+      where r.uuid = ${uuid} and r.profile_id = ${profileId}${one("r")}
     ),
     opened as (
       select d.key, ${openSum} as sum, ${open.max} as max, ${open.min} as min, min(d.day) as first_day, max(d.day) as last_day,
         ${open.latest} as last_value
       from counter_days d join counter_keys k on k.key = d.key
-      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}
+      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}${one("d")}
       group by d.key
     ),
     r as (

@@ -91,9 +91,10 @@ function lifetimeOf(row: LifetimeRow) {
 
 export type FoldDeps = { db: Db; catalogue: Catalogue };
 
-export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string) {
+/** Every key of one profile with its lifetime figure; `only`: that key alone (absent: none). */
+export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string) {
   await refreshStaleRollups(deps.db, uuid, profileId);
-  return (await lifetimeRows(deps.db, uuid, profileId)).map((row) => ({
+  return (await lifetimeRows(deps.db, uuid, profileId, only)).map((row) => ({
     key: row.key,
     ...describeKey(deps.catalogue, row.key),
     kind: row.kind,
@@ -111,6 +112,13 @@ export async function listProfiles(db: Db, uuid: string) {
     lastSeenAt: Number(p.last_seen_at),
   }));
 }
+
+/**
+ * The account's profiles as one short text that changes whenever they do (an upload for one, an
+ * erasure that takes them all): part of the key of every copy of a page or badge kept for others.
+ */
+export const profilesState = (profiles: { lastSeenAt: number }[]) =>
+  `${profiles.length}:${profiles.reduce((n, p) => Math.max(n, p.lastSeenAt), 0)}`;
 
 /** Lifetime totals of every key of one profile, with the account scope alongside. */
 export async function totals(deps: FoldDeps, uuid: string, profileId: string) {

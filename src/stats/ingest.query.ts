@@ -65,27 +65,41 @@ export async function purgeBatches(db: Db, before: number): Promise<number> {
  * Ends an applied upload in one statement: stores its answer for duplicates of its batchId and,
  * when `profile` is given, notes the profile and its display name as of the upload's sentAt
  * (display only: a profile is never found by its name). The name of the latest-sent upload wins,
- * whatever the arrival order.
+ * whatever the arrival order. A profile new to an account that holds `maxProfiles` already is not
+ * noted: answers false, and the caller refuses the upload (issue 40).
  */
 export async function finishUpload(
   tx: Db,
   uuid: string,
   batchId: string,
   answer: string,
-  profile?: { profileId: string; cuteName: string; sentAt: number },
-) {
+  profile?: { profileId: string; cuteName: string; sentAt: number; maxProfiles: number },
+): Promise<boolean> {
   const store = sql`update ingest_batches set answer = ${answer} where uuid = ${uuid} and batch_id = ${batchId}`;
-  if (!profile) return tx.execute(store);
-  const { profileId, cuteName, sentAt } = profile;
-  await tx.execute(sql`with touched as (
+  if (!profile) {
+    await tx.execute(store);
+    return true;
+  }
+  const { profileId, cuteName, sentAt, maxProfiles } = profile;
+  const [row] = await rows<{ noted: number }>(
+    tx,
+    sql`with held as (
+      select count(*) < ${maxProfiles} or coalesce(bool_or(profile_id = ${profileId}), false) as room
+      from stat_profiles where uuid = ${uuid}
+    ),
+    touched as (
       insert into stat_profiles (uuid, profile_id, cute_name, first_seen_at, last_seen_at)
-      values (${uuid}, ${profileId}, ${cuteName}, ${sentAt}, ${sentAt})
+      select ${uuid}, ${profileId}, ${cuteName}, ${sentAt}, ${sentAt} from held where room
       on conflict (uuid, profile_id) do update set
         cute_name = case when excluded.last_seen_at >= stat_profiles.last_seen_at then excluded.cute_name else stat_profiles.cute_name end,
         first_seen_at = least(stat_profiles.first_seen_at, excluded.first_seen_at),
         last_seen_at = greatest(stat_profiles.last_seen_at, excluded.last_seen_at)
-    )
-    ${store}`);
+      returning 1
+    ),
+    stored as (${store} returning 1)
+    select (select count(*) from touched)::int as noted`,
+  );
+  return row!.noted === 1;
 }
 
 export type KeyPin = { key: string; kind: string; unit: string; category: string };

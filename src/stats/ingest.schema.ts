@@ -44,5 +44,6 @@ export const INGEST_REFUSALS = [
   "unknown_mirror_section",
   "duplicate_row",
   "too_many_rows",
+  "too_many_profiles",
   "total_out_of_range",
 ] as const satisfies readonly ErrorCode[];

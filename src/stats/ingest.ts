@@ -27,7 +27,7 @@ export type IngestDeps = {
   clock: Clock;
   log: Log;
   catalogue: Catalogue;
-  config: Pick<Config, "ingestMaxRows" | "clockSkewWarnMs" | "statsMaxKeysPerProfile">;
+  config: Pick<Config, "ingestMaxRows" | "clockSkewWarnMs" | "statsMaxKeysPerProfile" | "statsMaxProfilesPerAccount">;
   /**
    * Pins already read from the database. A pin never changes once written (contract 2.3 rule 4),
    * so each instance may keep what it has seen; only committed pins are added.
@@ -324,15 +324,31 @@ async function writeActivity(tx: Db, uuid: string, env: Envelope, kept: Kept) {
  * Stores the answer for duplicates of the batchId. Statistics off stores nothing (1.1 rule 1): the
  * profile is noted only when something was kept.
  */
-async function finish(tx: Db, uuid: string, env: Envelope, answer: Answer, kept: Kept, rows: number) {
+async function finish(
+  tx: Db,
+  uuid: string,
+  env: Envelope,
+  answer: Answer,
+  kept: Kept,
+  rows: number,
+  maxProfiles: number,
+) {
   const keptAny = rows + kept.sessions.length + kept.events.length + kept.sections.length > 0;
-  await q.finishUpload(
+  const { id: profileId, cuteName } = env.profile;
+  const noted = await q.finishUpload(
     tx,
     uuid,
     env.batchId,
     JSON.stringify(answer),
-    keptAny ? { profileId: env.profile.id, cuteName: env.profile.cuteName, sentAt: env.sentAt } : undefined,
+    keptAny ? { profileId, cuteName, sentAt: env.sentAt, maxProfiles } : undefined,
   );
+  // Thrown inside the upload's transaction: nothing of it is stored.
+  if (!noted)
+    throw new ApiError(
+      "too_many_profiles",
+      `an account's statistics hold at most ${maxProfiles} profiles (STATS_MAX_PROFILES_PER_ACCOUNT) and this upload's profile would be one more; nothing of it was stored`,
+      "/profile/id",
+    );
 }
 
 export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Promise<Answer> {
@@ -392,7 +408,15 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
       ].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.code < b.code ? -1 : 1)),
       applied: { rows: dayRows.length + backfills.length, ...written },
     };
-    await finish(tx, uuid, env, answer, kept, dayRows.length + backfills.length);
+    await finish(
+      tx,
+      uuid,
+      env,
+      answer,
+      kept,
+      dayRows.length + backfills.length,
+      deps.config.statsMaxProfilesPerAccount,
+    );
     return answer;
   });
   for (const pin of learned) deps.pins.set(pin.key, pin);

@@ -4,18 +4,29 @@
 // a new upload or a settings change is never answered from an older copy; it lives PAGE_CACHE_TTL_MS
 // at most (today's date moves the charts), and the cache holds at most PAGE_CACHE_ENTRIES pages and
 // PAGE_CACHE_MAX_BYTES of them, the least recently used forgotten first.
+//
+// Issue 40: a page asked for while the same page is being rendered waits for that render instead of
+// starting its own (120 requests at once for one page cost one render), and a page that turned out
+// not to exist (a list of a group the account does not have) is kept as that answer too, so asking
+// again costs nothing.
 import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import { withinCostLimit } from "../http/rate-limit.ts";
 
 export type CachedPage = { html: string; etag: string };
-type Entry = CachedPage & { at: number; bytes: number };
+type Entry = { page: CachedPage | null; at: number; bytes: number };
 
 /** Most pages kept at once, whatever their size. */
 export const PAGE_CACHE_ENTRIES = 512;
 
 export type PageCache = {
-  get(key: string): CachedPage | undefined;
-  /** Keeps a rendered page (unless it alone passes the byte bound) and answers it with its tag. */
-  put(key: string, html: string): CachedPage;
+  /**
+   * The kept page of `key`, else the one being rendered, else `render`'s (kept unless it alone
+   * passes the byte bound); null: the page does not exist (kept as such). A render that fails is
+   * not kept, and every request waiting for it gets its error.
+   */
+  fetch(key: string, render: () => Promise<string | null>): Promise<CachedPage | null>;
 };
 
 /** A strong entity tag of a page's bytes. */
@@ -43,18 +54,40 @@ export function pageCache(deps: { clock: Clock }, opts: { ttlMs: number; maxByte
     entries.set(key, e);
     return e;
   };
+  const put = (key: string, text: string | null): CachedPage | null => {
+    const page = text === null ? null : { html: text, etag: pageEtag(text) };
+    // A string is at most 2 bytes a character in memory; a missing page costs its key.
+    const size = (text?.length ?? 0) * 2 + key.length * 2;
+    if (opts.ttlMs <= 0 || size > opts.maxBytes) return page;
+    drop(key);
+    entries.set(key, { page, at: deps.clock.now(), bytes: size });
+    bytes += size;
+    while (entries.size > PAGE_CACHE_ENTRIES || bytes > opts.maxBytes) drop(entries.keys().next().value as string);
+    return page;
+  };
+  const rendering = new Map<string, Promise<CachedPage | null>>();
   return {
-    get,
-    put(key, text) {
-      const page = { html: text, etag: pageEtag(text) };
-      // A string is at most 2 bytes a character in memory.
-      const size = text.length * 2;
-      if (opts.ttlMs <= 0 || size > opts.maxBytes) return page;
-      drop(key);
-      entries.set(key, { ...page, at: deps.clock.now(), bytes: size });
-      bytes += size;
-      while (entries.size > PAGE_CACHE_ENTRIES || bytes > opts.maxBytes) drop(entries.keys().next().value as string);
-      return page;
+    fetch(key, render) {
+      const kept = get(key);
+      if (kept) return Promise.resolve(kept.page);
+      let flight = rendering.get(key);
+      if (!flight) {
+        flight = render()
+          .then((html) => put(key, html))
+          .finally(() => rendering.delete(key));
+        rendering.set(key, flight);
+      }
+      return flight;
     },
   };
+}
+
+/**
+ * Runs one render of an account's page, badge or card within that account's render budget
+ * (PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE, whoever asks, every instance together): a large account
+ * costs its renders, and past its budget its pages answer 429 until the next minute (issue 40).
+ */
+export function renderBudget(deps: { db: Db; clock: Clock; config: Pick<Config, "pageRenderBudgetMs"> }) {
+  const limit = { name: "page-renders", perWindow: deps.config.pageRenderBudgetMs, windowMs: 60_000 };
+  return <T>(uuid: string, render: () => Promise<T>) => withinCostLimit(deps, limit, uuid, render);
 }

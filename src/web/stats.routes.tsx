@@ -14,9 +14,9 @@ import {
   takePageLink,
   type Account,
 } from "../accounts/accounts.ts";
-import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
+import { chartSeries, keysWithLifetime, listProfiles, profilesState } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
-import { activeDays, PERIODS, periodTotals, type Period, type PeriodTotals } from "../stats/periods.ts";
+import { activeDays, periodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
 import { calendarStart } from "./calendar-view.tsx";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
@@ -32,7 +32,8 @@ import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
-import { pageCache } from "./page-cache.ts";
+import { pageCache, renderBudget } from "./page-cache.ts";
+import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -40,12 +41,17 @@ export type StatsPageDeps = {
   catalogue: Catalogue;
   config: Pick<
     Config,
-    "baseUrl" | "pageCookieTtlMs" | "pageRateLimit" | "pageCacheTtlMs" | "pageCacheMaxBytes" | "trustProxy"
+    | "baseUrl"
+    | "pageCookieTtlMs"
+    | "pageRateLimit"
+    | "pageCacheTtlMs"
+    | "pageCacheMaxBytes"
+    | "pageRenderBudgetMs"
+    | "trustProxy"
   >;
 };
 
-/** Chart ranges offered, in days; the middle one is the default. */
-const RANGE_OPTIONS = [30, 90, 365] as const;
+type Profiles = Awaited<ReturnType<typeof listProfiles>>;
 /** Sessions and timeline events shown, newest first. */
 const RECENT_SESSIONS = 20;
 const RECENT_EVENTS = 30;
@@ -62,52 +68,50 @@ function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
+/** The profile a page shows: the one asked for if the account holds it, else the one last uploaded for. */
+function shownProfile(profiles: Profiles, asked: string | null): Profiles[number] | null {
+  const latest = profiles.reduce<Profiles[number] | null>((a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a), null);
+  return profiles.find((p) => p.id === asked) ?? latest;
+}
+
 /** Everything the page shows for one account. */
 export async function statsView(
   deps: StatsPageDeps,
   account: Account,
-  url: URL,
+  params: PageParams,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
+  held?: Profiles,
 ): Promise<StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }> {
-  const profiles = await listProfiles(deps.db, account.uuid);
-  const asked = url.searchParams.get("profile");
-  // By default the profile last uploaded for.
-  const latest = profiles.reduce<(typeof profiles)[number] | null>(
-    (a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a),
-    null,
-  );
-  const selected = profiles.find((p) => p.id === asked) ?? latest;
-  const rangeAsked = Number(url.searchParams.get("range"));
-  const days = (RANGE_OPTIONS as readonly number[]).includes(rangeAsked) ? rangeAsked : RANGE_OPTIONS[1];
+  const profiles = held ?? (await listProfiles(deps.db, account.uuid));
+  const selected = shownProfile(profiles, params.profile);
+  const days = params.range;
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
   const fold = { db: deps.db, catalogue: deps.catalogue };
-  const periodAsked = url.searchParams.get("period");
-  const period: Period = (PERIODS as readonly string[]).includes(periodAsked ?? "") ? (periodAsked as Period) : "week";
+  const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The same figures as totals(), each read on its own connection at once.
-  const [allProfileKeys, allAccountKeys, sessions, events, profilePeriod, accountPeriod, calendar, rates] =
-    await Promise.all([
-      selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
-      keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-      selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
-      selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
-      selected ? periodTotals(fold, account.uuid, selected.id, to, [period]) : null,
-      periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period]),
-      activeDays(fold, account.uuid, scopes, calendarStart(to), to),
-      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
-    ]);
+  const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await Promise.all([
+    selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
+    keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+    selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
+    selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
+    activeDays(fold, account.uuid, scopes, calendarStart(to), to),
+    selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
+  ]);
   // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
   const profileLead = leadingFigures(allProfileKeys);
   const accountLead = leadingFigures(allAccountKeys);
   const profileKeys = profileLead.shown;
   const accountKeys = accountLead.shown;
-  // The charts of both scopes are one read, of the keys shown only.
+  // The charts and the period tables of both scopes read the keys shown only (issue 40: a page
+  // costs what it shows, not what the account holds).
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
-  const charts = await chartSeries(fold, account.uuid, scopes, from, to, charted);
-  const shown = new Set(charted);
-  const onlyShown = (t: PeriodTotals | undefined) =>
-    t ? { ...t, keys: t.keys.filter((k) => shown.has(k.key)) } : null;
+  const [charts, profilePeriod, accountPeriod] = await Promise.all([
+    chartSeries(fold, account.uuid, scopes, from, to, charted),
+    selected ? periodTotals(fold, account.uuid, selected.id, to, [period], charted) : null,
+    periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period], charted),
+  ]);
   return {
     ...page,
     catalogue: deps.catalogue,
@@ -123,7 +127,7 @@ export async function statsView(
     events,
     period,
     // The period tables show the figures the page charts (all of them: GET /v1/stats/periods).
-    periods: { profile: onlyShown(profilePeriod?.[0]), account: onlyShown(accountPeriod[0])! },
+    periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
     calendar,
     rates,
     more: { p: profileLead.totals, a: accountLead.totals },
@@ -132,12 +136,10 @@ export async function statsView(
 }
 
 /** The page a visitor asked for: the statistics page, or one group's list (?scope=&group=&page=). */
-function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, url: URL): string | null {
-  const group = url.searchParams.get("group");
-  if (group === null) return sync(StatsPage(view));
-  const scope = url.searchParams.get("scope") === "a" ? "a" : "p";
-  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
-  const list = group.length <= 64 ? groupPage(view.all[scope], group, Number.isSafeInteger(page) ? page : 1) : null;
+function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, params: PageParams): string | null {
+  if (params.list === null) return sync(StatsPage(view));
+  const { scope, group, page } = params.list;
+  const list = groupPage(view.all[scope], group, page);
   if (!list) return null;
   return sync(KeyListPage({ ...view, scope, list, title: `${list.group}: ${view.title}` }));
 }
@@ -161,6 +163,9 @@ export function statsPageRoutes(deps: StatsPageDeps) {
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  const budget = renderBudget(deps);
+  /** A render of one account's page, within that account's render budget (whoever asks). */
+  const rendered = <T,>(account: Account, render: () => Promise<T>) => budget(account.uuid, render);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
   const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
     view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
@@ -179,20 +184,20 @@ export function statsPageRoutes(deps: StatsPageDeps) {
     request: Request,
     account: Account,
     url: URL,
-    render: () => Promise<string | null>,
+    render: (params: PageParams, profiles: Profiles) => Promise<string | null>,
     opts: { notFound: () => Response; cacheControl: string; noindex: boolean; headers?: Record<string, string> },
   ) => {
     // Erasing the statistics keeps the account row as it is but takes its profiles: they are in the
     // key too, so an erased page is never answered from a kept copy.
     const profiles = await listProfiles(deps.db, account.uuid);
-    const held = `${profiles.length}:${profiles.reduce((n, p) => Math.max(n, p.lastSeenAt), 0)}`;
-    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${url.search}`;
-    let page = cache.get(key);
-    if (!page) {
-      const html = await render();
-      if (html === null) return opts.notFound();
-      page = cache.put(key, html);
-    }
+    const held = profilesState(profiles);
+    // The key holds the parameters the page uses, as it uses them (page-params.ts), nothing else of
+    // the query string.
+    const params = pageParams(url);
+    const shown = shownProfile(profiles, params.profile)?.id ?? null;
+    const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${pageParamsKey(params, shown)}`;
+    const page = await cache.fetch(key, () => rendered(account, () => render(params, profiles)));
+    if (!page) return opts.notFound();
     const headers = { etag: page.etag, "cache-control": opts.cacheControl, ...opts.headers };
     if (etagMatches(request.headers.get("if-none-match"), page.etag))
       return new Response(null, {
@@ -269,7 +274,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
             request,
             account,
             url,
-            async () => pageOf(previewed(await statsView(deps, account, url, page), account, account.name), url),
+            async (params, profiles) =>
+              pageOf(previewed(await statsView(deps, account, params, page, profiles), account, account.name), params),
             {
               notFound: () => notFound(request),
               cacheControl: account.findable ? "public, max-age=60" : "private, no-store",
@@ -277,21 +283,25 @@ export function statsPageRoutes(deps: StatsPageDeps) {
               headers: { vary: "accept-encoding, cookie" },
             },
           );
-        const view = await statsView(deps, account, url, {
-          ...page,
-          ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
-          notice: !account.findable
-            ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
-            : undefined,
+        // The owner's own page is never kept, but costs its render like any other.
+        const asked = pageParams(url);
+        const html = await rendered(account, async () => {
+          const view = await statsView(deps, account, asked, {
+            ...page,
+            ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
+            notice: !account.findable
+              ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
+              : undefined,
+          });
+          // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
+          if (account.findable) previewed(view, account, account.name);
+          const h = pageHeadline(deps.catalogue, view);
+          const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
+          view.badges = sync(
+            BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
+          );
+          return pageOf(view, asked);
         });
-        // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
-        if (account.findable) previewed(view, account, account.name);
-        const h = pageHeadline(deps.catalogue, view);
-        const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
-        view.badges = sync(
-          BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
-        );
-        const html = pageOf(view, url);
         if (html === null) return notFound(request);
         // The owner's own page: never kept, never cached by the browser.
         return htmlPage(request, html, {
@@ -318,7 +328,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           request,
           account,
           url,
-          async () => pageOf(previewed(await statsView(deps, account, url, page), account, null), url),
+          async (params, profiles) =>
+            pageOf(previewed(await statsView(deps, account, params, page, profiles), account, null), params),
           {
             notFound: missing,
             ...hidden,

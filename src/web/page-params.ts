@@ -1,0 +1,53 @@
+// What a statistics page is asked for, read once from its query string (issue 40): the profile, the
+// chart range, the period and, for a group's list, the group, scope and page. Everything else in
+// the query string is ignored, so the page, its kept copy's key and the reads it costs depend on
+// these parameters only: `?a=1` is the same page as no query string, and a profile the account does
+// not hold is the page's default profile (the key names the profile shown, not the one asked for).
+import { PERIODS, type Period } from "../stats/periods.ts";
+
+/** Chart ranges offered, in days; the middle one is the default. */
+export const RANGE_OPTIONS = [30, 90, 365] as const;
+
+export type PageParams = {
+  /** The profile asked for (32 hex), else null: the page picks its default. */
+  profile: string | null;
+  range: number;
+  period: Period;
+  /** One group's list (?group=&scope=&page=), else null: the statistics page itself. */
+  list: { group: string; scope: "p" | "a"; page: number } | null;
+};
+
+const PROFILE_ID = /^[0-9a-f]{32}$/;
+/** A group's slug (key-list.ts groupSlug makes them): lower-case words joined by hyphens. */
+const GROUP_SLUG = /^[a-z0-9-]{1,64}$/;
+/** A list page past this is the list's last page anyway (a profile's keys are capped). */
+const MAX_LIST_PAGE = 10_000;
+
+export function pageParams(url: URL): PageParams {
+  const q = url.searchParams;
+  const profile = q.get("profile");
+  const range = Number(q.get("range"));
+  const period = q.get("period") ?? "";
+  const group = q.get("group");
+  const page = Number.parseInt(q.get("page") ?? "1", 10);
+  return {
+    profile: profile !== null && PROFILE_ID.test(profile) ? profile : null,
+    range: (RANGE_OPTIONS as readonly number[]).includes(range) ? range : RANGE_OPTIONS[1],
+    period: (PERIODS as readonly string[]).includes(period) ? (period as Period) : "week",
+    list:
+      group === null
+        ? null
+        : {
+            // An impossible slug is kept as one that matches no group: the page answers 404.
+            group: GROUP_SLUG.test(group) ? group : "-",
+            scope: q.get("scope") === "a" ? "a" : "p",
+            page: Number.isSafeInteger(page) ? Math.min(Math.max(1, page), MAX_LIST_PAGE) : 1,
+          },
+  };
+}
+
+/** The parameters as one canonical string, with the profile the page shows (null: none held). */
+export function pageParamsKey(p: PageParams, shownProfile: string | null): string {
+  const list = p.list ? `|${p.list.scope}:${p.list.group}:${p.list.page}` : "";
+  return `${shownProfile ?? "-"}|${p.range}|${p.period}${list}`;
+}
