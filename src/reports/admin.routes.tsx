@@ -1,5 +1,6 @@
 // Maintainers' access to bug intake, behind ADMIN_TOKEN (absent, 404, without it):
-//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time):
+//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time; wrong tokens, here
+//   and in the sign-in form, limited per address: http/operator-token.ts):
 //     GET  /v1/admin/reports?state=&tool=&version=   problems by count, then last seen
 //     GET  /v1/admin/reports/<id>                    one problem: versions, daily counts, state changes, samples
 //     POST /v1/admin/reports/<id>/resolve {version}  | /reopen | /mute
@@ -16,7 +17,8 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { hasBearer, sameSecret } from "../http/secret.ts";
+import { sameSecret } from "../http/secret.ts";
+import { operatorSecretMatches, requireOperatorBearer } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { validBody } from "../http/valid-body.ts";
@@ -161,12 +163,12 @@ export function reportAdminRoutes(deps: Deps) {
   const actionBody = validBody(
     T.Object({ version: T.Optional(T.String({ maxLength: 64 })) }, { additionalProperties: false }),
   );
-  const bearer = (request: Request) => {
-    if (!hasBearer(request, token))
-      throw new ApiError("unauthorized", "the admin routes need the ADMIN_TOKEN bearer token", undefined, {
-        "www-authenticate": 'Bearer realm="tally admin"',
-      });
-  };
+  type Caller = Parameters<typeof requireOperatorBearer>[1];
+  const bearer = (caller: Caller) =>
+    requireOperatorBearer(deps, caller, token, {
+      realm: "tally admin",
+      message: "the admin routes need the ADMIN_TOKEN bearer token",
+    });
 
   const detail = async (id: number) => {
     const problem = await problemById(deps.db, id);
@@ -188,8 +190,8 @@ export function reportAdminRoutes(deps: Deps) {
       // --- JSON ------------------------------------------------------------------------------
       .get(
         "/v1/admin/reports",
-        async ({ request }) => {
-          bearer(request);
+        async ({ request, server }) => {
+          await bearer({ request, server });
           const problems = await problemsWhere(deps.db, filterOf(new URL(request.url)));
           return { problems: problems.map(problemJson) };
         },
@@ -197,8 +199,8 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .get(
         "/v1/admin/reports/:id",
-        async ({ request, params }) => {
-          bearer(request);
+        async ({ request, server, params }) => {
+          await bearer({ request, server });
           const d = await detail(idOf(params.id));
           return {
             problem: problemJson(d.problem),
@@ -212,8 +214,7 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .post(
         "/v1/admin/reports/:id/:action",
-        async ({ request, params, body }) => {
-          bearer(request);
+        async ({ params, body }) => {
           const action = ACTIONS[params.action as keyof typeof ACTIONS];
           if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
           const version = (body as { version?: string } | undefined)?.version;
@@ -224,7 +225,10 @@ export function reportAdminRoutes(deps: Deps) {
           ...hidden,
           // The token first, then (only then) the body is read.
           transform: [
-            ({ request }: { request: Request }) => bearer(request),
+            // Async, so Elysia awaits it (as below).
+            async (caller: Caller) => {
+              await bearer(caller);
+            },
             // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
             async (ctx: { request: Request; body: unknown }) => {
               if (ctx.body !== undefined) await actionBody(ctx as never);
@@ -244,9 +248,14 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .post(
         "/admin/login",
-        async ({ request, body }) => {
+        async ({ request, server, body }) => {
           const given = (body as Record<string, unknown> | undefined)?.token;
-          if (!sameOrigin(request) || typeof given !== "string" || !sameSecret(given, token)) {
+          // A wrong token counts against the address like a wrong bearer token (429 past the limit).
+          if (
+            !sameOrigin(request) ||
+            typeof given !== "string" ||
+            !(await operatorSecretMatches(deps, { request, server }, given, token))
+          ) {
             return page(request, LoginPage({ error: "That is not the admin token." }), 401);
           }
           const value = sessionValue(deps.clock.now() + ADMIN_SESSION_MS);
