@@ -6,12 +6,12 @@
 //     POST /v1/admin/reports/<id>/resolve {version}  | /reopen | /mute
 //   The page, for a browser:
 //     GET  /admin/login, POST /admin/login (form: token) -> an HttpOnly, SameSite=Strict cookie for
-//          /admin/ (8 hours), signed with the token (a new ADMIN_TOKEN ends every such cookie)
+//          /admin/ (8 hours): a session kept as a row (admin-sessions.ts), so signing out ends it on
+//          every instance, and a new ADMIN_TOKEN ends them all
 //     GET  /admin/reports, /admin/reports/<id>; POST /admin/reports/<id>/(resolve|reopen|mute),
 //          POST /admin/logout: each form carries a CSRF field bound to the cookie, and a request
 //          whose Origin is another site is refused.
 import { Elysia } from "elysia";
-import { createHmac } from "node:crypto";
 import { Type as T } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
@@ -42,16 +42,14 @@ import { applyAction } from "./states.ts";
 import { webhookKey } from "./chat-outbox.ts";
 import { DetailPage, ListPage, LoginPage } from "./admin-view.tsx";
 import { stateText } from "./problems-list.ts";
+import { ADMIN_SESSION_MS, adminSessions, mac } from "./admin-sessions.ts";
 
 export const ADMIN_COOKIE = "tally_admin";
-export const ADMIN_SESSION_MS = 8 * 3_600_000;
 const DAYS_SHOWN = 30;
 const ID = /^[1-9]\d{0,9}$/;
 const ACTIONS = { resolve: "resolved", reopen: "reopened", mute: "muted" } as const;
 
 type Deps = { db: Db; clock: Clock; config: Config };
-
-const mac = (key: string, text: string) => createHmac("sha256", key).update(text).digest("base64url");
 
 function cookieOf(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
@@ -119,14 +117,11 @@ export function reportAdminRoutes(deps: Deps) {
   const loginLimit = { name: "admin_login", perWindow: deps.config.authRateLimit, windowMs: 60_000 };
 
   // --- the cookie and the CSRF field -------------------------------------------------------
-  const sessionValue = (expires: number) => `${expires}.${mac(token, `tally admin session ${expires}`)}`;
-  const session = (request: Request): string | undefined => {
+  const sessions = adminSessions(deps, token);
+  /** The request's admin session cookie, when its session is live. */
+  const session = async (request: Request): Promise<string | undefined> => {
     const value = cookieOf(request, ADMIN_COOKIE);
-    if (!value || value.length > 100) return undefined;
-    const expires = Number(value.split(".", 1)[0]);
-    if (!Number.isSafeInteger(expires) || expires <= deps.clock.now() || expires > deps.clock.now() + ADMIN_SESSION_MS)
-      return undefined;
-    return sameSecret(value, sessionValue(expires)) ? value : undefined;
+    return value && (await sessions.live(value)) ? value : undefined;
   };
   const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
   const sameOrigin = (request: Request) => {
@@ -147,8 +142,8 @@ export function reportAdminRoutes(deps: Deps) {
       headers: { ...headers, "referrer-policy": "no-referrer" },
     });
   /** A form post: signed in, same origin, and the CSRF field of this cookie. */
-  const checkForm = (request: Request, body: unknown): string => {
-    const s = session(request);
+  const checkForm = async (request: Request, body: unknown): Promise<string> => {
+    const s = await session(request);
     if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
     const csrf = (body as Record<string, unknown> | undefined)?.csrf;
     if (!sameOrigin(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
@@ -157,8 +152,9 @@ export function reportAdminRoutes(deps: Deps) {
     return s;
   };
   /** A form post's first check, before its body is read: the admin session's cookie. */
-  const signedInForm = ({ request }: { request: Request }) => {
-    if (!session(request)) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
+  // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
+  const signedInForm = async ({ request }: { request: Request }) => {
+    if (!(await session(request))) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
   };
   const actionBody = validBody(
     T.Object({ version: T.Optional(T.String({ maxLength: 64 })) }, { additionalProperties: false }),
@@ -240,8 +236,8 @@ export function reportAdminRoutes(deps: Deps) {
       .get("/admin", () => new Response(null, { status: 303, headers: { location: "/admin/reports" } }), hidden)
       .get(
         "/admin/login",
-        ({ request }) =>
-          session(request)
+        async ({ request }) =>
+          (await session(request))
             ? new Response(null, { status: 303, headers: { location: "/admin/reports" } })
             : page(request, LoginPage({})),
         hidden,
@@ -258,7 +254,7 @@ export function reportAdminRoutes(deps: Deps) {
           ) {
             return page(request, LoginPage({ error: "That is not the admin token." }), 401);
           }
-          const value = sessionValue(deps.clock.now() + ADMIN_SESSION_MS);
+          const value = await sessions.start();
           const cookie = `${ADMIN_COOKIE}=${value}; Path=/admin/; Max-Age=${ADMIN_SESSION_MS / 1000}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
           return new Response(null, {
             status: 303,
@@ -278,8 +274,9 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .post(
         "/admin/logout",
-        ({ request, body }) => {
-          checkForm(request, body);
+        async ({ request, body }) => {
+          // The session ends here, for every copy of the cookie; the browser forgets its own.
+          await sessions.end(await checkForm(request, body));
           const cookie = `${ADMIN_COOKIE}=; Path=/admin/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
           return new Response(null, {
             status: 303,
@@ -291,7 +288,7 @@ export function reportAdminRoutes(deps: Deps) {
       .get(
         "/admin/reports",
         async ({ request }) => {
-          const s = session(request);
+          const s = await session(request);
           if (!s) return toLogin();
           const filter = filterOf(new URL(request.url));
           const problems = await problemsWhere(deps.db, filter);
@@ -322,7 +319,7 @@ export function reportAdminRoutes(deps: Deps) {
       .get(
         "/admin/reports/:id",
         async ({ request, params }) => {
-          const s = session(request);
+          const s = await session(request);
           if (!s) return toLogin();
           const d = await detail(idOf(params.id));
           const done = new URL(request.url).searchParams.get("done");
@@ -341,7 +338,7 @@ export function reportAdminRoutes(deps: Deps) {
       .post(
         "/admin/reports/:id/:action",
         async ({ request, params, body }) => {
-          checkForm(request, body);
+          await checkForm(request, body);
           const action = ACTIONS[params.action as keyof typeof ACTIONS];
           if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
           const id = idOf(params.id);
