@@ -1,7 +1,9 @@
 // The processes a benchmark starts or measures: waiting for a started service to answer health, and
 // CPU time read from /proc (Linux), which the benchmarks compare because on a shared machine CPU per
 // operation says more than wall time.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** CPU seconds (user + system) of a process, from /proc; 0 when it has ended. */
 export function cpuOf(pid: number | string): number {
@@ -52,4 +54,33 @@ export async function untilHealthy(base: string, pauseMs = 20): Promise<void> {
     ))
   )
     await Bun.sleep(pauseMs);
+}
+
+/**
+ * Starts a compiled binary in a new temporary folder (its embedded database there, unless `env`
+ * says otherwise) on a random port, and resolves once it answers health. `stop` ends it with
+ * SIGTERM and removes the folder.
+ */
+export async function startBinary(binary: string, env: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), "tally-bench-"));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const url = `http://127.0.0.1:${port}`;
+  const proc = Bun.spawn([binary], {
+    cwd: dir,
+    env: { PATH: "/usr/bin:/bin", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await untilHealthy(url);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url, pid: proc.pid, stop };
 }

@@ -12,6 +12,8 @@ type Setting<S extends TSchema = TSchema> = {
   doc: string;
   /** Masked by check-config and never logged. */
   secret?: boolean;
+  /** Said after what the setting accepts when a value is refused. */
+  hint?: string;
 };
 
 const setting = <S extends TSchema>(s: Setting<S>) => s;
@@ -28,6 +30,9 @@ const Port = T.Integer({ minimum: 0, maximum: 65535 });
 const Millis = (minimum: number, maximum: number) => T.Integer({ minimum, maximum });
 const Bytes = (minimum: number, maximum: number) => T.Integer({ minimum, maximum });
 const Bool = T.Boolean();
+/** An operator token: unset, or long enough that guessing it is hopeless. */
+const OperatorToken = T.Union([T.Literal(""), T.String({ minLength: 32, maxLength: 256 })]);
+const OPERATOR_TOKEN_HINT = "a short token can be guessed: make one with `openssl rand -base64 32`";
 
 export const settings = {
   databaseUrl: setting({
@@ -523,10 +528,11 @@ export const settings = {
   }),
   adminToken: setting({
     env: "ADMIN_TOKEN",
-    schema: T.String({ maxLength: 256 }),
+    schema: OperatorToken,
     default: "",
-    doc: "When set, operator routes exist for this bearer token: GET /v1/admin/backup, which `tally backup` uses while the service runs.",
+    doc: "When set (at least 32 characters), operator routes exist for this bearer token: GET /v1/admin/backup, which `tally backup` uses while the service runs, the bug-report routes under /v1/admin/reports, and the maintainers' page /admin/reports (signed in with this token).",
     secret: true,
+    hint: OPERATOR_TOKEN_HINT,
   }),
   metricsEnabled: setting({
     env: "METRICS_ENABLED",
@@ -536,10 +542,17 @@ export const settings = {
   }),
   metricsToken: setting({
     env: "METRICS_TOKEN",
-    schema: T.String({ maxLength: 256 }),
+    schema: OperatorToken,
     default: "",
-    doc: "When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`.",
+    doc: "When set (at least 32 characters), GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`.",
     secret: true,
+    hint: OPERATOR_TOKEN_HINT,
+  }),
+  operatorFailures: setting({
+    env: "OPERATOR_FAILURES_PER_MINUTE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "10",
+    doc: "Wrong operator tokens (ADMIN_TOKEN or METRICS_TOKEN, as a bearer token on /v1/admin/* and /metrics or in the /admin/login form) one client address may send per minute; beyond, every attempt from it is answered 429 rate_limited until the minute ends. 0: no limit.",
   }),
   jobCachesPurgeEnabled: setting({
     env: "JOB_CACHES_PURGE_ENABLED",
@@ -639,7 +652,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = convert(s.schema, raw.trim());
     if (!check(s.schema, value)) {
       const shown = s.secret ? "(value hidden)" : JSON.stringify(raw);
-      faults.push(`${s.env}=${shown}: expected ${accepts(s.schema)}`);
+      faults.push(`${s.env}=${shown}: expected ${accepts(s.schema)}${s.hint ? ` (${s.hint})` : ""}`);
       continue;
     }
     out[name] = value;

@@ -17,6 +17,13 @@ export async function countRequest(db: Db, bucket: string, windowStart: number, 
   return Number(row!.count);
 }
 
+/** Takes back one request counted in the bucket's window (a correct attempt at a secret). */
+export async function uncountRequest(db: Db, bucket: string, windowStart: number) {
+  await db.execute(
+    sql`update rate_limits set count = count - 1 where bucket = ${bucket} and window_start = ${windowStart} and count > 0`,
+  );
+}
+
 /**
  * Forgets the windows of one limit (buckets named `<name>:...`) that started before `before`. Only
  * its own: a one-minute limit purging every bucket wiped the hour-long report limit's counts.

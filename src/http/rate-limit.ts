@@ -3,10 +3,11 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "./errors.ts";
-import { countRequest, purgeWindows } from "./rate-limit.query.ts";
+import { countRequest, purgeWindows, uncountRequest } from "./rate-limit.query.ts";
 import { addressSubject } from "./client-address.ts";
 
-export type RateLimit = { name: string; perWindow: number; windowMs: number };
+/** `what` names what is counted in the refusal ("requests" unless said). */
+export type RateLimit = { name: string; perWindow: number; windowMs: number; what?: string };
 
 /** `client` is an address (counted per IPv4 address, per IPv6 /64) or another subject such as an account. */
 export async function enforceRateLimit(
@@ -14,14 +15,38 @@ export async function enforceRateLimit(
   limit: RateLimit,
   client: string,
 ): Promise<void> {
-  if (limit.perWindow <= 0) return;
-  client = addressSubject(client);
+  if (limit.perWindow > 0) await countInWindow(deps, limit, client);
+}
+
+/**
+ * A limit on failed attempts at a secret rather than on requests. The attempt is counted before
+ * `correct` is asked, so concurrent guesses cannot all slip in under the count: past the limit it
+ * is refused (429) without being tried. A correct attempt is then uncounted, so only failures fill
+ * the window and an operator's own requests never use it up. Answers what `correct` answered.
+ */
+export async function limitFailures(
+  deps: { db: Db; clock: Clock },
+  limit: RateLimit,
+  client: string,
+  correct: () => boolean,
+): Promise<boolean> {
+  if (limit.perWindow <= 0) return correct();
+  const counted = await countInWindow(deps, limit, client);
+  if (!correct()) return false;
+  await uncountRequest(deps.db, counted.bucket, counted.windowStart);
+  return true;
+}
+
+/** Counts one request of `client` in the limit's current window; throws 429 past the limit. */
+async function countInWindow(deps: { db: Db; clock: Clock }, limit: RateLimit, client: string) {
+  const bucket = `${limit.name}:${addressSubject(client)}`;
   const now = deps.clock.now();
   const windowStart = now - (now % limit.windowMs);
-  const count = await countRequest(deps.db, `${limit.name}:${client}`, windowStart);
+  const count = await countRequest(deps.db, bucket, windowStart);
   // The first request of a window tidies buckets idle for a whole window (a cheap indexed delete).
   if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
-  if (count > limit.perWindow) throw tooMany(windowStart + limit.windowMs - now);
+  if (count > limit.perWindow) throw tooMany(windowStart + limit.windowMs - now, limit.what);
+  return { bucket, windowStart };
 }
 
 /**
@@ -42,7 +67,7 @@ export async function withinCostLimit<T>(
   const bucket = `${limit.name}:${subject}`;
   const spent = await countRequest(deps.db, bucket, windowStart, 0);
   if (spent === 0) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
-  if (spent >= limit.perWindow) throw tooMany(windowStart + limit.windowMs - now);
+  if (spent >= limit.perWindow) throw tooMany(windowStart + limit.windowMs - now, limit.what);
   try {
     return await work();
   } finally {
@@ -50,9 +75,9 @@ export async function withinCostLimit<T>(
   }
 }
 
-function tooMany(waitMs: number) {
+function tooMany(waitMs: number, what = "requests") {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError("rate_limited", `too many requests; try again in ${retryAfter} s`, undefined, {
+  return new ApiError("rate_limited", `too many ${what}; try again in ${retryAfter} s`, undefined, {
     "retry-after": String(retryAfter),
   });
 }

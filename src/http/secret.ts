@@ -16,7 +16,3 @@ export function sameSecret(given: string, expected: string): boolean {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-/** True when the request carries `Authorization: Bearer <token>`. */
-export const hasBearer = (request: Request, token: string) =>
-  sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`);

@@ -1,22 +1,24 @@
 // GET /metrics: Prometheus text format. Off (404, like any unknown path) unless METRICS_ENABLED;
-// with METRICS_TOKEN set, only for `Authorization: Bearer <that token>`.
+// with METRICS_TOKEN set, only for `Authorization: Bearer <that token>` (wrong ones are limited per
+// address: http/operator-token.ts).
 import { Elysia } from "elysia";
-import { ApiError } from "../http/errors.ts";
 import type { Metrics } from "./metrics.ts";
-import { hasBearer } from "../http/secret.ts";
+import { requireOperatorBearer, type OperatorDeps } from "../http/operator-token.ts";
 
-export function metricsRoutes(deps: { metrics: Metrics; config: { metricsEnabled: boolean; metricsToken: string } }) {
+export function metricsRoutes(
+  deps: OperatorDeps & { metrics: Metrics; config: { metricsEnabled: boolean; metricsToken: string } },
+) {
   const app = new Elysia({ name: "tally.metrics" });
   if (!deps.config.metricsEnabled) return app;
   return app.get(
     "/metrics",
-    async ({ request }) => {
+    async ({ request, server }) => {
       const token = deps.config.metricsToken;
-      if (token && !hasBearer(request, token)) {
-        throw new ApiError("unauthorized", "metrics need the METRICS_TOKEN bearer token", undefined, {
-          "www-authenticate": 'Bearer realm="tally metrics"',
+      if (token)
+        await requireOperatorBearer(deps, { request, server }, token, {
+          realm: "tally metrics",
+          message: "metrics need the METRICS_TOKEN bearer token",
         });
-      }
       return new Response(await deps.metrics.registry.metrics(), {
         headers: { "content-type": deps.metrics.registry.contentType, "cache-control": "no-store" },
       });

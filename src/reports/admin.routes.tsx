@@ -1,22 +1,24 @@
 // Maintainers' access to bug intake, behind ADMIN_TOKEN (absent, 404, without it):
-//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time):
+//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time; wrong tokens, here
+//   and in the sign-in form, limited per address: http/operator-token.ts):
 //     GET  /v1/admin/reports?state=&tool=&version=   problems by count, then last seen
 //     GET  /v1/admin/reports/<id>                    one problem: versions, daily counts, state changes, samples
 //     POST /v1/admin/reports/<id>/resolve {version}  | /reopen | /mute
 //   The page, for a browser:
 //     GET  /admin/login, POST /admin/login (form: token) -> an HttpOnly, SameSite=Strict cookie for
-//          /admin/ (8 hours), signed with the token (a new ADMIN_TOKEN ends every such cookie)
+//          /admin/ (8 hours): a session kept as a row (admin-sessions.ts), so signing out ends it on
+//          every instance, and a new ADMIN_TOKEN ends them all
 //     GET  /admin/reports, /admin/reports/<id>; POST /admin/reports/<id>/(resolve|reopen|mute),
 //          POST /admin/logout: each form carries a CSRF field bound to the cookie, and a request
 //          whose Origin is another site is refused.
 import { Elysia } from "elysia";
-import { createHmac } from "node:crypto";
 import { Type as T } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { hasBearer, sameSecret } from "../http/secret.ts";
+import { sameSecret } from "../http/secret.ts";
+import { operatorSecretMatches, requireOperatorBearer } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { validBody } from "../http/valid-body.ts";
@@ -40,16 +42,14 @@ import { applyAction } from "./states.ts";
 import { webhookKey } from "./chat-outbox.ts";
 import { DetailPage, ListPage, LoginPage } from "./admin-view.tsx";
 import { stateText } from "./problems-list.ts";
+import { ADMIN_SESSION_MS, adminSessions, mac } from "./admin-sessions.ts";
 
 export const ADMIN_COOKIE = "tally_admin";
-export const ADMIN_SESSION_MS = 8 * 3_600_000;
 const DAYS_SHOWN = 30;
 const ID = /^[1-9]\d{0,9}$/;
 const ACTIONS = { resolve: "resolved", reopen: "reopened", mute: "muted" } as const;
 
 type Deps = { db: Db; clock: Clock; config: Config };
-
-const mac = (key: string, text: string) => createHmac("sha256", key).update(text).digest("base64url");
 
 function cookieOf(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
@@ -117,14 +117,11 @@ export function reportAdminRoutes(deps: Deps) {
   const loginLimit = { name: "admin_login", perWindow: deps.config.authRateLimit, windowMs: 60_000 };
 
   // --- the cookie and the CSRF field -------------------------------------------------------
-  const sessionValue = (expires: number) => `${expires}.${mac(token, `tally admin session ${expires}`)}`;
-  const session = (request: Request): string | undefined => {
+  const sessions = adminSessions(deps, token);
+  /** The request's admin session cookie, when its session is live. */
+  const session = async (request: Request): Promise<string | undefined> => {
     const value = cookieOf(request, ADMIN_COOKIE);
-    if (!value || value.length > 100) return undefined;
-    const expires = Number(value.split(".", 1)[0]);
-    if (!Number.isSafeInteger(expires) || expires <= deps.clock.now() || expires > deps.clock.now() + ADMIN_SESSION_MS)
-      return undefined;
-    return sameSecret(value, sessionValue(expires)) ? value : undefined;
+    return value && (await sessions.live(value)) ? value : undefined;
   };
   const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
   const sameOrigin = (request: Request) => {
@@ -145,8 +142,8 @@ export function reportAdminRoutes(deps: Deps) {
       headers: { ...headers, "referrer-policy": "no-referrer" },
     });
   /** A form post: signed in, same origin, and the CSRF field of this cookie. */
-  const checkForm = (request: Request, body: unknown): string => {
-    const s = session(request);
+  const checkForm = async (request: Request, body: unknown): Promise<string> => {
+    const s = await session(request);
     if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
     const csrf = (body as Record<string, unknown> | undefined)?.csrf;
     if (!sameOrigin(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
@@ -155,18 +152,19 @@ export function reportAdminRoutes(deps: Deps) {
     return s;
   };
   /** A form post's first check, before its body is read: the admin session's cookie. */
-  const signedInForm = ({ request }: { request: Request }) => {
-    if (!session(request)) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
+  // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
+  const signedInForm = async ({ request }: { request: Request }) => {
+    if (!(await session(request))) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
   };
   const actionBody = validBody(
     T.Object({ version: T.Optional(T.String({ maxLength: 64 })) }, { additionalProperties: false }),
   );
-  const bearer = (request: Request) => {
-    if (!hasBearer(request, token))
-      throw new ApiError("unauthorized", "the admin routes need the ADMIN_TOKEN bearer token", undefined, {
-        "www-authenticate": 'Bearer realm="tally admin"',
-      });
-  };
+  type Caller = Parameters<typeof requireOperatorBearer>[1];
+  const bearer = (caller: Caller) =>
+    requireOperatorBearer(deps, caller, token, {
+      realm: "tally admin",
+      message: "the admin routes need the ADMIN_TOKEN bearer token",
+    });
 
   const detail = async (id: number) => {
     const problem = await problemById(deps.db, id);
@@ -188,8 +186,8 @@ export function reportAdminRoutes(deps: Deps) {
       // --- JSON ------------------------------------------------------------------------------
       .get(
         "/v1/admin/reports",
-        async ({ request }) => {
-          bearer(request);
+        async ({ request, server }) => {
+          await bearer({ request, server });
           const problems = await problemsWhere(deps.db, filterOf(new URL(request.url)));
           return { problems: problems.map(problemJson) };
         },
@@ -197,8 +195,8 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .get(
         "/v1/admin/reports/:id",
-        async ({ request, params }) => {
-          bearer(request);
+        async ({ request, server, params }) => {
+          await bearer({ request, server });
           const d = await detail(idOf(params.id));
           return {
             problem: problemJson(d.problem),
@@ -212,8 +210,7 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .post(
         "/v1/admin/reports/:id/:action",
-        async ({ request, params, body }) => {
-          bearer(request);
+        async ({ params, body }) => {
           const action = ACTIONS[params.action as keyof typeof ACTIONS];
           if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
           const version = (body as { version?: string } | undefined)?.version;
@@ -224,7 +221,10 @@ export function reportAdminRoutes(deps: Deps) {
           ...hidden,
           // The token first, then (only then) the body is read.
           transform: [
-            ({ request }: { request: Request }) => bearer(request),
+            // Async, so Elysia awaits it (as below).
+            async (caller: Caller) => {
+              await bearer(caller);
+            },
             // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
             async (ctx: { request: Request; body: unknown }) => {
               if (ctx.body !== undefined) await actionBody(ctx as never);
@@ -236,20 +236,25 @@ export function reportAdminRoutes(deps: Deps) {
       .get("/admin", () => new Response(null, { status: 303, headers: { location: "/admin/reports" } }), hidden)
       .get(
         "/admin/login",
-        ({ request }) =>
-          session(request)
+        async ({ request }) =>
+          (await session(request))
             ? new Response(null, { status: 303, headers: { location: "/admin/reports" } })
             : page(request, LoginPage({})),
         hidden,
       )
       .post(
         "/admin/login",
-        async ({ request, body }) => {
+        async ({ request, server, body }) => {
           const given = (body as Record<string, unknown> | undefined)?.token;
-          if (!sameOrigin(request) || typeof given !== "string" || !sameSecret(given, token)) {
+          // A wrong token counts against the address like a wrong bearer token (429 past the limit).
+          if (
+            !sameOrigin(request) ||
+            typeof given !== "string" ||
+            !(await operatorSecretMatches(deps, { request, server }, given, token))
+          ) {
             return page(request, LoginPage({ error: "That is not the admin token." }), 401);
           }
-          const value = sessionValue(deps.clock.now() + ADMIN_SESSION_MS);
+          const value = await sessions.start();
           const cookie = `${ADMIN_COOKIE}=${value}; Path=/admin/; Max-Age=${ADMIN_SESSION_MS / 1000}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
           return new Response(null, {
             status: 303,
@@ -269,8 +274,9 @@ export function reportAdminRoutes(deps: Deps) {
       )
       .post(
         "/admin/logout",
-        ({ request, body }) => {
-          checkForm(request, body);
+        async ({ request, body }) => {
+          // The session ends here, for every copy of the cookie; the browser forgets its own.
+          await sessions.end(await checkForm(request, body));
           const cookie = `${ADMIN_COOKIE}=; Path=/admin/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
           return new Response(null, {
             status: 303,
@@ -282,7 +288,7 @@ export function reportAdminRoutes(deps: Deps) {
       .get(
         "/admin/reports",
         async ({ request }) => {
-          const s = session(request);
+          const s = await session(request);
           if (!s) return toLogin();
           const filter = filterOf(new URL(request.url));
           const problems = await problemsWhere(deps.db, filter);
@@ -313,7 +319,7 @@ export function reportAdminRoutes(deps: Deps) {
       .get(
         "/admin/reports/:id",
         async ({ request, params }) => {
-          const s = session(request);
+          const s = await session(request);
           if (!s) return toLogin();
           const d = await detail(idOf(params.id));
           const done = new URL(request.url).searchParams.get("done");
@@ -332,7 +338,7 @@ export function reportAdminRoutes(deps: Deps) {
       .post(
         "/admin/reports/:id/:action",
         async ({ request, params, body }) => {
-          checkForm(request, body);
+          await checkForm(request, body);
           const action = ACTIONS[params.action as keyof typeof ACTIONS];
           if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
           const id = idOf(params.id);

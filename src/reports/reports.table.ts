@@ -134,3 +134,19 @@ export const reportChatStatus = pgTable("report_chat_status", {
   since: bigint("since", { mode: "number" }).notNull(),
   detail: text("detail").notNull(),
 });
+
+/**
+ * The maintainers' page's sessions, one row per sign-in: the cookie holds a random token, the row
+ * its SHA-256. Signing out deletes the row, so a copied cookie stops working on every instance.
+ */
+export const adminSessions = pgTable(
+  "admin_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    /** HMAC of a constant under the ADMIN_TOKEN that signed it in: a new ADMIN_TOKEN ends every session. */
+    adminKey: text("admin_key").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("admin_sessions_expires_idx").on(t.expiresAt)],
+);

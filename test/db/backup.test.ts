@@ -56,7 +56,7 @@ describe("tally backup and restore", () => {
   test("while the service runs: taken through it with ADMIN_TOKEN; restore refuses until it stops, then keeps the replaced database", async () => {
     const dir = await dataDirWith("served");
     const port = String(20000 + Math.floor(Math.random() * 20000));
-    const env = { DATA_DIR: dir, PORT: port, HOST: "127.0.0.1", ADMIN_TOKEN: "admin-secret-token-1234" };
+    const env = { DATA_DIR: dir, PORT: port, HOST: "127.0.0.1", ADMIN_TOKEN: "admin-secret-token-1234-9f0e8d7c6b5a" };
     let stop!: (s: string) => void;
     const listening = Promise.withResolvers<void>();
     const served = run(["serve"], env, {
@@ -110,10 +110,12 @@ describe("GET /v1/admin/backup", () => {
     const off = await testApp();
     expect((await off.request("/v1/admin/backup")).status).toBe(404);
     await off.close();
-    const on = await testApp({ settings: { adminToken: "admin-secret-token-1234" } });
+    const on = await testApp({ settings: { adminToken: "admin-secret-token-1234-9f0e8d7c6b5a" } });
     expect((await on.request("/v1/admin/backup", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
     // The test app has no embedded backup function, as on Postgres.
-    const res = await on.request("/v1/admin/backup", { headers: { authorization: "Bearer admin-secret-token-1234" } });
+    const res = await on.request("/v1/admin/backup", {
+      headers: { authorization: "Bearer admin-secret-token-1234-9f0e8d7c6b5a" },
+    });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("pg_dump");
     await on.close();

@@ -30,10 +30,12 @@ describe("GET /metrics", () => {
   });
 
   test("with METRICS_TOKEN answers only that bearer token", async () => {
-    const t = await open({ metricsToken: "s3cret-metrics-token" });
+    const t = await open({ metricsToken: "s3cret-metrics-token-7d41c09e2ab35f68" });
     expect((await t.request("/metrics")).status).toBe(401);
     expect((await t.request("/metrics", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    const ok = await t.request("/metrics", { headers: { authorization: "Bearer s3cret-metrics-token" } });
+    const ok = await t.request("/metrics", {
+      headers: { authorization: "Bearer s3cret-metrics-token-7d41c09e2ab35f68" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toContain("text/plain");
   });

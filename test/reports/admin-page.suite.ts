@@ -19,7 +19,7 @@ import { report } from "./report.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
-const ADMIN = "page-admin-token-5c1e9a7b3d2f";
+const ADMIN = "page-admin-token-5c1e9a7b3d2f8e6a0b4c";
 
 let t: TestApp;
 let discord: ReturnType<typeof fakeDiscord>;

@@ -454,7 +454,7 @@ try {
   const again = await start(empty, {
     CATALOGUE_FILE: ownCatalogue,
     METRICS_ENABLED: "true",
-    ADMIN_TOKEN: "smoke-admin-token-123",
+    ADMIN_TOKEN: "smoke-admin-token-123-4e5f6a7b8c9d0e1f",
     ...profileEnv,
   });
   check("second start on the same folder answers health", true, `${again.msToHealthy} ms to first 200`);
@@ -478,7 +478,7 @@ try {
   const backup = await run(["backup", backupFile], empty, {
     PORT: port,
     HOST: "127.0.0.1",
-    ADMIN_TOKEN: "smoke-admin-token-123",
+    ADMIN_TOKEN: "smoke-admin-token-123-4e5f6a7b8c9d0e1f",
   });
   check(
     "tally backup while the service runs",

@@ -6,7 +6,9 @@
 //   texture server  GET /texture/<hash> -> 200 image/png; 404 for an unknown hash
 //   item images     GET /<item id>.png -> 200 image/png; 404
 // Plus the PNGs they serve: a skin with a face worth looking at, a legacy 64x32 skin, a huge PNG
-// (small file, enormous declared size), a PNG over the byte cap, and a file that is not a PNG.
+// (small file, enormous declared size), a PNG over the byte cap, a file that is not a PNG, and an
+// image bomb (an honest header over data that inflates to hundreds of megabytes).
+import { createDeflate } from "node:zlib";
 import { encode } from "fast-png";
 import { fakeUpstream, json } from "../upstream.ts";
 import { gateway403Html, recordedSessionProfile, tooManyRequests } from "../recorded.ts";
@@ -70,6 +72,46 @@ export function hugePng(): Uint8Array {
   view.setUint32(20, 30000);
   view.setUint32(29, crc32(png.subarray(12, 29)));
   return png;
+}
+
+/**
+ * A decompression bomb shaped like a skin: a valid 64x64 RGBA header (16 448 bytes of scanlines)
+ * and one IDAT whose zlib stream inflates to `inflatedBytes` zeros (250 MB is about 243 KB, under
+ * IMAGE_MAX_BYTES). The stream is made 1 MiB at a time, so building it costs no such memory.
+ */
+export async function bombPng(inflatedBytes = 250_000_000): Promise<Uint8Array> {
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on("data", (b: Buffer) => out.push(b));
+  const ended = new Promise((resolve) => deflate.on("end", resolve));
+  const zeros = new Uint8Array(1024 * 1024);
+  for (let left = inflatedBytes; left > 0; left -= zeros.length) {
+    if (!deflate.write(zeros.subarray(0, Math.min(left, zeros.length))))
+      await new Promise((resolve) => deflate.once("drain", resolve));
+  }
+  deflate.end();
+  await ended;
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, 64);
+  view.setUint32(4, 64);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, adaptive filters, not interlaced
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  return Buffer.concat([
+    Uint8Array.from(signature),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", Buffer.concat(out)),
+    chunk("IEND", new Uint8Array(0)),
+  ]);
+}
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
 }
 
 /** Noise that does not compress: a PNG of more bytes than the cap allows. */
