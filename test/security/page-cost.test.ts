@@ -196,7 +196,7 @@ describe("profiles per account", () => {
     const held = (await (await t.request("/v1/stats/profiles", { headers: p.auth })).json()) as {
       profiles: { id: string }[];
     };
-    expect(held.profiles.map((x) => x.id).sort()).toEqual([profiles[0], profiles[1]]);
+    expect(held.profiles.map((x) => x.id).sort()).toEqual([profiles[0]!, profiles[1]!]);
     const totals = await t.request(`/v1/stats/totals?profile=${profiles[2]}`, { headers: p.auth });
     expect(((await totals.json()) as { profile: { keys: unknown[] } }).profile.keys).toEqual([]);
     // The profiles it holds still upload.
