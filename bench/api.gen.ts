@@ -302,7 +302,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind */
+        /** Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind; a page of keys at a time */
         get: operations["getV1StatsPeriods"];
         put?: never;
         post?: never;
@@ -3402,6 +3402,8 @@ export interface operations {
                 profile: string;
                 /** @description The day whose periods are read (in the account's zone); by default the account's today. */
                 day?: string;
+                /** @description Answer the keys after this one (the previous answer's `next`); by default from the first key. */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -3665,7 +3667,8 @@ export interface operations {
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next": null
                      *     }
                      */
                     "application/json": {
@@ -3694,6 +3697,8 @@ export interface operations {
                                 change: number | null;
                             }[];
                         }[];
+                        /** @description The keys are answered a page at a time, in key order (about 50 000 day values a page): ask again with `after` set to this for the next keys; null: this was the last page. */
+                        next: string | null;
                     };
                 };
             };

@@ -4,7 +4,7 @@
 // One query, ordered.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { foldByKind, latestDayReading, overRows } from "./counters.query.ts";
+import { closedThrough, foldByKind, latestDayReading, overRows } from "./counters.query.ts";
 
 /** A named window of days [from, to]. */
 export type Window = { name: string; from: string; to: string };
@@ -46,4 +46,22 @@ export function windowRows(db: Db, uuid: string, profileId: string, windows: Win
     group by w.name, d.key, k.kind, k.unit
     order by d.key collate "C", w.name collate "C"`,
   );
+}
+
+/**
+ * Up to `limit` keys of one profile with day rows, in key order (bytes) after `after`: its rollups'
+ * keys (closed days) and its open days' keys, each read in key order and cut at `limit`.
+ */
+export async function profileKeysAfter(db: Db, uuid: string, profileId: string, after: string | null, limit: number) {
+  const from = after === null ? sql`` : sql` and key > ${after} collate "C"`;
+  const found = await rows<{ key: string }>(
+    db,
+    sql`select key from (
+      (select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}${from} order by key collate "C" limit ${limit})
+      union
+      (select key from counter_days where uuid = ${uuid} and profile_id = ${profileId} and day > ${closedThrough(uuid)}${from}
+        group by key order by key collate "C" limit ${limit})
+    ) k order by key collate "C" limit ${limit}`,
+  );
+  return found.map((r) => r.key);
 }

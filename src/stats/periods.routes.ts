@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors.ts";
 import { examples } from "../http/openapi.ts";
 import { dayIn, isCalendarDay } from "../wire/day.ts";
 import type { FoldDeps } from "./fold.ts";
-import { periodTotals } from "./periods.ts";
+import { periodTotalsPage } from "./periods.ts";
 import { PeriodsAnswer, PeriodsQuery } from "./periods.schema.ts";
 import periodsExample from "../../fixtures/totals/periods.json";
 
@@ -19,12 +19,13 @@ export function periodRoutes(deps: FoldDeps & { clock: Clock }) {
       const { zone } = await requireAccount(deps.db, signedIn.uuid);
       const day = query.day ?? dayIn(zone, deps.clock.now());
       if (!isCalendarDay(day)) throw new ApiError("invalid_query", `day: ${day} is not a calendar date`, "/day");
-      const periods = await periodTotals(deps, signedIn.uuid, query.profile, day);
+      const { periods, next } = await periodTotalsPage(deps, signedIn.uuid, query.profile, day, query.after ?? null);
       return {
         profileId: query.profile,
         day,
         zone,
         periods,
+        next,
       };
     },
     {
@@ -33,7 +34,7 @@ export function periodRoutes(deps: FoldDeps & { clock: Clock }) {
       detail: {
         tags: ["stats"],
         summary:
-          "Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind",
+          "Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind; a page of keys at a time",
         ...examples({ answers: { 200: periodsExample } }),
       },
     },

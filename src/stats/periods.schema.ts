@@ -19,6 +19,13 @@ export const PeriodsQuery = T.Object(
         description: "The day whose periods are read (in the account's zone); by default the account's today.",
       }),
     ),
+    after: T.Optional(
+      T.String({
+        pattern: Key.pattern,
+        maxLength: Key.maxLength,
+        description: "Answer the keys after this one (the previous answer's `next`); by default from the first key.",
+      }),
+    ),
   },
   strict,
 );
@@ -55,6 +62,10 @@ export const PeriodsAnswer = T.Object(
         strict,
       ),
     ),
+    next: T.Union([Key, T.Null()], {
+      description:
+        "The keys are answered a page at a time, in key order (about 50 000 day values a page): ask again with `after` set to this for the next keys; null: this was the last page.",
+    }),
   },
   strict,
 );

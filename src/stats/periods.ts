@@ -2,9 +2,9 @@
 // day of the account's zone, each folded so far (up to and including that day) beside the whole
 // period before it, with the change between them. Calendar days are the client's (contract 2.1
 // rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
-import { addDays } from "../wire/day.ts";
+import { addDays, daysBetween } from "../wire/day.ts";
 import { describeKey, type FoldDeps } from "./fold.ts";
-import { windowRows, type Window } from "./periods.query.ts";
+import { profileKeysAfter, windowRows, type Window } from "./periods.query.ts";
 import { activeDayRows } from "./calendar.query.ts";
 
 export const PERIODS = ["day", "week", "month", "year"] as const;
@@ -123,3 +123,35 @@ export async function periodTotals(
 export async function activeDays(deps: FoldDeps, uuid: string, profileIds: string[], from: string, to: string) {
   return (await activeDayRows(deps.db, uuid, profileIds, from, to)).map((r) => ({ day: r.day, keys: Number(r.keys) }));
 }
+
+/**
+ * About how many day values one answer of GET /v1/stats/periods reads at most (issue 40): its keys
+ * are a page of the profile's keys, as many as this many values of each day the four periods and
+ * those before them span (a day of the year before last up to `day`: 68 to 136 keys), at least one.
+ */
+export const PERIODS_ANSWER_VALUES = 50_000;
+
+/** Every period's totals of a page of the profile's keys after `after`, and where the next page starts. */
+export async function periodTotalsPage(
+  deps: FoldDeps,
+  uuid: string,
+  profileId: string,
+  day: string,
+  after: string | null,
+  maxValues = PERIODS_ANSWER_VALUES,
+) {
+  const span = daysBetween(periodWindows("year", day).previous.from, day) + 1;
+  const perPage = Math.max(1, Math.floor(maxValues / span));
+  const keys = await profileKeysAfter(deps.db, uuid, profileId, after, perPage + 1);
+  const page = keys.slice(0, perPage);
+  return {
+    periods: page.length > 0 ? await periodTotals(deps, uuid, profileId, day, PERIODS, page) : emptyPeriods(day),
+    next: keys.length > perPage ? page.at(-1)! : null,
+  };
+}
+
+const emptyPeriods = (day: string): PeriodTotals[] =>
+  PERIODS.map((period) => {
+    const { current, previous } = periodWindows(period, day);
+    return { period, from: current.from, to: current.to, previous: { from: previous.from, to: previous.to }, keys: [] };
+  });

@@ -12,6 +12,7 @@ import { backend } from "../support/db.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
 import { rows } from "../../src/db/database.ts";
 import { addDays } from "../../src/wire/day.ts";
+import { periodTotals } from "../../src/stats/periods.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
 
 setDefaultTimeout(120_000);
@@ -201,5 +202,33 @@ describe("profiles per account", () => {
     expect(((await totals.json()) as { profile: { keys: unknown[] } }).profile.keys).toEqual([]);
     // The profiles it holds still upload.
     expect((await upload(profiles[1]!, 4)).status).toBe(200);
+  });
+});
+
+describe("GET /v1/stats/periods", () => {
+  test("answers a page of keys at a time; the pages together are every key's periods, each once", async () => {
+    const t = await app();
+    const p = await findablePlayer(t, "ManyKeys");
+    const keys = Array.from({ length: 300 }, (_, i) => `mining.page.k${String(i).padStart(3, "0")}`);
+    // Closed days (rollups) and open days (after the mark), some keys on one side only.
+    await fill(t, p, keys.slice(0, 200), daysBack(20, 18));
+    await fill(t, p, keys.slice(100), daysBack(1, 0));
+    const whole = await periodTotals({ db: t.db, catalogue: t.catalogue }, p.uuid, PROFILE, TODAY);
+    type Answer = { periods: { period: string; keys: { key: string }[] }[]; next: string | null };
+    const pages: Answer[] = [];
+    let after: string | null = null;
+    do {
+      const query: string = `/v1/stats/periods?profile=${PROFILE}&day=${TODAY}${after ? `&after=${after}` : ""}`;
+      const res = await t.request(query, { headers: p.auth });
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as Answer;
+      pages.push(answer);
+      after = answer.next;
+    } while (after !== null && pages.length < 20);
+    // 300 keys over the year before last up to today (526 days): 95 keys a page.
+    expect(pages.length).toBe(4);
+    for (const [i, period] of whole.entries()) {
+      expect(pages.flatMap((a) => a.periods[i]!.keys)).toEqual(period.keys);
+    }
   });
 });
