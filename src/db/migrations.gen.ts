@@ -21,6 +21,7 @@ import m18 from "../../drizzle/0018_session_rates.sql" with { type: "text" };
 import m19 from "../../drizzle/0019_parts_bounds.sql" with { type: "text" };
 import m20 from "../../drizzle/0020_due_marks.sql" with { type: "text" };
 import m21 from "../../drizzle/0021_rollup_fillfactor.sql" with { type: "text" };
+import m22 from "../../drizzle/0022_account_mod_version.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -45,4 +46,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0019_parts_bounds", sql: m19 },
   { tag: "0020_due_marks", sql: m20 },
   { tag: "0021_rollup_fillfactor", sql: m21 },
+  { tag: "0022_account_mod_version", sql: m22 },
 ];
