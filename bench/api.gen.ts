@@ -3830,6 +3830,8 @@ export interface operations {
                             name: string;
                             createdAt: number;
                             lastUploadAt: number | null;
+                            /** @description The mod version of the latest upload (bug reports from a version signed-in clients run may reopen a problem). */
+                            modVersion: string | null;
                             settings: {
                                 settingsVersion: number;
                                 categories: {

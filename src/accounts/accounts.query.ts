@@ -134,9 +134,22 @@ export async function deleteAccount(tx: Db, uuid: string): Promise<{ account: nu
   return { account: gone.length, pageTokens: tokens.length };
 }
 
-/** Notes the time of the account's latest accepted upload (shown on the mod's status screen). */
-export async function markUpload(db: Db, uuid: string, at: number) {
-  await db.update(accounts).set({ lastUploadAt: at }).where(eq(accounts.uuid, uuid));
+/**
+ * Notes the time of the account's latest accepted upload (shown on the mod's status screen) and the
+ * mod version it came from (the versions signed-in clients run, accountsOnVersion).
+ */
+export async function markUpload(db: Db, uuid: string, at: number, modVersion: string) {
+  await db.update(accounts).set({ lastUploadAt: at, modVersion }).where(eq(accounts.uuid, uuid));
+}
+
+/** How many accounts' latest upload came from mod `version`, counted up to `atMost` (an index range). */
+export async function accountsOnVersion(db: Db, version: string, atMost: number): Promise<number> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(accounts)
+    .where(eq(accounts.modVersion, version))
+    .limit(atMost);
+  return rows.length;
 }
 
 /**

@@ -370,7 +370,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     await writeCounters(tx, uuid, env, sorted, sealedBeforeDay, mark);
     await keepHeldDigest(tx, uuid, cap);
     const written = await writeActivity(tx, uuid, env, kept);
-    await markUpload(tx, uuid, now);
+    await markUpload(tx, uuid, now, env.client.modVersion);
 
     const answer: Answer = {
       sealedBeforeDay,
