@@ -77,10 +77,20 @@ export async function takePageLink(
   db: Db,
   token: string,
   now: number,
+  /** The page it was opened at: a link of an account that does not hold this name is neither spent nor answered. */
+  pageName: string,
 ): Promise<{ account: Account; sessionId: string } | undefined> {
   const [link] = await db
     .delete(pageTokens)
-    .where(and(eq(pageTokens.tokenHash, hashToken(token)), eq(pageTokens.kind, "link"), gt(pageTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(pageTokens.tokenHash, hashToken(token)),
+        eq(pageTokens.kind, "link"),
+        gt(pageTokens.expiresAt, now),
+        // lower(name): what accounts_name_lower_idx indexes (accountByName's rule).
+        sql`${pageTokens.uuid} in (select ${accounts.uuid} from ${accounts} where lower(${accounts.name}) = lower(${pageName}))`,
+      ),
+    )
     .returning({ uuid: pageTokens.uuid, sessionId: pageTokens.sessionId });
   if (!link) return undefined;
   const account = await accountByUuid(db, link.uuid);

@@ -33,6 +33,7 @@ import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
 import { pageCache } from "./page-cache.ts";
+import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -50,7 +51,6 @@ const RANGE_OPTIONS = [30, 90, 365] as const;
 const RECENT_SESSIONS = 20;
 const RECENT_EVENTS = 30;
 
-export const PAGE_COOKIE = "tally_page";
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -219,7 +219,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           const traded =
             token.length <= 64
               ? await deps.db.transaction(async (tx) => {
-                  const link = await takePageLink(tx, token, now);
+                  // Only a link of the page named: another account's link is left as it was.
+                  const link = await takePageLink(tx, token, now, name);
                   if (!link) return undefined;
                   const cookie = await mintPageToken(
                     tx,
@@ -232,7 +233,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
               : undefined;
           if (traded) {
             const { owner, pageToken } = traded;
-            const cookie = `${PAGE_COOKIE}=${pageToken}; Path=/u/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+            const cookie = pageCookieHeader(owner.name, pageToken, maxAgeMs, secure);
             return new Response(null, {
               status: 303,
               headers: {
