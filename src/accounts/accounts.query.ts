@@ -148,7 +148,7 @@ export async function deleteAccount(tx: Db, uuid: string): Promise<{ account: nu
  * Notes the time of the account's latest accepted upload (shown on the mod's status screen) and the
  * mod version it came from (the versions signed-in clients run, accountsOnVersion).
  */
-export async function markUpload(db: Db, uuid: string, at: number, modVersion: string) {
+export async function markUpload(db: Db, uuid: string, at: number, modVersion: string | null) {
   await db.update(accounts).set({ lastUploadAt: at, modVersion }).where(eq(accounts.uuid, uuid));
 }
 

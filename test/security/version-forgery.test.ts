@@ -7,6 +7,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventsOf, problemById } from "../../src/reports/reports.query.ts";
 import { applyAction } from "../../src/reports/states.ts";
+import { accountsOnVersion } from "../../src/accounts/accounts.ts";
 import { chatSetup } from "../reports/chat-setup.ts";
 import { report } from "../reports/report.ts";
 import { traceCorpus } from "../reports/corpus.ts";
@@ -102,5 +103,11 @@ describe("a version a stranger claims", () => {
     await playerOn(t, "1.4.1");
     await send({ modVersion: "1.4.1" });
     expect(await problemById(t.db, problemId)).toMatchObject({ state: "open", regressedIn: "1.4.1" });
+  });
+
+  test("an upload's free-text modVersion still uploads; only a version a report could name is kept", async () => {
+    const { t } = await chat.setup();
+    for (const odd of ["1.4.1\u0000", "1.4.1 (dev)", "\u202e1.4.1"]) await playerOn(t, odd);
+    expect(await accountsOnVersion(t.db, "1.4.1 (dev)", 5)).toBe(0);
   });
 });
