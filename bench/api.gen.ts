@@ -3069,7 +3069,9 @@ export interface operations {
             query: {
                 profile: string;
                 key: string;
+                /** @description The first day, from 2000-01-01 to the service's UTC day + 1; by default 365 days before `to`. */
                 from?: string;
+                /** @description The last day, from 2000-01-01, at most 3660 days after `from`; by default the account's today. */
                 to?: string;
             };
             header?: never;
@@ -3216,7 +3218,9 @@ export interface operations {
         parameters: {
             query: {
                 profile: string;
+                /** @description The first day, from 2000-01-01 to the service's UTC day + 1; by default 365 days before `to`. */
                 from?: string;
+                /** @description The last day, from 2000-01-01, at most 3660 days after `from`; by default the account's today. */
                 to?: string;
             };
             header?: never;
@@ -3400,7 +3404,7 @@ export interface operations {
         parameters: {
             query: {
                 profile: string;
-                /** @description The day whose periods are read (in the account's zone); by default the account's today. */
+                /** @description The day whose periods are read (in the account's zone), from 2000-01-01 to the service's UTC day + 1; by default the account's today. */
                 day?: string;
                 /** @description Answer the keys after this one (the previous answer's `next`); by default from the first key. */
                 after?: string;
@@ -3831,6 +3835,8 @@ export interface operations {
                             name: string;
                             createdAt: number;
                             lastUploadAt: number | null;
+                            /** @description The mod version of the latest upload (bug reports from a version signed-in clients run may reopen a problem). */
+                            modVersion: string | null;
                             settings: {
                                 settingsVersion: number;
                                 categories: {

@@ -411,6 +411,12 @@ export const settings = {
     default: "5",
     doc: "How many recent scrubbed reports each problem keeps.",
   }),
+  reportRegressionMinAccounts: setting({
+    env: "REPORT_REGRESSION_MIN_ACCOUNTS",
+    schema: T.Integer({ minimum: 0, maximum: 1000 }),
+    default: "1",
+    doc: "A bug report reopens a resolved problem only when at least this many signed-in accounts upload from its mod version (a stranger cannot claim a version nobody runs). 0: any version may (a service that takes no uploads).",
+  }),
   reportAppPackages: setting({
     env: "REPORT_APP_PACKAGES",
     schema: T.Array(T.String({ pattern: "^[A-Za-z_][A-Za-z0-9_.$]{0,127}$", maxLength: 128 }), { maxItems: 32 }),

@@ -77,10 +77,20 @@ export async function takePageLink(
   db: Db,
   token: string,
   now: number,
+  /** The page it was opened at: a link of an account that does not hold this name is neither spent nor answered. */
+  pageName: string,
 ): Promise<{ account: Account; sessionId: string } | undefined> {
   const [link] = await db
     .delete(pageTokens)
-    .where(and(eq(pageTokens.tokenHash, hashToken(token)), eq(pageTokens.kind, "link"), gt(pageTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(pageTokens.tokenHash, hashToken(token)),
+        eq(pageTokens.kind, "link"),
+        gt(pageTokens.expiresAt, now),
+        // lower(name): what accounts_name_lower_idx indexes (accountByName's rule).
+        sql`${pageTokens.uuid} in (select ${accounts.uuid} from ${accounts} where lower(${accounts.name}) = lower(${pageName}))`,
+      ),
+    )
     .returning({ uuid: pageTokens.uuid, sessionId: pageTokens.sessionId });
   if (!link) return undefined;
   const account = await accountByUuid(db, link.uuid);
@@ -134,9 +144,22 @@ export async function deleteAccount(tx: Db, uuid: string): Promise<{ account: nu
   return { account: gone.length, pageTokens: tokens.length };
 }
 
-/** Notes the time of the account's latest accepted upload (shown on the mod's status screen). */
-export async function markUpload(db: Db, uuid: string, at: number) {
-  await db.update(accounts).set({ lastUploadAt: at }).where(eq(accounts.uuid, uuid));
+/**
+ * Notes the time of the account's latest accepted upload (shown on the mod's status screen) and the
+ * mod version it came from (the versions signed-in clients run, accountsOnVersion).
+ */
+export async function markUpload(db: Db, uuid: string, at: number, modVersion: string | null) {
+  await db.update(accounts).set({ lastUploadAt: at, modVersion }).where(eq(accounts.uuid, uuid));
+}
+
+/** How many accounts' latest upload came from mod `version`, counted up to `atMost` (an index range). */
+export async function accountsOnVersion(db: Db, version: string, atMost: number): Promise<number> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(accounts)
+    .where(eq(accounts.modVersion, version))
+    .limit(atMost);
+  return rows.length;
 }
 
 /**

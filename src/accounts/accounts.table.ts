@@ -20,10 +20,16 @@ export const accounts = pgTable(
     shareKey: text("share_key").unique(),
     shareKeyCreatedAt: bigint("share_key_created_at", { mode: "number" }),
     lastUploadAt: bigint("last_upload_at", { mode: "number" }),
+    /** The mod version (`client.modVersion`) of the latest accepted upload: versions signed-in clients run. */
+    modVersion: text("mod_version"),
   },
   // accountByName (the /u/<name> page) looks a name up case-insensitively: lower(name) = lower($1).
   // The expression must stay the query's, or Postgres reads every account instead.
-  (t) => [index("accounts_name_lower_idx").on(sql`lower(${t.name})`)],
+  // accountsOnVersion (bug intake: may a report's version reopen a problem?) reads mod_version.
+  (t) => [
+    index("accounts_name_lower_idx").on(sql`lower(${t.name})`),
+    index("accounts_mod_version_idx").on(t.modVersion),
+  ],
 );
 
 /**

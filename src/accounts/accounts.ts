@@ -16,8 +16,10 @@ export {
   accountByPageCookie,
   /** Signing a device session out (or every session) ends the page links and cookies it asked for. */
   deletePageTokens,
-  /** Ingest notes the time of the account's latest accepted upload. */
+  /** Ingest notes the time and the mod version of the account's latest accepted upload. */
   markUpload,
+  /** Bug intake: how many accounts upload from a mod version (may a report from it reopen a problem?). */
+  accountsOnVersion,
   /** The stats jobs: every account with its zone and retention, in uuid order. */
   accountsForJobs,
   /** Erasure, in the caller's transaction: the account row and its page tokens, counted. */

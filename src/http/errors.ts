@@ -32,6 +32,8 @@ export const errorStatus = {
   too_many_profiles: 422,
   total_out_of_range: 422,
   rate_limited: 429,
+  // The client closed the connection mid-body (nginx's 499): nobody reads the answer; metrics do.
+  body_aborted: 499,
   internal: 500,
   database_unavailable: 503,
   storage_full: 503,

@@ -7,6 +7,7 @@ import { requestId } from "./request-context.ts";
 import { validationMessage } from "./valid-body.ts";
 import { isDatabaseDown, isStorageFull } from "../db/errors.ts";
 import { repeatLimiter } from "./log-repeats.ts";
+import { abandonedBody } from "./client-abort.ts";
 
 type Refusal = {
   status: number;
@@ -71,7 +72,7 @@ export function onErrorPlugin(log: Log, errorPage: ErrorPage, now: () => number)
     { as: "global" },
     ({ code, error, request, path, route, set }) => {
       const id = requestId(request);
-      let refusal = refusalOf(code, error);
+      let refusal = refusalOf(code, abandonedBody(request, error) ?? error);
       if (!refusal) {
         const unavailable = isDatabaseDown(error);
         const full = !unavailable && isStorageFull(error);

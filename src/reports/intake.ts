@@ -11,12 +11,17 @@ import { scrubFields } from "../privacy/scrub.ts";
 import { fingerprintOf } from "./fingerprint.ts";
 import { recordReport } from "./reports.query.ts";
 import { plainText } from "./plain-text.ts";
+import { plausibleVersion, VERSION_NUMBER_DIGITS } from "./versions.ts";
+import { accountsOnVersion } from "../accounts/accounts.ts";
 import type { ReportBody } from "./reports.schema.ts";
 
 export type IntakeDeps = {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "reportTools" | "reportSamplesKept" | "reportAppPackages" | "chatWebhookUrl">;
+  config: Pick<
+    Config,
+    "reportTools" | "reportSamplesKept" | "reportAppPackages" | "chatWebhookUrl" | "reportRegressionMinAccounts"
+  >;
   pseudonymKey: () => Promise<string>;
 };
 
@@ -33,6 +38,17 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
       "/schema",
     );
   }
+  if (!plausibleVersion(body.modVersion)) {
+    throw new ApiError(
+      "invalid_body",
+      `/modVersion: a number in a version has at most ${VERSION_NUMBER_DIGITS} digits`,
+      "/modVersion",
+    );
+  }
+  // May this report reopen a resolved problem? Only from a version signed-in clients run: anyone
+  // can claim any version (docs/decisions.md, "Which reports reopen a resolved problem").
+  const min = deps.config.reportRegressionMinAccounts;
+  const versionVouched = min === 0 || (await accountsOnVersion(deps.db, body.modVersion, min)) >= min;
   const key = await deps.pseudonymKey();
   // Control sequences and bidi overrides go first: nothing stored, printed or posted carries them.
   const clean = (t: string | undefined) => (t === undefined ? undefined : plainText(t));
@@ -45,7 +61,7 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
   });
   const f = scrubbed.fields;
   const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);
-  const { problem, created } = await recordReport(deps.db, {
+  const { problem, created, unvouched } = await recordReport(deps.db, {
     fingerprint: print.fingerprint,
     tool,
     kind: print.kind,
@@ -62,6 +78,7 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
       stackTrace: f.stackTrace ?? null,
     },
     samplesKept: deps.config.reportSamplesKept,
+    versionVouched,
     chat: deps.config.chatWebhookUrl !== "",
   });
   // Counts only: never the text, never a name.
@@ -71,6 +88,8 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
     count: problem.count,
     kind: print.kind,
     pseudonymised: scrubbed.names + scrubbed.uuids,
+    // From the fixing version or newer, but no signed-in client runs it: counted, not reopened.
+    ...(unvouched ? { notReopened: "no signed-in client uploads from this mod version" } : {}),
   });
   return { problemId: problem.id, status: created ? ("new" as const) : ("repeat" as const), count: problem.count };
 }

@@ -32,13 +32,23 @@ export type ReportInput = {
   now: number;
   sample: Omit<Sample, "id" | "problemId" | "receivedAt">;
   samplesKept: number;
+  /** Whether signed-in clients run the report's version: only then may it reopen a resolved problem. */
+  versionVouched: boolean;
   /** Queue the chat (a webhook is configured). */
   chat: boolean;
 };
 
-/** Counts one report into its problem (one transaction): new or repeat, never a second problem. */
-export function recordReport(db: Db, r: ReportInput): Promise<{ problem: Problem; created: boolean }> {
+/**
+ * Counts one report into its problem (one transaction): new or repeat, never a second problem.
+ * `unvouched`: it came from the fixing version or newer, and did not reopen the problem only
+ * because no signed-in client runs that version.
+ */
+export function recordReport(
+  db: Db,
+  r: ReportInput,
+): Promise<{ problem: Problem; created: boolean; unvouched: boolean }> {
   return db.transaction(async (tx) => {
+    let unvouched = false;
     const { modVersion, minecraft } = r.sample;
     const [inserted] = await tx
       .insert(reportProblems)
@@ -67,11 +77,13 @@ export function recordReport(db: Db, r: ReportInput): Promise<{ problem: Problem
         .where(eq(reportProblems.fingerprint, r.fingerprint))
         .for("update");
       // Resolved in V: a report from an older version is counted and changes nothing; one from V
-      // or newer brings the problem back as a regression.
-      const regressed =
+      // or newer brings the problem back as a regression, when signed-in clients run its version.
+      const fromFixOrNewer =
         current!.state === "resolved" &&
         current!.resolvedIn !== null &&
         compareVersions(modVersion, current!.resolvedIn) >= 0;
+      const regressed = fromFixOrNewer && r.versionVouched;
+      unvouched = fromFixOrNewer && !r.versionVouched;
       let event: number | undefined;
       if (regressed) {
         const [e] = await tx
@@ -124,7 +136,7 @@ export function recordReport(db: Db, r: ReportInput): Promise<{ problem: Problem
         .values({ problemId: problem.id, seq: sample!.id, dueAt: r.now, createdAt: r.now })
         .onConflictDoUpdate({ target: reportOutbox.problemId, set: { seq: sample!.id } });
     }
-    return { problem, created: !!inserted };
+    return { problem, created: !!inserted, unvouched };
   });
 }
 

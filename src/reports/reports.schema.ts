@@ -1,9 +1,10 @@
 // The bug report the mod sends after the user read and confirmed it, and the answer. The body holds
 // no player identity (contract 1.3): no field asks for one, and any other field is refused.
 import { Type as T } from "@sinclair/typebox";
+import { MOD_VERSION_MAX_LENGTH, MOD_VERSION_PATTERN } from "../wire/mod-version.ts";
 
 const strict = { additionalProperties: false } as const;
-const Version = T.String({ minLength: 1, maxLength: 64, pattern: "^[0-9A-Za-z][0-9A-Za-z.+_-]*$" });
+const Version = T.String({ minLength: 1, maxLength: MOD_VERSION_MAX_LENGTH, pattern: MOD_VERSION_PATTERN });
 
 export const TOOL_PATTERN = "^[a-z][a-z0-9_-]{0,31}$";
 export const ReportParams = T.Object({ tool: T.String({ pattern: TOOL_PATTERN, maxLength: 32 }) }, strict);

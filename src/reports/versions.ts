@@ -52,4 +52,18 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The most digits a number of a version may have (a date such as 20261130 fits; 10^20 does not). */
+export const VERSION_NUMBER_DIGITS = 8;
+
+/**
+ * True when every number of the version's core and pre-release has at most VERSION_NUMBER_DIGITS
+ * digits, leading zeros aside (build metadata, which orders nothing, may hold anything).
+ */
+export function plausibleVersion(version: string): boolean {
+  const { core, pre } = parse(version);
+  return [...core, ...pre].every(
+    (part) => !NUMERIC.test(part) || part.replace(/^0+/, "").length <= VERSION_NUMBER_DIGITS,
+  );
+}
+
 export const versionRange = (min: string, max: string) => (min === max ? min : `${min} – ${max}`);

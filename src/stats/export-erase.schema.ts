@@ -62,6 +62,10 @@ export const ExportDocument = T.Object(
         name: T.String(),
         createdAt: Epoch,
         lastUploadAt: T.Union([Epoch, T.Null()]),
+        modVersion: T.Union([T.String({ maxLength: 64 }), T.Null()], {
+          description:
+            "The mod version of the latest upload (bug reports from a version signed-in clients run may reopen a problem).",
+        }),
         settings: SettingsDocument,
       },
       { additionalProperties: false },

@@ -77,6 +77,7 @@ export async function exportStream(
       name: account.name,
       createdAt: account.createdAt,
       lastUploadAt: account.lastUploadAt,
+      modVersion: account.modVersion,
       settings: settingsDocument(account, deps),
     },
     /** Copies of this player's public game data kept for look-ups (profile pages, heads), and for how long. */

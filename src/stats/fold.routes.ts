@@ -4,8 +4,9 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { authGuard } from "../auth/auth-guard.ts";
 import { requireAccount } from "../accounts/accounts.ts";
-import { addDays, dayIn } from "../wire/day.ts";
-import { checkRange, listProfiles, perDay, series, totals, type FoldDeps } from "./fold.ts";
+import { dayIn } from "../wire/day.ts";
+import { queryRange } from "./query-days.ts";
+import { listProfiles, perDay, series, totals, type FoldDeps } from "./fold.ts";
 import {
   DaysAnswer,
   ProfileQuery,
@@ -27,10 +28,9 @@ const DEFAULT_RANGE_DAYS = 365;
 export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
   const tags = ["stats"];
   const range = async (uuid: string, q: { from?: string; to?: string }) => {
-    const to = q.to ?? dayIn((await requireAccount(deps.db, uuid)).zone, deps.clock.now());
-    const from = q.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
-    checkRange(from, to, MAX_RANGE_DAYS);
-    return { from, to };
+    const now = deps.clock.now();
+    const today = q.to ?? dayIn((await requireAccount(deps.db, uuid)).zone, now);
+    return queryRange(q, today, now, { maxDays: MAX_RANGE_DAYS, defaultDays: DEFAULT_RANGE_DAYS });
   };
   return new Elysia({ name: "tally.fold" })
     .use(authGuard(deps))

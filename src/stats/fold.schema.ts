@@ -7,8 +7,20 @@ const Int = T.Integer();
 const Dated = T.Object({ day: T.String(), value: Int }, strict);
 
 export const ProfileQuery = T.Object({ profile: Hex32 }, strict);
-export const RangeQuery = T.Object({ profile: Hex32, from: T.Optional(Day), to: T.Optional(Day) }, strict);
-export const SeriesQuery = T.Object({ profile: Hex32, key: Key, from: T.Optional(Day), to: T.Optional(Day) }, strict);
+const From = T.Optional(
+  T.String({
+    ...Day,
+    description: "The first day, from 2000-01-01 to the service's UTC day + 1; by default 365 days before `to`.",
+  }),
+);
+const To = T.Optional(
+  T.String({
+    ...Day,
+    description: "The last day, from 2000-01-01, at most 3660 days after `from`; by default the account's today.",
+  }),
+);
+export const RangeQuery = T.Object({ profile: Hex32, from: From, to: To }, strict);
+export const SeriesQuery = T.Object({ profile: Hex32, key: Key, from: From, to: To }, strict);
 
 export const ProfilesAnswer = T.Object(
   { profiles: T.Array(T.Object({ id: T.String(), cuteName: T.String(), firstSeenAt: Int, lastSeenAt: Int }, strict)) },

@@ -4,7 +4,7 @@
 import type { Db } from "../db/database.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { ApiError } from "../http/errors.ts";
-import { addDays, isCalendarDay } from "../wire/day.ts";
+import { addDays } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
@@ -132,18 +132,6 @@ export async function totals(deps: FoldDeps, uuid: string, profileId: string) {
     },
     account: { id: ACCOUNT_PROFILE, keys: await keysWithLifetime(deps, uuid, ACCOUNT_PROFILE) },
   };
-}
-
-/** Checks a day range: real dates, from <= to, at most `maxDays` long. */
-export function checkRange(from: string, to: string, maxDays: number) {
-  for (const [name, day] of [
-    ["from", from],
-    ["to", to],
-  ] as const) {
-    if (!isCalendarDay(day)) throw new ApiError("invalid_query", `${name}: ${day} is not a calendar date`, `/${name}`);
-  }
-  if (from > to) throw new ApiError("invalid_query", "from is after to", "/from");
-  if (addDays(from, maxDays - 1) < to) throw new ApiError("invalid_query", `a range is at most ${maxDays} days`, "/to");
 }
 
 const dayValue = (r: { day: string; value: number; low: number | null; high: number | null; kind: string }) =>

@@ -4,7 +4,7 @@
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { ApiError } from "../http/errors.ts";
 import { findDenylisted } from "../privacy/denylist.ts";
-import { addDays, isCalendarDay, utcDay } from "../wire/day.ts";
+import { dayFault, latestDay, utcDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE, isIdentifierPath, type Envelope } from "../wire/envelope.ts";
 
 /**
@@ -101,9 +101,10 @@ export function checkEnvelope(env: Envelope, catalogue: Catalogue, now: number, 
     );
   }
 
-  const latest = addDays(utcDay(now), 1);
+  const latest = latestDay(now);
   for (const [day, path] of daysOf(env)) {
-    if (!isCalendarDay(day)) throw new ApiError("invalid_body", `${path}: ${day} is not a calendar date`, path);
+    const fault = dayFault(day);
+    if (fault) throw new ApiError("invalid_body", `${path}: ${fault}`, path);
     if (day > latest)
       throw new ApiError(
         "day_too_far_ahead",

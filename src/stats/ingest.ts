@@ -13,6 +13,7 @@ import { isOutOfRange } from "../db/errors.ts";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 import { markUpload, requireAccount, type Account } from "../accounts/accounts.ts";
 import { ACCOUNT_PROFILE, type Envelope } from "../wire/envelope.ts";
+import { isModVersion } from "../wire/mod-version.ts";
 import { checkEnvelope, namespaceOf } from "./ingest-checks.ts";
 import type { IngestAnswer } from "./ingest.schema.ts";
 import * as q from "./ingest.query.ts";
@@ -394,7 +395,9 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     await writeCounters(tx, uuid, env, sorted, sealedBeforeDay, mark);
     await keepHeldDigest(tx, uuid, cap);
     const written = await writeActivity(tx, uuid, env, kept);
-    await markUpload(tx, uuid, now);
+    // The version a signed-in client runs, for bug intake (only one a report could name is kept).
+    const version = env.client.modVersion;
+    await markUpload(tx, uuid, now, isModVersion(version) ? version : null);
 
     const answer: Answer = {
       sealedBeforeDay,

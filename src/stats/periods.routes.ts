@@ -4,9 +4,9 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { authGuard } from "../auth/auth-guard.ts";
 import { requireAccount } from "../accounts/accounts.ts";
-import { ApiError } from "../http/errors.ts";
 import { examples } from "../http/openapi.ts";
-import { dayIn, isCalendarDay } from "../wire/day.ts";
+import { dayIn } from "../wire/day.ts";
+import { queryDay } from "./query-days.ts";
 import type { FoldDeps } from "./fold.ts";
 import { periodTotalsPage } from "./periods.ts";
 import { PeriodsAnswer, PeriodsQuery } from "./periods.schema.ts";
@@ -17,8 +17,8 @@ export function periodRoutes(deps: FoldDeps & { clock: Clock }) {
     "/v1/stats/periods",
     async ({ signedIn, query }) => {
       const { zone } = await requireAccount(deps.db, signedIn.uuid);
-      const day = query.day ?? dayIn(zone, deps.clock.now());
-      if (!isCalendarDay(day)) throw new ApiError("invalid_query", `day: ${day} is not a calendar date`, "/day");
+      const now = deps.clock.now();
+      const day = query.day === undefined ? dayIn(zone, now) : queryDay("day", query.day, now);
       const { periods, next } = await periodTotalsPage(deps, signedIn.uuid, query.profile, day, query.after ?? null);
       return {
         profileId: query.profile,

@@ -16,7 +16,8 @@ export const PeriodsQuery = T.Object(
       T.String({
         pattern: DAY_PATTERN,
         maxLength: 10,
-        description: "The day whose periods are read (in the account's zone); by default the account's today.",
+        description:
+          "The day whose periods are read (in the account's zone), from 2000-01-01 to the service's UTC day + 1; by default the account's today.",
       }),
     ),
     after: T.Optional(

@@ -34,6 +34,7 @@ import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
 import { pageCache, renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
+import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -56,7 +57,6 @@ type Profiles = Awaited<ReturnType<typeof listProfiles>>;
 const RECENT_SESSIONS = 20;
 const RECENT_EVENTS = 30;
 
-export const PAGE_COOKIE = "tally_page";
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -224,7 +224,8 @@ export function statsPageRoutes(deps: StatsPageDeps) {
           const traded =
             token.length <= 64
               ? await deps.db.transaction(async (tx) => {
-                  const link = await takePageLink(tx, token, now);
+                  // Only a link of the page named: another account's link is left as it was.
+                  const link = await takePageLink(tx, token, now, name);
                   if (!link) return undefined;
                   const cookie = await mintPageToken(
                     tx,
@@ -237,7 +238,7 @@ export function statsPageRoutes(deps: StatsPageDeps) {
               : undefined;
           if (traded) {
             const { owner, pageToken } = traded;
-            const cookie = `${PAGE_COOKIE}=${pageToken}; Path=/u/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+            const cookie = pageCookieHeader(owner.name, pageToken, maxAgeMs, secure);
             return new Response(null, {
               status: 303,
               headers: {

@@ -14,6 +14,23 @@ export function isCalendarDay(day: string): boolean {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day;
 }
 
+/**
+ * The first day a day field of an upload or a day in a query may name (docs/decisions.md, "Days
+ * the service takes"): no genuine statistic of the game is older, and the day arithmetic of every
+ * read (the period before, the window before) then stays inside years Postgres stores.
+ */
+export const EARLIEST_DAY = "2000-01-01";
+
+/** Why `day` is no day this service takes (null: it is one): a calendar date, not before EARLIEST_DAY. */
+export function dayFault(day: string): string | null {
+  if (!isCalendarDay(day)) return `${day} is not a calendar date`;
+  if (day < EARLIEST_DAY) return `${day} is before ${EARLIEST_DAY}`;
+  return null;
+}
+
+/** The latest day any account's zone can be in at `now`: the service's UTC day plus the contract's look-ahead (1). */
+export const latestDay = (now: number) => addDays(utcDay(now), 1);
+
 export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }

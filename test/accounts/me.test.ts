@@ -102,11 +102,11 @@ describe("POST /v1/stats/me/page-token", () => {
       return url.searchParams.get("t")!;
     };
     const token = await link();
-    expect(await takePageLink(t.db, token + "x", t.clock.now())).toBeUndefined();
-    expect((await takePageLink(t.db, token, t.clock.now()))?.account.uuid).toBe(alice.uuid);
-    expect(await takePageLink(t.db, token, t.clock.now())).toBeUndefined();
+    expect(await takePageLink(t.db, token + "x", t.clock.now(), alice.name)).toBeUndefined();
+    expect((await takePageLink(t.db, token, t.clock.now(), alice.name))?.account.uuid).toBe(alice.uuid);
+    expect(await takePageLink(t.db, token, t.clock.now(), alice.name)).toBeUndefined();
     const later = await link();
     t.clock.advance(600_000);
-    expect(await takePageLink(t.db, later, t.clock.now())).toBeUndefined();
+    expect(await takePageLink(t.db, later, t.clock.now(), alice.name)).toBeUndefined();
   });
 });

@@ -351,7 +351,7 @@ describe("statistics pages", () => {
         await seeStats(v.page);
         const cookies = await v.page.context().cookies();
         expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([
-          ["tally_page", true, "Lax", "/u/"],
+          ["tally_page", true, "Lax", `/u/${hidden.name}`],
         ]);
         expect(await v.page.evaluate(() => document.cookie)).toBe("");
         await v.page.reload();

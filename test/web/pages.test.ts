@@ -273,7 +273,7 @@ describe("/u/<name>", () => {
     expect(await hiddenRes.text()).toBe(await nobodyRes.text());
   });
 
-  test("the page link: a cookie for /u/ (HttpOnly, SameSite=Lax), a redirect to the clean address, then the owner's page", async () => {
+  test("the page link: a cookie for /u/<name> (HttpOnly, SameSite=Lax), a redirect to the clean address, then the owner's page", async () => {
     const link = await pageLink(env.t, hidden.player);
     expect(link).toStartWith(`/u/${hidden.name}?t=`);
     const res = await get(link);
@@ -281,7 +281,9 @@ describe("/u/<name>", () => {
     expect(res.headers.get("location")).toBe(`/u/${hidden.name}`);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^tally_page=[A-Za-z0-9_-]{43}; Path=\/u\/; Max-Age=3600; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(
+      new RegExp(`^tally_page=[A-Za-z0-9_-]{43}; Path=/u/${hidden.name}; Max-Age=3600; HttpOnly; SameSite=Lax$`),
+    );
     const value = cookie.split(";")[0]!;
     expect(value).not.toContain(new URL(link, "http://x").searchParams.get("t")!);
 
