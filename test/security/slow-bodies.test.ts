@@ -25,23 +25,33 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const json = { "content-type": "application/json" };
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
-type Stall = { stream: ReadableStream<Uint8Array>; cancelled: () => boolean; end: () => void };
+type Stall = {
+  stream: ReadableStream<Uint8Array>;
+  /** Resolves once the server has read the first bytes and waits for more. */
+  reading: Promise<void>;
+  cancelled: () => boolean;
+  end: () => void;
+};
 const stalls: Stall[] = [];
 /** A body that sends `first` and then nothing until ended (or until the server cancels it). */
 function stall(first = "{"): Stall {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cancelled = false;
+  const reading = Promise.withResolvers<void>();
   const stream = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
       c.enqueue(enc(first));
     },
+    // Asked for more once the first bytes are taken.
+    pull: () => reading.resolve(),
     cancel() {
       cancelled = true;
     },
   });
   const s = {
     stream,
+    reading: reading.promise,
     cancelled: () => cancelled,
     end: () => {
       try {
@@ -84,8 +94,9 @@ function stalledPost(t: TestApp, path: string, headers: Record<string, string> =
 /** The answer if it comes within `ms`, else null (a bound so a blocked request fails, not hangs). */
 const within = <T>(p: Promise<T>, ms = 5_000) => Promise.race([p, Bun.sleep(ms).then(() => null)]);
 
-/** Lets the requests started so far reach their body reads. */
-const settle = () => Bun.sleep(50);
+/** Waits until each stalled request is being read, or has been answered (refused). */
+const settle = (...open: { reading: Promise<void>; answer: Promise<Response> }[]) =>
+  Promise.all(open.map((s) => Promise.race([s.reading, s.answer])));
 
 describe("every body read has a deadline", () => {
   test("a stalled upload is answered 408 body_too_slow by the deadline; the body is abandoned, the connection closed", async () => {
@@ -253,7 +264,7 @@ describe("slow bodies do not block anyone else", () => {
     const open = attackers.map((a, i) =>
       stalledPost(t, "/v1/stats/ingest", { ...a.auth, "x-forwarded-for": `203.0.113.${i}` }),
     );
-    await settle();
+    await settle(...open);
     expect(await probes(t, other)).toEqual({ signIn: 200, settings: 200, report: 200, upload: 200 });
     for (const s of open) s.end();
     // Ended early, each is an incomplete JSON text.
@@ -274,7 +285,7 @@ describe("slow bodies do not block anyone else", () => {
     const open = Array.from({ length: 200 }, (_, i) =>
       stalledPost(t, "/v1/reports/general", { "x-forwarded-for": `203.0.113.${i % 20}` }, 64 * 1024),
     );
-    await settle();
+    await settle(...open);
     expect(await probes(t, other)).toEqual({ signIn: 200, settings: 200, report: 200, upload: 200 });
     const refused = await Promise.all(
       open.map((s) => within(s.answer, 1_000).then((r) => (r ? `${r.status} ${r.headers.get("retry-after")}` : null))),
@@ -291,8 +302,7 @@ describe("slow bodies do not block anyone else", () => {
       bodyDecodeQueue: 0,
     });
     const other = await uploader(t);
-    stalledPost(t, "/v1/reports/general", {}, 64 * 1024);
-    await settle();
+    await settle(stalledPost(t, "/v1/reports/general", {}, 64 * 1024));
     const busy = await t.postJson("/v1/reports/general", report(), {
       headers: { "content-length": String(JSON.stringify(report()).length) },
     });
@@ -333,8 +343,7 @@ describe("a body reserves what it holds, not its route's cap", () => {
   test("an upload declaring 600 000 bytes leaves room for one of 300 000, not for another of 600 000", async () => {
     const t = await app(tight);
     const [a, b, c] = await Promise.all([uploader(t), uploader(t), uploader(t)]);
-    stalledPost(t, "/v1/stats/ingest", a.auth, 600_000);
-    await settle();
+    await settle(stalledPost(t, "/v1/stats/ingest", a.auth, 600_000));
     // Before, the stall reserved the 8 MiB cap (all of the budget) and this was told server_busy.
     const fits = await plainUpload(t, b, JSON.stringify({ pad: "x".repeat(300_000) }));
     expect(fits.status).toBe(413);
@@ -348,8 +357,7 @@ describe("a body reserves what it holds, not its route's cap", () => {
   test("a gzip body grows its reservation as it inflates: one that would inflate past the room left is told server_busy", async () => {
     const t = await app(tight);
     const [a, b] = await Promise.all([uploader(t), uploader(t)]);
-    stalledPost(t, "/v1/stats/ingest", a.auth, 600_000);
-    await settle();
+    await settle(stalledPost(t, "/v1/stats/ingest", a.auth, 600_000));
     const gzipUpload = (decodedBytes: number) => {
       const body = Bun.gzipSync(enc(JSON.stringify({ pad: "x".repeat(decodedBytes) })));
       return t.app.handle(
@@ -376,7 +384,7 @@ describe("bodies in flight per sender", () => {
     const t = await app({ bodyReadTimeoutMs: 60_000, bodyMinBytesPerSecond: 0, trustProxy: true });
     const [a, b] = await Promise.all([uploader(t), uploader(t)]);
     const first = stalledPost(t, "/v1/stats/ingest", { ...a.auth, "x-forwarded-for": "203.0.113.1" });
-    await settle();
+    await settle(first);
     const second = await within(a.send(envelope(t)));
     expect(second?.status).toBe(429);
     expect(second?.headers.get("retry-after")).toBe("1");
@@ -400,7 +408,7 @@ describe("bodies in flight per sender", () => {
       stalledPost(t, "/v1/reports/general", from("2001:db8:1:2::1"), 1000),
       stalledPost(t, "/v1/reports/general", from("2001:db8:1:2::2"), 1000),
     ];
-    await settle();
+    await settle(...open);
     const third = await within(t.postJson("/v1/reports/general", report(), { headers: from("2001:db8:1:2::3") }));
     expect(third?.status).toBe(429);
     expect((await errorOf(third!)).code).toBe("too_many_bodies");
