@@ -8,7 +8,10 @@ import { ApiError } from "./errors.ts";
 
 /** A body's share of the budget: grown as it inflates, released once when it is done. */
 export type Reservation = {
-  /** Takes `bytes` more now, or throws 503 server_busy (it never waits: it already holds some). */
+  /**
+   * Takes `bytes` more now, or throws 503 server_busy when others hold the room (it never waits:
+   * it already holds some, and holders waiting on each other could wait for ever).
+   */
   grow(bytes: number): void;
   /** Gives back everything it holds (call it exactly once; later calls do nothing). */
   release(): void;
@@ -74,7 +77,8 @@ export function bodyGate(limits: BodyGateLimits): BodyGate {
     return {
       grow(bytes) {
         if (done) return;
-        if (reserved + bytes > budgetBytes) throw busy();
+        // Alone, a body may pass the budget, as one larger than the budget is let in alone.
+        if (reserved + bytes > budgetBytes && reserved > held) throw busy();
         reserved += bytes;
         held += bytes;
       },

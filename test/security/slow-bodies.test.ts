@@ -357,7 +357,8 @@ describe("a body reserves what it holds, not its route's cap", () => {
   test("a gzip body grows its reservation as it inflates: one that would inflate past the room left is told server_busy", async () => {
     const t = await app(tight);
     const [a, b] = await Promise.all([uploader(t), uploader(t)]);
-    await settle(stalledPost(t, "/v1/stats/ingest", a.auth, 600_000));
+    const held = stalledPost(t, "/v1/stats/ingest", a.auth, 600_000);
+    await settle(held);
     const gzipUpload = (decodedBytes: number) => {
       const body = Bun.gzipSync(enc(JSON.stringify({ pad: "x".repeat(decodedBytes) })));
       return t.app.handle(
@@ -376,6 +377,10 @@ describe("a body reserves what it holds, not its route's cap", () => {
     expect(over.status).toBe(503);
     expect(over.headers.get("retry-after")).toBe("1");
     expect((await errorOf(over)).code).toBe("server_busy");
+    // Alone, it may inflate past the budget (as a body larger than the budget is let in alone).
+    held.end();
+    await held.answer;
+    expect((await gzipUpload(1_200_000)).status).toBe(400);
   });
 });
 
