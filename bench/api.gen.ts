@@ -835,6 +835,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
             413: {
                 headers: {
@@ -875,7 +895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`, `too_many_bodies`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -886,7 +906,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "rate_limited";
+                            code: "rate_limited" | "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1014,6 +1034,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
             413: {
                 headers: {
@@ -1074,7 +1114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`, `too_many_bodies`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -1085,7 +1125,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "rate_limited";
+                            code: "rate_limited" | "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1688,6 +1728,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Conflict with the current state: `conflict`, `zone_change_too_soon`. */
             409: {
                 headers: {
@@ -1769,6 +1829,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_retention" | "unknown_category" | "unknown_zone";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1986,6 +2068,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
             413: {
                 headers: {
@@ -2016,6 +2118,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -2136,6 +2260,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
             413: {
                 headers: {
@@ -2166,6 +2310,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -2539,6 +2705,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`, `gzip_required`. */
             413: {
                 headers: {
@@ -2589,6 +2775,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "categories_mismatch" | "day_too_far_ahead" | "denylisted_string" | "duplicate_row" | "empty_upload" | "profile_mismatch" | "too_many_profiles" | "too_many_rows" | "total_out_of_range" | "unknown_cute_name" | "unknown_mirror_section" | "unknown_namespace" | "unsupported_schema";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -4271,7 +4479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4403,7 +4611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4563,7 +4771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4729,7 +4937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4865,7 +5073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -5021,7 +5229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -5177,7 +5385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -5363,6 +5571,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
             413: {
                 headers: {
@@ -5423,7 +5651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address: `rate_limited`. */
+            /** @description Too many requests from this address or account: `rate_limited`, `too_many_bodies`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -5434,7 +5662,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "rate_limited";
+                            code: "rate_limited" | "too_many_bodies";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

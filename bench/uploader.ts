@@ -10,9 +10,10 @@
 //   the service applies a batchId once (contract 4.1), so a retry after a timeout never counts
 //   twice. Prepare, persist the prepared body, then send until an answer is final.
 // - A body over 8 KiB is gzip-compressed (contract 4.1 gzip_required).
-// - Final answers: 200 (applied, or `duplicate` with the first answer) and every 4xx but 429 (the
-//   refusal's `code` says what to fix; re-sending the same bytes would be refused again).
-//   Retried: network failures, timeouts, 429 and 503, after Retry-After when the service sends it.
+// - Final answers: 200 (applied, or `duplicate` with the first answer) and every 4xx but 408 and 429
+//   (the refusal's `code` says what to fix; re-sending the same bytes would be refused again).
+//   Retried: network failures, timeouts, 408 (the body arrived too slowly), 429 and 503, after
+//   Retry-After when the service sends it.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Envelope as EnvelopeSchema } from "../src/wire/envelope.ts";
 import type { paths } from "./api.gen.ts";
@@ -112,7 +113,7 @@ export class Uploader {
           code: "unknown",
           message: `HTTP ${res.status}`,
         };
-        if (res.status !== 429 && res.status !== 503)
+        if (res.status !== 408 && res.status !== 429 && res.status !== 503)
           return { ok: false, status: res.status, refusal, attempts: attempt, ms };
         last = { status: res.status, refusal };
         const retryAfter = Number(res.headers.get("retry-after"));

@@ -4,14 +4,26 @@
 //
 // Nothing is read up front. The global parse hook only marks a body as pending; a route that takes
 // one reads it in its own `transform` (readBody or validBody), which runs after the address rate
-// limit, the token guard and the route's own limit. A route that takes no body reads none. Each
-// read reserves its route's decoded cap from a shared budget (body-gate.ts), so the memory spent
-// decoding bodies at once is bounded whatever the number of connections.
+// limit, the token guard and the route's own limit. A route that takes no body reads none.
+//
+// What a read may cost, whatever the client does:
+// - time: the whole body within BODY_READ_TIMEOUT_MS, and after a fifth of it at least
+//   BODY_MIN_BYTES_PER_SECOND on average; else 408 body_too_slow, the stream cancelled and the
+//   connection closed (read-stream.ts);
+// - memory: each read reserves what it will hold (body-gate.ts): while the bytes arrive, the
+//   declared Content-Length (bounded by the route's wire cap; the cap when none is declared); a
+//   gzip body then grows its reservation by what it inflates, chunk by chunk, up to the decoded
+//   cap. Small routes (no cap of their own, and forms) reserve from a pool of their own, so uploads
+//   and reports can never starve sign-in;
+// - share: per pool, one body in flight per signed-in account and BODY_READS_PER_ADDRESS per
+//   client address; beyond, 429 too_many_bodies with Retry-After.
 import { Elysia } from "elysia";
 import { ApiError } from "./errors.ts";
 import { requestFacts, setBodyInfo } from "./request-context.ts";
-import { readStreamCapped } from "./read-stream.ts";
-import { bodyGate, type BodyGate } from "./body-gate.ts";
+import { type Pace, readStreamCapped } from "./read-stream.ts";
+import { bodyGate, type BodyGate, type Reservation } from "./body-gate.ts";
+import { addressSubject, clientAddress } from "./client-address.ts";
+import type { SignedIn } from "./signed-in.ts";
 
 export type BodyLimits = {
   /** Largest body as sent over the wire, gzip or plain (every route). */
@@ -20,11 +32,23 @@ export type BodyLimits = {
   smallBodyMaxBytes: number;
   /** Deepest nesting of arrays and objects accepted. */
   maxJsonDepth: number;
-  /** Decoded bytes all bodies being read at once may reserve together. */
+  /** Bytes the bodies of routes with a cap of their own (uploads, reports) may reserve together. */
   bodyDecodeBudgetBytes: number;
-  /** Bodies that may wait for room in that budget; more answer 503 server_busy. */
+  /** Bytes the small routes' bodies (sign-in, settings, forms) may reserve together. */
+  smallBodyDecodeBudgetBytes: number;
+  /** Bodies that may wait for room in a pool; more answer 503 server_busy. */
   bodyDecodeQueue: number;
+  /** The whole body must arrive within this. */
+  bodyReadTimeoutMs: number;
+  /** After a fifth of the timeout, the least average rate a body may arrive at; 0: none. */
+  bodyMinBytesPerSecond: number;
+  /** Bodies one client address may have in flight at once, per pool; 0: no limit. */
+  bodyReadsPerAddress: number;
+  /** Whether the client address is the last X-Forwarded-For entry. */
+  trustProxy: boolean;
 };
+
+type Server = Parameters<typeof clientAddress>[1];
 
 /** Slack for gzip's header and a body that does not compress: wire cap = decoded cap + this. */
 const GZIP_SLACK_BYTES = 1024;
@@ -58,11 +82,17 @@ export function depthScanner(max: number): (chunk: Uint8Array) => boolean {
 /** True when `bytes` (JSON text) nests arrays and objects deeper than `max`. */
 export const nestsDeeperThan = (bytes: Uint8Array, max: number) => depthScanner(max)(bytes);
 
-/** Decodes and parses one JSON body under a decoded cap, recording how it arrived. */
-export async function readJsonBody(
-  request: Request,
-  limits: { maxBodyBytes: number; maxDecodedBodyBytes: number; maxJsonDepth: number },
-): Promise<unknown> {
+/** How a body says it arrives, checked from its headers before anything is reserved or read. */
+type Framing = { gzip: boolean; wireCap: number; decodedCap: number; reserve: number };
+
+/** The wire bytes to reserve: the declared length (never over the wire cap), else the wire cap. */
+function reserveFor(request: Request, wireCap: number, tooLarge: () => ApiError): number {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > wireCap) throw tooLarge();
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : wireCap;
+}
+
+function jsonFraming(request: Request, maxBodyBytes: number, decodedCap: number): Framing {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json")
     throw new ApiError("unsupported_media_type", "send the body as Content-Type: application/json");
@@ -70,47 +100,58 @@ export async function readJsonBody(
   if (encoding !== "gzip" && encoding !== "identity") {
     throw new ApiError("unsupported_media_type", `Content-Encoding ${encoding} is not accepted; send gzip or nothing`);
   }
-  const wireCap = Math.min(
-    limits.maxBodyBytes,
-    limits.maxDecodedBodyBytes + (encoding === "gzip" ? GZIP_SLACK_BYTES : 0),
-  );
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > wireCap) throw new ApiError("body_too_large", `the body is larger than ${wireCap} bytes`);
+  const gzip = encoding === "gzip";
+  const wireCap = Math.min(maxBodyBytes, decodedCap + (gzip ? GZIP_SLACK_BYTES : 0));
+  const tooLarge = () => new ApiError("body_too_large", `the body is larger than ${wireCap} bytes`);
   if (!request.body) throw new ApiError("invalid_body", "the body is empty; send a JSON object");
+  return { gzip, wireCap, decodedCap, reserve: reserveFor(request, wireCap, tooLarge) };
+}
+
+/** Decodes and parses one JSON body under its framing's caps, growing `held` as it inflates. */
+async function readJsonBody(
+  request: Request,
+  f: Framing,
+  maxJsonDepth: number,
+  pace: Pace,
+  held: Reservation,
+): Promise<unknown> {
   // The depth is checked as the decoded bytes arrive: a bomb of brackets stops at its 33rd, never
   // inflated further.
-  const tooDeep = depthScanner(limits.maxJsonDepth);
+  const tooDeep = depthScanner(maxJsonDepth);
   const checkDepth = (chunk: Uint8Array) => {
     if (tooDeep(chunk))
-      throw new ApiError(
-        "body_too_deep",
-        `the body nests arrays and objects deeper than ${limits.maxJsonDepth} levels`,
-      );
+      throw new ApiError("body_too_deep", `the body nests arrays and objects deeper than ${maxJsonDepth} levels`);
   };
   const wire = await readStreamCapped(
-    request.body,
-    wireCap,
-    () => new ApiError("body_too_large", `the body is larger than ${wireCap} bytes`),
-    encoding === "gzip" ? undefined : checkDepth,
+    request.body!,
+    f.wireCap,
+    () => new ApiError("body_too_large", `the body is larger than ${f.wireCap} bytes`),
+    f.gzip ? undefined : checkDepth,
+    pace,
   );
   let bytes = wire;
-  if (encoding === "gzip") {
+  if (f.gzip) {
     const inflated = new Blob([wire]).stream().pipeThrough(new DecompressionStream("gzip"));
+    // Inflating is quick (the wire is all here); what it holds joins the reservation as it comes.
+    const grow = (chunk: Uint8Array) => {
+      held.grow(chunk.byteLength);
+      checkDepth(chunk);
+    };
     try {
       bytes = await readStreamCapped(
         inflated,
-        limits.maxDecodedBodyBytes,
-        () => new ApiError("body_too_large", `the decoded body is larger than ${limits.maxDecodedBodyBytes} bytes`),
-        checkDepth,
+        f.decodedCap,
+        () => new ApiError("body_too_large", `the decoded body is larger than ${f.decodedCap} bytes`),
+        grow,
       );
     } catch (e) {
       if (e instanceof ApiError) throw e;
       throw new ApiError("invalid_body", "the body is not valid gzip");
     }
-  } else if (bytes.byteLength > limits.maxDecodedBodyBytes) {
-    throw new ApiError("body_too_large", `the body is larger than ${limits.maxDecodedBodyBytes} bytes`);
+  } else if (bytes.byteLength > f.decodedCap) {
+    throw new ApiError("body_too_large", `the body is larger than ${f.decodedCap} bytes`);
   }
-  setBodyInfo(request, { gzip: encoding === "gzip", wireBytes: wire.byteLength, decodedBytes: bytes.byteLength });
+  setBodyInfo(request, { gzip: f.gzip, wireBytes: wire.byteLength, decodedBytes: bytes.byteLength });
   if (bytes.byteLength === 0) throw new ApiError("invalid_body", "the body is empty; send a JSON object");
   let text: string;
   try {
@@ -128,55 +169,83 @@ export async function readJsonBody(
 /** Largest HTML form body (the maintainers' page: a token, a version, a CSRF field). */
 export const FORM_MAX_BYTES = 4096;
 
+const formTooLarge = () => new ApiError("body_too_large", `a form is at most ${FORM_MAX_BYTES} bytes`);
+
 /** Reads a small `application/x-www-form-urlencoded` body into an object of its first values. */
-async function readFormBody(request: Request): Promise<Record<string, string>> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded")
-    throw new ApiError("unsupported_media_type", "send the form as application/x-www-form-urlencoded");
-  if (Number(request.headers.get("content-length") ?? NaN) > FORM_MAX_BYTES)
-    throw new ApiError("body_too_large", `a form is at most ${FORM_MAX_BYTES} bytes`);
-  if (!request.body) return {};
-  const bytes = await readStreamCapped(
-    request.body,
-    FORM_MAX_BYTES,
-    () => new ApiError("body_too_large", `a form is at most ${FORM_MAX_BYTES} bytes`),
-  );
+async function readFormBody(request: Request, pace: Pace): Promise<Record<string, string>> {
+  const bytes = await readStreamCapped(request.body!, FORM_MAX_BYTES, formTooLarge, undefined, pace);
   setBodyInfo(request, { gzip: false, wireBytes: bytes.byteLength, decodedBytes: bytes.byteLength });
   const fields: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(new TextDecoder().decode(bytes))) if (!(k in fields)) fields[k] = v;
   return fields;
 }
 
+/** The two pools: small routes never wait behind uploads and reports. */
+type Gates = { small: BodyGate; large: BodyGate };
+
 /** What the parse hook leaves in `body` until a route reads it. */
 export class PendingBody {
   constructor(
     private readonly request: Request,
+    private readonly server: Server,
     private readonly limits: BodyLimits,
-    private readonly gate: BodyGate,
+    private readonly gates: Gates,
   ) {}
 
-  /** Reads the body under `cap` decoded bytes (default: the small-body cap), within the gate. */
-  async read(cap = this.limits.smallBodyMaxBytes): Promise<unknown> {
-    const release = await this.gate.acquire(cap);
+  /**
+   * Reads the body under `cap` decoded bytes (none: the small-body cap, from the small pool), as
+   * `account` when signed in.
+   */
+  async read(cap?: number, account?: string): Promise<unknown> {
+    const f = jsonFraming(this.request, this.limits.maxBodyBytes, cap ?? this.limits.smallBodyMaxBytes);
+    const gate = cap === undefined ? this.gates.small : this.gates.large;
+    return this.within(gate, f.reserve, account, (held) =>
+      readJsonBody(this.request, f, this.limits.maxJsonDepth, this.pace(), held),
+    );
+  }
+
+  /** Reads a small urlencoded form (the operator pages' forms only), from the small pool. */
+  async readForm(): Promise<Record<string, string>> {
+    const type = (this.request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/x-www-form-urlencoded")
+      throw new ApiError("unsupported_media_type", "send the form as application/x-www-form-urlencoded");
+    const reserve = reserveFor(this.request, FORM_MAX_BYTES, formTooLarge);
+    if (!this.request.body) return {};
+    return this.within(this.gates.small, reserve, undefined, () => readFormBody(this.request, this.pace()));
+  }
+
+  private async within<T>(
+    gate: BodyGate,
+    bytes: number,
+    account: string | undefined,
+    read: (held: Reservation) => Promise<T>,
+  ): Promise<T> {
+    const address = addressSubject(clientAddress(this.request, this.server, this.limits.trustProxy));
+    const held = await gate.acquire(bytes, { address, account });
     try {
-      return await readJsonBody(this.request, {
-        maxBodyBytes: this.limits.maxBodyBytes,
-        maxDecodedBodyBytes: cap,
-        maxJsonDepth: this.limits.maxJsonDepth,
-      });
+      return await read(held);
     } finally {
-      release();
+      held.release();
     }
   }
 
-  /** Reads a small urlencoded form (the operator pages' forms only), within the gate. */
-  async readForm(): Promise<Record<string, string>> {
-    const release = await this.gate.acquire(FORM_MAX_BYTES);
-    try {
-      return await readFormBody(this.request);
-    } finally {
-      release();
-    }
+  private pace(): Pace {
+    const { bodyReadTimeoutMs: deadlineMs, bodyMinBytesPerSecond: minBytesPerSecond } = this.limits;
+    return {
+      deadlineMs,
+      minBytesPerSecond,
+      graceMs: deadlineMs / 5,
+      tooSlow: (why) =>
+        new ApiError(
+          "body_too_slow",
+          why === "rate"
+            ? `the body arrived slower than ${minBytesPerSecond} bytes a second`
+            : `the body did not arrive within ${deadlineMs / 1000} s`,
+          undefined,
+          // The rest of the body is not read: the connection cannot carry another request.
+          { connection: "close" },
+        ),
+    };
   }
 }
 
@@ -185,14 +254,24 @@ export class PendingBody {
  * own parsers never run (they would read any body on any route, before anything else).
  */
 export function bodyReader(limits: BodyLimits) {
-  const gate = bodyGate(limits.bodyDecodeBudgetBytes, limits.bodyDecodeQueue);
-  return new Elysia({ name: "tally.body" }).onParse({ as: "global" }, ({ request }) => {
+  const pool = (budgetBytes: number) =>
+    bodyGate({ budgetBytes, maxWaiting: limits.bodyDecodeQueue, perAddress: limits.bodyReadsPerAddress });
+  const gates = { small: pool(limits.smallBodyDecodeBudgetBytes), large: pool(limits.bodyDecodeBudgetBytes) };
+  return new Elysia({ name: "tally.body" }).onParse({ as: "global" }, ({ request, server }) => {
     const h = request.headers;
     const hasBody =
       h.get("content-length") !== "0" &&
       (h.has("content-length") || h.has("transfer-encoding") || h.has("content-type"));
-    return hasBody ? new PendingBody(request, limits, gate) : undefined;
+    return hasBody ? new PendingBody(request, server, limits, gates) : undefined;
   });
+}
+
+/** The hooks' context: the body, and who signed in when the route has the token guard. */
+type ReadContext = { body: unknown; signedIn?: SignedIn };
+
+/** Reads a pending body (if not read yet) as the signed-in account, if any. */
+export async function readPending(ctx: ReadContext, cap?: number) {
+  if (ctx.body instanceof PendingBody) ctx.body = await ctx.body.read(cap, ctx.signedIn?.uuid);
 }
 
 /**
@@ -200,9 +279,8 @@ export function bodyReader(limits: BodyLimits) {
  * Hooks of the plugin (rate limits, the token guard) have run by then.
  */
 export function readBody(cap?: number) {
-  return async (ctx: { body: unknown }) => {
-    if (ctx.body instanceof PendingBody) ctx.body = await ctx.body.read(cap);
-  };
+  // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
+  return async (ctx: ReadContext) => readPending(ctx, cap);
 }
 
 /** A route hook reading the pending body as a small urlencoded form (the operator pages). */

@@ -12,6 +12,7 @@ export const errorStatus = {
   not_found: 404,
   conflict: 409,
   zone_change_too_soon: 409,
+  body_too_slow: 408,
   gzip_required: 413,
   body_too_large: 413,
   unsupported_media_type: 415,
@@ -32,6 +33,7 @@ export const errorStatus = {
   too_many_profiles: 422,
   total_out_of_range: 422,
   rate_limited: 429,
+  too_many_bodies: 429,
   // The client closed the connection mid-body (nginx's 499): nobody reads the answer; metrics do.
   body_aborted: 499,
   internal: 500,

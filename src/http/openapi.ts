@@ -121,6 +121,8 @@ function refusalsOf(hooks: Record<string, unknown>, detail: Detail): Refusals {
       "body_too_large",
       "body_too_deep",
       "unsupported_media_type",
+      "body_too_slow",
+      "too_many_bodies",
       "server_busy",
     ] as const)
       codes.add(c);
@@ -137,11 +139,12 @@ const REASON: Record<number, string> = {
   400: "Malformed request",
   401: "Not signed in, or the sign-in was refused",
   404: "Nothing there",
+  408: "The body arrived too slowly",
   409: "Conflict with the current state",
   413: "Body too large, or too large to send uncompressed",
   415: "Unsupported media type or encoding",
   422: "A rule of the contract was broken",
-  429: "Too many requests from this address",
+  429: "Too many requests from this address or account",
   500: "Internal error",
   502: "An upstream answered something unusable",
   503: "Unavailable for now",

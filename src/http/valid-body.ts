@@ -7,7 +7,7 @@
 import { OptionalKind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ApiError } from "./errors.ts";
-import { PendingBody } from "./body.ts";
+import { readPending } from "./body.ts";
 
 /** The one wording of a validation fault, for bodies here and for queries in on-error.ts. */
 export function validationMessage(
@@ -34,8 +34,8 @@ export function validBody(schema: TSchema, cap?: number) {
     throw new ApiError("invalid_body", validationMessage("field", path, first?.message), path);
   };
   // Async so Elysia awaits it (it looks at the function's kind, not at what it returns).
-  return async (ctx: { body: unknown }) => {
-    if (ctx.body instanceof PendingBody) ctx.body = await ctx.body.read(cap);
+  return async (ctx: Parameters<typeof readPending>[0]) => {
+    await readPending(ctx, cap);
     validate(ctx.body);
   };
 }

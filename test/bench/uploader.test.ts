@@ -79,27 +79,35 @@ describe("the reference uploader", () => {
     expect(calls).toBe(1);
   });
 
-  test("503 is retried after the service's Retry-After, then the final answer is kept", async () => {
-    const waits: number[] = [];
-    let calls = 0;
-    const unavailableOnce = Object.assign(
-      async (input: RequestInfo | URL, init?: RequestInit) => {
-        if (++calls === 1)
-          return Response.json(
-            { error: { code: "database_unavailable", message: "down" } },
-            { status: 503, headers: { "retry-after": "5" } },
-          );
-        return fetch(input, init);
-      },
-      { preconnect: () => {} },
-    );
-    const result = await new Uploader({
-      baseUrl: base,
-      token,
-      fetch: unavailableOnce,
-      sleep: async (ms) => void waits.push(ms),
-    }).send(envelope(t, { counters: rows(2) }));
-    expect(result).toMatchObject({ ok: true, attempts: 2, answer: { duplicate: false } });
-    expect(waits).toEqual([5000]);
-  });
+  test.each([
+    [503, "database_unavailable", "5"],
+    [429, "too_many_bodies", "1"],
+    [408, "body_too_slow", null],
+  ] as const)(
+    "%d %s is retried (after the service's Retry-After), then the final answer is kept",
+    async (status, code, retryAfter) => {
+      const waits: number[] = [];
+      let calls = 0;
+      const refusedOnce = Object.assign(
+        async (input: RequestInfo | URL, init?: RequestInit) => {
+          if (++calls === 1)
+            return Response.json(
+              { error: { code, message: "not now" } },
+              { status, headers: retryAfter ? { "retry-after": retryAfter } : {} },
+            );
+          return fetch(input, init);
+        },
+        { preconnect: () => {} },
+      );
+      const result = await new Uploader({
+        baseUrl: base,
+        token,
+        fetch: refusedOnce,
+        sleep: async (ms) => void waits.push(ms),
+      }).send(envelope(t, { counters: rows(2) }));
+      expect(result).toMatchObject({ ok: true, attempts: 2, answer: { duplicate: false } });
+      // Without Retry-After, the uploader's own first backoff (250 ms).
+      expect(waits).toEqual([retryAfter ? Number(retryAfter) * 1000 : 250]);
+    },
+  );
 });
