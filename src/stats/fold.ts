@@ -93,7 +93,7 @@ export type FoldDeps = { db: Db; catalogue: Catalogue };
 
 /** Every key of one profile with its lifetime figure; `only`: that key alone (absent: none). */
 export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string) {
-  await refreshStaleRollups(deps.db, uuid, profileId);
+  await refreshStaleRollups(deps.db, uuid, profileId, only);
   return (await lifetimeRows(deps.db, uuid, profileId, only)).map((row) => ({
     key: row.key,
     ...describeKey(deps.catalogue, row.key),

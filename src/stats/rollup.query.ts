@@ -86,14 +86,15 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
 }
 
 /**
- * Rebuilds the stale rollups of one profile; a no-op (one indexed read) when none is stale. The
+ * Rebuilds the stale rollups of one profile (or of its key `only`); a no-op (one indexed read) when none is stale. The
  * rebuild holds the account's stats lock, so an upload or the rollups job moving the same rollups
  * waits for it (rebuilding a key that stopped being stale meanwhile changes nothing).
  */
-export async function refreshStaleRollups(db: Db, uuid: string, profileId: string) {
+export async function refreshStaleRollups(db: Db, uuid: string, profileId: string, only?: string) {
+  const one = only === undefined ? sql`` : sql` and key = ${only}`;
   const stale = await rows<{ key: string }>(
     db,
-    sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId} and stale`,
+    sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}${one} and stale`,
   );
   if (stale.length === 0) return;
   await db.transaction(async (tx) => {

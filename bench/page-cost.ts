@@ -1,0 +1,203 @@
+// What a large account's pages cost (issue 40): an account of KEYS keys x DAYS days built with
+// ordinary uploads within every limit, then, cold (a query string never asked before, so no kept
+// copy answers), its statistics page (week, month, year), a badge, the card and, signed in,
+// GET /v1/stats/periods; and a bystander's /v1/health p99 while one client asks for distinct pages
+// at the page limit. Against the compiled binary, embedded (or Postgres with --postgres URL).
+// Compare binaries in one run: the first is "after", the others as given.
+//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--postgres URL]
+import { resolve } from "node:path";
+import postgres from "postgres";
+import { cpuOf, startBinary } from "./process.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : fallback;
+};
+const KEYS = Number(opt("keys", "10000"));
+const DAYS = Number(opt("days", "100"));
+const pgUrl = opt("postgres", "");
+const binaries = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")).map((a) => resolve(a));
+if (binaries.length === 0) binaries.push(resolve("dist/tally"));
+
+const PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
+const INSTALL = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf";
+const ROWS_PER_UPLOAD = 50_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const hex = (n: number) => n.toString(16).padStart(32, "0");
+const NAMESPACES = ["mining", "farming", "fishing", "foraging", "kills", "loot"];
+const KINDS = ["count", "count", "count", "max", "min", "gauge"] as const;
+const keyOf = (i: number) => `${NAMESPACES[i % NAMESPACES.length]}.bench.k${i}`;
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+async function run(binary: string) {
+  let dbName = "";
+  if (pgUrl) {
+    dbName = `pagecost_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+    const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${dbName}`);
+    await admin.end();
+  }
+  const service = await startBinary(binary, {
+    DEV_SIGNIN: "true",
+    AUTH_RATE_LIMIT_PER_MINUTE: "0",
+    ...(pgUrl ? { DATABASE_URL: pgUrl.replace(/\/[^/]*$/, `/${dbName}`) } : {}),
+  });
+  const base = service.url;
+  const proc = { pid: service.pid };
+  try {
+    const signIn = await fetch(`${base}/v1/auth/dev`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uuid: "b".repeat(32), name: "BigAccount", zone: "UTC" }),
+    });
+    const auth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}` };
+    const s = await fetch(`${base}/v1/stats/settings`, {
+      method: "PATCH",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ settingsVersion: 1, findable: true, categories: { combat: true, gathering: true } }),
+    });
+    if (!s.ok) throw new Error(`settings: ${s.status} ${await s.text()}`);
+    const settingsVersion = ((await s.json()) as { settingsVersion: number }).settingsVersion;
+
+    // Build: every (key, day) once, oldest days first, 50 000 rows an upload.
+    const today = Date.now();
+    const days = Array.from({ length: DAYS }, (_, i) => dayOf(today - (DAYS - 1 - i) * 86_400_000));
+    const t0 = performance.now();
+    let batch = 0;
+    let blocks: { profileId: string; scope: string; day: string; rows: { k: string; v: number; m: string }[] }[] = [];
+    let count = 0;
+    const send = async () => {
+      const body = Bun.gzipSync(
+        new TextEncoder().encode(
+          JSON.stringify({
+            schema: 1,
+            batchId: hex(++batch),
+            sentAt: Date.now(),
+            mode: "live",
+            client: { install: INSTALL, modVersion: "bench", minecraft: "1.21.4", catalogue: 1 },
+            zone: { id: "UTC" },
+            settingsVersion,
+            profile: { id: PROFILE, cuteName: "Kiwi" },
+            categories: ["combat", "gathering"],
+            counters: blocks,
+          }),
+        ),
+      );
+      const r = await fetch(`${base}/v1/stats/ingest`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", "content-encoding": "gzip" },
+        body,
+      });
+      if (!r.ok) throw new Error(`upload ${batch}: ${r.status} ${await r.text()}`);
+      blocks = [];
+      count = 0;
+    };
+    for (const day of days) {
+      for (let k0 = 0; k0 < KEYS; ) {
+        const n = Math.min(KEYS - k0, ROWS_PER_UPLOAD - count);
+        blocks.push({
+          profileId: PROFILE,
+          scope: "day",
+          day,
+          rows: Array.from({ length: n }, (_, j) => {
+            const i = k0 + j;
+            return { k: keyOf(i), v: (i % 97) + days.indexOf(day) + 1, m: KINDS[i % KINDS.length]! };
+          }),
+        });
+        k0 += n;
+        count += n;
+        if (count >= ROWS_PER_UPLOAD) await send();
+      }
+    }
+    if (count > 0) await send();
+    const buildMs = ms(t0);
+
+    // Cold reads: each with a query string never asked before.
+    let n = 0;
+    const cold = async (path: string, headers: Record<string, string> = {}) => {
+      // Pages and cards are kept: a query string never asked before is never answered from a copy.
+      const sep = path.includes("?") ? "&" : "?";
+      const url = path.startsWith("/u/") && !path.includes("/badge/") ? `${path}${sep}cold=${++n}` : path;
+      const cpu0 = cpuOf(proc.pid);
+      const t = performance.now();
+      const r = await fetch(`${base}${url}`, { headers });
+      await r.arrayBuffer();
+      return { status: r.status, ms: ms(t), cpuMs: Math.round((cpuOf(proc.pid) - cpu0) * 1000) };
+    };
+    const reads: Record<string, { status: number; ms: number; cpuMs: number }> = {};
+    for (const [name, path, headers] of [
+      ["page (week)", "/u/BigAccount", {}],
+      ["page ?period=month", "/u/BigAccount?period=month", {}],
+      ["page ?period=year", "/u/BigAccount?period=year", {}],
+      ["page ?range=365", "/u/BigAccount?range=365", {}],
+      ["badge (held key)", `/u/BigAccount/badge/${keyOf(0)}.svg`, {}],
+      ["badge (key not held)", "/u/BigAccount/badge/mining.none.held.svg", {}],
+      ["card", "/u/BigAccount/card.png", {}],
+      ["GET /v1/stats/periods", `/v1/stats/periods?profile=${PROFILE}`, auth],
+    ] as const) {
+      reads[name] = await cold(path, headers);
+    }
+
+    // A bystander's health while one client asks for distinct pages at the page limit (120 a minute).
+    const healthMs: number[] = [];
+    let stop = false;
+    const probe = (async () => {
+      while (!stop) {
+        const t = performance.now();
+        await fetch(`${base}/v1/health`).then((r) => r.arrayBuffer());
+        healthMs.push(ms(t));
+        await Bun.sleep(50);
+      }
+    })();
+    // Every page a stranger can ask for differs in its parameters (a junk parameter is the same page
+    // on a service that keys its copies by what the page uses): periods x ranges, then list pages.
+    const variants = [
+      ...["day", "week", "month", "year"].flatMap((p) => [30, 90, 365].map((r) => `period=${p}&range=${r}`)),
+      ...Array.from({ length: 60 }, (_, i) => `group=mining&page=${i + 1}`),
+    ];
+    const pageMs: number[] = [];
+    const statuses = new Map<number, number>();
+    const until = performance.now() + 20_000;
+    for (let i = 0; performance.now() < until; i++) {
+      const t = performance.now();
+      const r = await fetch(`${base}/u/BigAccount?${variants[i % variants.length]}&x=${++n}`);
+      await r.arrayBuffer();
+      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      pageMs.push(ms(t));
+      await Bun.sleep(Math.max(0, 500 - (performance.now() - t)));
+    }
+    stop = true;
+    await probe;
+    return {
+      buildMs,
+      reads,
+      underLoad: {
+        pages: pageMs.length,
+        statuses: Object.fromEntries(statuses),
+        pageP50: pct(pageMs, 0.5),
+        healthP50: pct(healthMs, 0.5),
+        healthP99: pct(healthMs, 0.99),
+        healthMax: Math.max(...healthMs),
+      },
+    };
+  } finally {
+    await service.stop();
+    if (dbName) {
+      const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+for (const binary of binaries) {
+  console.log(`\n${binary}: ${KEYS} keys x ${DAYS} days = ${KEYS * DAYS} day rows, ${pgUrl ? "Postgres" : "embedded"}`);
+  const r = await run(binary);
+  console.log(`built in ${Math.round(r.buildMs / 1000)} s`);
+  console.table(r.reads);
+  console.log("one client at the page limit (distinct year pages), bystander health:", r.underLoad);
+}
