@@ -3,6 +3,7 @@
 // counted from their day rows.
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
+import { textArray } from "../db/array-param.ts";
 import { closedThrough } from "./counters.query.ts";
 
 const p = sql.param;
@@ -36,7 +37,7 @@ export function countWrittenDays(tx: Db, uuid: string, days: { profileId: string
     tx,
     uuid,
     (x) =>
-      sql`(${x}.profile_id, ${x}.day) in (select * from unnest(${p(days.map((d) => d.profileId))}::text[], ${p(days.map((d) => d.day))}::date[]))`,
+      sql`(${x}.profile_id, ${x}.day) in (select * from unnest(${textArray(days.map((d) => d.profileId))}::text[], ${textArray(days.map((d) => d.day))}::date[]))`,
   );
 }
 
