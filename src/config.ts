@@ -370,6 +370,18 @@ export const settings = {
     default: "33554432",
     doc: "Memory the cache of rendered statistics pages may take, in bytes (and at most 512 pages); the least recently used are forgotten first.",
   }),
+  exportsMaxRunning: setting({
+    env: "EXPORTS_MAX_RUNNING",
+    schema: T.Integer({ minimum: 1, maximum: 1000 }),
+    default: "4",
+    doc: "Exports (JSON and CSV) one instance streams at once, one per account; beyond, 503 server_busy with Retry-After.",
+  }),
+  exportPageRows: setting({
+    env: "EXPORT_PAGE_ROWS",
+    schema: T.Integer({ minimum: 10, maximum: 50_000 }),
+    default: "2000",
+    doc: "Stored rows an export reads per statement (a keyset page); between pages other requests are served.",
+  }),
   reportTools: setting({
     env: "REPORT_TOOLS",
     schema: T.Array(T.String({ pattern: "^[a-z][a-z0-9_-]{0,31}$", maxLength: 32 }), { maxItems: 64 }),

@@ -12,6 +12,7 @@ export const errorStatus = {
   not_found: 404,
   conflict: 409,
   zone_change_too_soon: 409,
+  export_in_progress: 409,
   gzip_required: 413,
   body_too_large: 413,
   unsupported_media_type: 415,
