@@ -3,16 +3,30 @@
 // day's low and high). RFC 4180: a header line, CRLF line ends, a field with a comma, a quote or a
 // line break in double quotes with its quotes doubled. Streamed a page at a time like the JSON
 // export (export.ts): each page is its own short read, and other requests are served between pages.
+//
+// Spreadsheets run a cell that starts with `=`, `+`, `-` or `@` (or tab, CR, LF) as a formula
+// (CWE-1236; OWASP "CSV Injection"). The key grammar keeps those from starting a key, but a key may
+// hold `;` then `+` or `-`, which a spreadsheet splitting at `;` (the separator in many locales)
+// would start a cell with, and display names come from a catalogue an operator may replace. So a
+// field holding `;` or a tab is quoted (a CSV parser reads it unchanged), and a field that starts
+// with one of those characters and is not a plain number gets a leading `'`, quoted (a spreadsheet
+// shows it as text; a parser reads the `'`). Numbers, negative ones too, are written as they are:
+// a number is no formula, and a parser must read it back.
 import type { Db } from "../db/database.ts";
 import { csvPage, type CsvRow, type Group } from "./export-csv.query.ts";
 import { nextTurn, textStream } from "./export.ts";
 
 export const CSV_COLUMNS = ["profile", "profile_name", "key", "kind", "unit", "day", "value", "low", "high"] as const;
 
-/** One field as RFC 4180 writes it. */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/** One field as RFC 4180 writes it, a spreadsheet formula made text (see above). */
 export function csvField(value: string | number | null): string {
   const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const formula = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text);
+  const field = formula ? `'${text}` : text;
+  return formula || /[",;\t\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
 }
 
 const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(",")}\r\n`;
