@@ -379,7 +379,7 @@ export const settings = {
   exportPageRows: setting({
     env: "EXPORT_PAGE_ROWS",
     schema: T.Integer({ minimum: 10, maximum: 50_000 }),
-    default: "2000",
+    default: "1000",
     doc: "Stored rows an export reads per statement (a keyset page); between pages other requests are served.",
   }),
   reportTools: setting({

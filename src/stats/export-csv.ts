@@ -14,7 +14,7 @@
 // a number is no formula, and a parser must read it back.
 import type { Db } from "../db/database.ts";
 import { csvPage, type CsvRow, type Group } from "./export-csv.query.ts";
-import { nextTurn, textStream } from "./export.ts";
+import { betweenPages, textStream } from "./export.ts";
 
 export const CSV_COLUMNS = ["profile", "profile_name", "key", "kind", "unit", "day", "value", "low", "high"] as const;
 
@@ -52,12 +52,12 @@ export function csvStream(db: Db, uuid: string, pageRows: number, end?: () => vo
   async function* chunks() {
     yield line([...CSV_COLUMNS]);
     let from: Group | null = null;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
       const page = await csvPage(db, uuid, from, pageRows);
       if (page.rows.length > 0) yield page.rows.map(rowLine).join("");
       if (!page.end) break;
       from = page.end;
-      await nextTurn();
+      await betweenPages(db, pages);
     }
   }
   return textStream(chunks(), end);
