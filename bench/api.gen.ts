@@ -4084,6 +4084,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state: `export_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "export_in_progress";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -4104,7 +4124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unavailable for now: `database_unavailable`. */
+            /** @description Unavailable for now: `database_unavailable`, `server_busy`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4115,7 +4135,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "database_unavailable";
+                            code: "database_unavailable" | "server_busy";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -4166,6 +4186,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict with the current state: `export_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "export_in_progress";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -4186,7 +4226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unavailable for now: `database_unavailable`. */
+            /** @description Unavailable for now: `database_unavailable`, `server_busy`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again, when known. */
@@ -4197,7 +4237,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "database_unavailable";
+                            code: "database_unavailable" | "server_busy";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

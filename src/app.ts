@@ -24,6 +24,7 @@ import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
 import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
+import { exportGate } from "./stats/export-gate.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
 import { reportRoutes } from "./reports/reports.routes.ts";
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps) {
         'Statistics service of the mod: the wire contract\'s endpoints. Refusals answer `{ "error": { "code", "message", "path"? } }`.',
     }));
   const openapiJson = async () => describe() as OpenApiDocument;
+  // One gate for every route that streams an export (the API's and the owner's CSV on the page).
+  const exports = exportGate(deps.config.exportsMaxRunning);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -73,7 +76,7 @@ export function createApp(deps: AppDeps) {
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
-    .use(exportEraseRoutes(deps))
+    .use(exportEraseRoutes({ ...deps, exports }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
@@ -82,7 +85,7 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes(deps))
+    .use(statsPageRoutes({ ...deps, exports }))
     .use(cardRoutes(deps));
   return app;
 }

@@ -411,6 +411,18 @@ export const settings = {
     default: "10000",
     doc: "Milliseconds of rendering one player's statistics pages, badges and cards may cost per minute, whoever asks (copies kept in the page cache cost nothing); past it they answer 429 rate_limited until the next minute. Bounds what one large account can make the service spend. 0: no limit.",
   }),
+  exportsMaxRunning: setting({
+    env: "EXPORTS_MAX_RUNNING",
+    schema: T.Integer({ minimum: 1, maximum: 1000 }),
+    default: "4",
+    doc: "Exports (JSON and CSV) one instance streams at once, one per account; beyond, 503 server_busy with Retry-After.",
+  }),
+  exportPageRows: setting({
+    env: "EXPORT_PAGE_ROWS",
+    schema: T.Integer({ minimum: 10, maximum: 50_000 }),
+    default: "1000",
+    doc: "Stored rows an export reads per statement (a keyset page); between pages other requests are served.",
+  }),
   reportTools: setting({
     env: "REPORT_TOOLS",
     schema: T.Array(T.String({ pattern: "^[a-z][a-z0-9_-]{0,31}$", maxLength: 32 }), { maxItems: 64 }),

@@ -13,6 +13,7 @@ export const errorStatus = {
   conflict: 409,
   zone_change_too_soon: 409,
   body_too_slow: 408,
+  export_in_progress: 409,
   gzip_required: 413,
   body_too_large: 413,
   unsupported_media_type: 415,

@@ -83,12 +83,15 @@ export const overPair = (earlier: SQL, later: SQL): Folds => ({
   latest: later,
 });
 
-/** The installs of each (profile, key, day) folded into one value, for the rows `where` admits. */
-export const dayFold = (where: SQL) => sql`
+/**
+ * The installs of each (profile, key, day) folded into one value, for the rows `where` admits of
+ * `rows` (counter_days, or a subquery of its rows with the same columns).
+ */
+export const dayFold = (where: SQL, rows: SQL = sql`counter_days`) => sql`
   select d.profile_id, d.key, d.day::text as day, k.kind,
     ${foldByKind(sql`k.kind`, overRows(sql`d.value`, latestReading, sql`k.kind = 'gauge'`))} as value,
     min(d.low) as low, max(d.high) as high
-  from counter_days d join counter_keys k on k.key = d.key
+  from ${rows} d join counter_keys k on k.key = d.key
   where ${where}
   group by d.profile_id, d.key, d.day, k.kind`;
 

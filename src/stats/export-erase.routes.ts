@@ -3,40 +3,56 @@ import { Elysia } from "elysia";
 import { authGuard } from "../auth/auth-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
 import { csvHeaders, csvStream } from "./export-csv.ts";
+import type { ExportGate } from "./export-gate.ts";
 import { eraseAccount, eraseData } from "./erase.ts";
 import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
-import { answers } from "../http/openapi.ts";
+import { answers, refuses } from "../http/openapi.ts";
 
-export function exportEraseRoutes(deps: ExportDeps) {
+/** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
+export function exportEraseRoutes(deps: ExportDeps & { exports: ExportGate }) {
+  const pageRows = deps.config.exportPageRows;
   const tags = ["stats"];
   return new Elysia({ name: "tally.export-erase" })
     .use(authGuard(deps))
     .get(
       "/v1/stats/export",
-      async ({ signedIn }) =>
-        new Response(await exportStream(deps, signedIn.uuid), {
-          headers: {
-            "content-type": "application/json; charset=utf-8",
-            "content-disposition": `attachment; filename="tally-export-${signedIn.uuid}.json"`,
-            "cache-control": "no-store",
+      async ({ signedIn, request }) =>
+        new Response(
+          await deps.exports.open(signedIn.uuid, request.signal, (end) =>
+            exportStream(deps, signedIn.uuid, pageRows, end),
+          ),
+          {
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              "content-disposition": `attachment; filename="tally-export-${signedIn.uuid}.json"`,
+              "cache-control": "no-store",
+            },
           },
-        }),
+        ),
       {
         detail: {
           tags,
           summary: "Everything the service holds about this account, streamed as one JSON document",
           ...answers(EXPORT_ANSWERS),
+          ...refuses("export_in_progress", "server_busy"),
         },
       },
     )
     .get(
       "/v1/stats/export.csv",
-      ({ signedIn }) => new Response(csvStream(deps.db, signedIn.uuid), { headers: csvHeaders(signedIn.uuid) }),
+      async ({ signedIn, request }) =>
+        new Response(
+          await deps.exports.open(signedIn.uuid, request.signal, (end) =>
+            csvStream(deps.db, signedIn.uuid, pageRows, end),
+          ),
+          { headers: csvHeaders(signedIn.uuid) },
+        ),
       {
         detail: {
           tags,
           summary: "Every recorded day value (installs folded by kind) as CSV: one line per profile, key and day",
           ...answers(CSV_ANSWERS),
+          ...refuses("export_in_progress", "server_busy"),
         },
       },
     )

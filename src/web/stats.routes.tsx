@@ -29,6 +29,7 @@ import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
 import { csvHeaders, csvStream } from "../stats/export-csv.ts";
+import type { ExportGate } from "../stats/export-gate.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
@@ -49,6 +50,7 @@ export type StatsPageDeps = {
     | "pageCacheMaxBytes"
     | "pageRenderBudgetMs"
     | "trustProxy"
+    | "exportPageRows"
   >;
 };
 
@@ -144,7 +146,8 @@ function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, p
   return sync(KeyListPage({ ...view, scope, list, title: `${list.group}: ${view.title}` }));
 }
 
-export function statsPageRoutes(deps: StatsPageDeps) {
+/** `exports`: the instance's one gate of running exports (shared with GET /v1/stats/export.csv). */
+export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
   const secure = deps.config.baseUrl.startsWith("https://");
   const notFound = (request: Request) =>
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
@@ -159,7 +162,10 @@ export function statsPageRoutes(deps: StatsPageDeps) {
         ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
         : undefined;
     if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
-    return new Response(csvStream(deps.db, own.uuid), { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
+    const stream = await deps.exports.open(own.uuid, request.signal, (end) =>
+      csvStream(deps.db, own.uuid, deps.config.exportPageRows, end),
+    );
+    return new Response(stream, { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });

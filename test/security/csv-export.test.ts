@@ -43,7 +43,12 @@ async function cookieOf(p: Uploader): Promise<{ cookie: string; link: string }> 
   return { cookie: res.headers.get("set-cookie")!.split(";")[0]!, link: u.search };
 }
 
-const csv = (path: string, cookie?: string) => t.request(path, { headers: cookie ? { cookie } : {} });
+/** The answer, its body read whole (an export holds its account's one slot until its download ends). */
+async function csv(path: string, cookie?: string) {
+  const res = await t.request(path, { headers: cookie ? { cookie } : {} });
+  const body = await res.text();
+  return { status: res.status, text: async () => body };
+}
 
 test("only the owner's cookie downloads the owner's CSV", async () => {
   const own = await cookieOf(owner);
