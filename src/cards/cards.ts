@@ -18,6 +18,7 @@ import { formatNumber } from "../web/format.ts";
 import { cardSvg, type CardContent, type CardFigure } from "./card-svg.ts";
 import { headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
 import { svgToPng } from "./render.ts";
+import { readsOf } from "../db/database.ts";
 import { leadingFigures } from "../web/key-list.ts";
 import { renderBudget } from "../web/page-cache.ts";
 
@@ -71,9 +72,8 @@ export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "cat
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
   // the days of those keys, not of every key the account holds).
-  const keys = (await Promise.all(scopes.map((scope) => keysWithLifetime(fold, account.uuid, scope)))).map(
-    (all) => leadingFigures(all).shown,
-  );
+  const lifetimes = await readsOf(deps.db, ...scopes.map((scope) => () => keysWithLifetime(fold, account.uuid, scope)));
+  const keys = lifetimes.map((all) => leadingFigures(all).shown);
   const charted = [...new Set(keys.flat().map((k) => k.key))];
   const charts = await chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted);
   const candidates: Candidate[] = scopes.flatMap((scope, i) =>

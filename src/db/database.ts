@@ -29,3 +29,30 @@ export function isEmbedded(db: Db): boolean {
   const client = (db as unknown as { $client?: { dumpDataDir?: unknown } }).$client;
   return typeof client?.dumpDataDir === "function";
 }
+
+/**
+ * Waits for a turn of the event loop (a macrotask), so the requests that arrived meanwhile are read
+ * and served. Awaiting a database answer is not enough: on the embedded database a statement runs
+ * on this thread and its answer comes back as a microtask, so a chain of statements alone never
+ * lets the server read another socket.
+ */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs independent reads of one request: at once on Postgres (each on a pooled connection of its
+ * own); on the embedded database, whose statements run one at a time on this thread anyway, one
+ * after another with a turn of the event loop between them, so a request arriving meanwhile waits
+ * behind one of them, not all (issue 40).
+ */
+export async function readsOf<T extends unknown[]>(
+  db: Db,
+  ...reads: { [K in keyof T]: () => Promise<T[K]> }
+): Promise<T> {
+  if (!isEmbedded(db)) return (await Promise.all(reads.map((read) => read()))) as T;
+  const out: unknown[] = [];
+  for (const read of reads) {
+    out.push(await read());
+    await nextTurn();
+  }
+  return out as T;
+}

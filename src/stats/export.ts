@@ -4,7 +4,7 @@
 // a page at a time. Not one snapshot: each page is its own short read, so a slow download never
 // holds a transaction open (on the embedded database that would stall every other request), and
 // between pages the stream lets the event loop serve other requests (betweenPages).
-import { isEmbedded, type Db } from "../db/database.ts";
+import { isEmbedded, nextTurn, type Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { requireAccount } from "../accounts/accounts.ts";
@@ -47,17 +47,15 @@ export type ExportDeps = {
 const COLLECT_EVERY_PAGES = 8;
 
 /**
- * Between two pages of an export: waits for a turn of the event loop (a macrotask), so the requests
- * that arrived meanwhile are read and served. Awaiting a database answer is not enough: on the
- * embedded database a statement runs on this thread and its answer comes back as a microtask, so a
- * loop of statements alone never lets the server read another socket (a health check waited 824 s
- * behind an export, issue 40). On the embedded database every few pages also collect garbage: each
- * answer is copied out of the database's memory, and the collector, left alone, let an export of
- * 1 000 000 rows hold 550 MiB more than idle; collected every 8 pages, about 60 MiB.
+ * Between two pages of an export: waits for a turn of the event loop (nextTurn), so the requests
+ * that arrived meanwhile are served (a health check waited 824 s behind an export, issue 40). On the
+ * embedded database every few pages also collect garbage: each answer is copied out of the
+ * database's memory, and the collector, left alone, let an export of 1 000 000 rows hold 550 MiB
+ * more than idle; collected every 8 pages, about 60 MiB.
  */
 export function betweenPages(db: Db, page: number): Promise<void> {
   if (page % COLLECT_EVERY_PAGES === 0 && isEmbedded(db)) Bun.gc(true);
-  return new Promise<void>((resolve) => setImmediate(resolve));
+  return nextTurn();
 }
 
 /**

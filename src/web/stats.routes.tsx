@@ -2,7 +2,7 @@
 // and GET /s/<key> (a share link: never cached, never indexed; a rotated key answers 404).
 // A page that does not exist for this visitor answers exactly like a name nobody holds.
 import { Elysia } from "elysia";
-import type { Db } from "../db/database.ts";
+import { readsOf, type Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
@@ -92,15 +92,17 @@ export async function statsView(
   const fold = { db: deps.db, catalogue: deps.catalogue };
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
-  // The same figures as totals(), each read on its own connection at once.
-  const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await Promise.all([
-    selected ? keysWithLifetime(fold, account.uuid, selected.id) : [],
-    keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
-    selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : [],
-    selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : [],
-    activeDays(fold, account.uuid, scopes, calendarStart(to), to),
-    selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
-  ]);
+  // The same figures as totals(); on Postgres each read on its own connection at once.
+  const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await readsOf(
+    deps.db,
+    async () => (selected ? keysWithLifetime(fold, account.uuid, selected.id) : []),
+    () => keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+    async () => (selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : []),
+    async () => (selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : []),
+    () => activeDays(fold, account.uuid, scopes, calendarStart(to), to),
+    async () =>
+      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
+  );
   // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
   const profileLead = leadingFigures(allProfileKeys);
   const accountLead = leadingFigures(allAccountKeys);
@@ -109,11 +111,12 @@ export async function statsView(
   // The charts and the period tables of both scopes read the keys shown only (issue 40: a page
   // costs what it shows, not what the account holds).
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
-  const [charts, profilePeriod, accountPeriod] = await Promise.all([
-    chartSeries(fold, account.uuid, scopes, from, to, charted),
-    selected ? periodTotals(fold, account.uuid, selected.id, to, [period], charted) : null,
-    periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period], charted),
-  ]);
+  const [charts, profilePeriod, accountPeriod] = await readsOf(
+    deps.db,
+    () => chartSeries(fold, account.uuid, scopes, from, to, charted),
+    async () => (selected ? periodTotals(fold, account.uuid, selected.id, to, [period], charted) : null),
+    () => periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period], charted),
+  );
   return {
     ...page,
     catalogue: deps.catalogue,
