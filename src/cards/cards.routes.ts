@@ -14,7 +14,7 @@ import { etagMatches } from "../http/etag.ts";
 import { ApiError } from "../http/errors.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { accountByName, accountByShareKey } from "../accounts/accounts.ts";
-import { keysWithLifetime, listProfiles, profilesState } from "../stats/fold.ts";
+import { keysWithLifetime, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
 import { ACCOUNT_PROFILE, Key } from "../wire/envelope.ts";
 import { profileSource, type ProfileDeps } from "../profiles/profile-source.ts";
 import { findPlayer, type PlayerDeps } from "../profiles/players.ts";
@@ -166,10 +166,7 @@ export function cardRoutes(deps: CardRouteDeps) {
             ? PROFILE_ID.test(asked)
               ? profiles.find((p) => p.id === asked)
               : undefined
-            : profiles.reduce<(typeof profiles)[number] | undefined>(
-                (a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a),
-                undefined,
-              );
+            : (latestProfile(profiles) ?? undefined);
         if (asked !== null && !profile) return notFound(request);
         // Kept per account state and key (a badge costs one key's reads once per upload), each read
         // within the account's render budget.

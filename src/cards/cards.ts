@@ -7,7 +7,7 @@
 // their budgets); the renderer is handed the head's bytes and fetches nothing.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Account } from "../accounts/accounts.ts";
-import { chartSeries, keysWithLifetime, listProfiles } from "../stats/fold.ts";
+import { chartSeries, keysWithLifetime, latestProfile, listProfiles } from "../stats/fold.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { imageProxy, type AssetDeps } from "../assets/image-proxy.ts";
@@ -63,10 +63,7 @@ export function lru<V>(max: number) {
 /** The headline of an account's statistics: its latest profile and the whole account, last 30 days. */
 export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "catalogue">, account: Account) {
   const profiles = await listProfiles(deps.db, account.uuid);
-  const latest = profiles.reduce<(typeof profiles)[number] | null>(
-    (a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a),
-    null,
-  );
+  const latest = latestProfile(profiles);
   const today = dayIn(account.zone, deps.clock.now());
   const fold = { db: deps.db, catalogue: deps.catalogue };
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];

@@ -113,6 +113,10 @@ export async function listProfiles(db: Db, uuid: string) {
   }));
 }
 
+/** The profile last uploaded for (a page's default profile); null when the account holds none. */
+export const latestProfile = <P extends { lastSeenAt: number }>(profiles: P[]): P | null =>
+  profiles.reduce<P | null>((a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a), null);
+
 /**
  * The account's profiles as one short text that changes whenever they do (an upload for one, an
  * erasure that takes them all): part of the key of every copy of a page or badge kept for others.

@@ -14,7 +14,7 @@ import {
   takePageLink,
   type Account,
 } from "../accounts/accounts.ts";
-import { chartSeries, keysWithLifetime, listProfiles, profilesState } from "../stats/fold.ts";
+import { chartSeries, keysWithLifetime, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { activeDays, periodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
@@ -72,8 +72,7 @@ function cookieOf(request: Request, name: string): string | undefined {
 
 /** The profile a page shows: the one asked for if the account holds it, else the one last uploaded for. */
 function shownProfile(profiles: Profiles, asked: string | null): Profiles[number] | null {
-  const latest = profiles.reduce<Profiles[number] | null>((a, b) => (!a || b.lastSeenAt >= a.lastSeenAt ? b : a), null);
-  return profiles.find((p) => p.id === asked) ?? latest;
+  return profiles.find((p) => p.id === asked) ?? latestProfile(profiles);
 }
 
 /** Everything the page shows for one account. */
@@ -172,9 +171,8 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
-  const budget = renderBudget(deps);
   /** A render of one account's page, within that account's render budget (whoever asks). */
-  const rendered = <T,>(account: Account, render: () => Promise<T>) => budget(account.uuid, render);
+  const budget = renderBudget(deps);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
   const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
     view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
@@ -205,7 +203,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     const params = pageParams(url);
     const shown = shownProfile(profiles, params.profile)?.id ?? null;
     const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${pageParamsKey(params, shown)}`;
-    const page = await cache.fetch(key, () => rendered(account, () => render(params, profiles)));
+    const page = await cache.fetch(key, () => budget(account.uuid, () => render(params, profiles)));
     if (!page) return opts.notFound();
     const headers = { etag: page.etag, "cache-control": opts.cacheControl, ...opts.headers };
     if (etagMatches(request.headers.get("if-none-match"), page.etag))
@@ -295,7 +293,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           );
         // The owner's own page is never kept, but costs its render like any other.
         const asked = pageParams(url);
-        const html = await rendered(account, async () => {
+        const html = await budget(account.uuid, async () => {
           const view = await statsView(deps, account, asked, {
             ...page,
             ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
