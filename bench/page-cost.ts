@@ -4,7 +4,9 @@
 // GET /v1/stats/periods; and a bystander's /v1/health p99 while one client asks for distinct pages
 // at the page limit. Against the compiled binary, embedded (or Postgres with --postgres URL).
 // Compare binaries in one run: the first is "after", the others as given.
-//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--postgres URL]
+// --settle S: the rollups job runs every second and the reads start S seconds after the build, when
+// the account's days are closed (its steady state); without it they start at once, the days open.
+//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--postgres URL]
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { cpuOf, startBinary } from "./process.ts";
@@ -17,6 +19,7 @@ const opt = (name: string, fallback: string) => {
 const KEYS = Number(opt("keys", "10000"));
 const DAYS = Number(opt("days", "100"));
 const pgUrl = opt("postgres", "");
+const SETTLE_S = Number(opt("settle", "0"));
 const binaries = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")).map((a) => resolve(a));
 if (binaries.length === 0) binaries.push(resolve("dist/tally"));
 
@@ -44,6 +47,7 @@ async function run(binary: string) {
   const service = await startBinary(binary, {
     DEV_SIGNIN: "true",
     AUTH_RATE_LIMIT_PER_MINUTE: "0",
+    ...(SETTLE_S > 0 ? { JOB_STATS_ROLLUPS_INTERVAL_MS: "1000" } : {}),
     ...(pgUrl ? { DATABASE_URL: pgUrl.replace(/\/[^/]*$/, `/${dbName}`) } : {}),
   });
   const base = service.url;
@@ -115,6 +119,7 @@ async function run(binary: string) {
     }
     if (count > 0) await send();
     const buildMs = ms(t0);
+    if (SETTLE_S > 0) await Bun.sleep(SETTLE_S * 1000);
 
     // Cold reads: each with a query string never asked before.
     let n = 0;

@@ -3,6 +3,7 @@
 // loads nothing else), plain and as transferred with gzip. On Postgres when DATABASE_URL is set,
 // else the embedded database. Reports a table and JSON; asserts nothing.
 //   bun bench/pages.ts [--runs 50]
+import { lifetimeMemo } from "../src/stats/lifetime-memo.ts";
 import { pageParams } from "../src/web/page-params.ts";
 import { sql } from "drizzle-orm";
 import { rows } from "../src/db/database.ts";
@@ -171,7 +172,14 @@ for (const r of pages)
 const owner = (await accountByName(db, name))!;
 const readView = () =>
   statsView(
-    { db, clock: t.clock, catalogue: t.catalogue, config: t.config },
+    // No lifetime figures kept between reads: each read here is a page's first.
+    {
+      db,
+      clock: t.clock,
+      catalogue: t.catalogue,
+      config: t.config,
+      lifetimes: lifetimeMemo({ maxFigures: 0, ttlMs: 0, clock: t.clock }),
+    },
     owner,
     pageParams(new URL(`http://bench${page}`)),
     {

@@ -32,6 +32,7 @@ import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
+import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
@@ -63,6 +64,12 @@ export function createApp(deps: AppDeps) {
   const openapiJson = async () => describe() as OpenApiDocument;
   // One gate for every route that streams an export (the API's and the owner's CSV on the page).
   const exports = exportGate(deps.config.exportsMaxRunning);
+  // Every key's lifetime figure, kept between renders of one account's pages and cards (issue 40).
+  const lifetimes = lifetimeMemo({
+    maxFigures: deps.config.pageLifetimeFigures,
+    ttlMs: deps.config.pageCacheTtlMs,
+    clock: deps.clock,
+  });
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -85,8 +92,8 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports }))
-    .use(cardRoutes(deps));
+    .use(statsPageRoutes({ ...deps, exports, lifetimes }))
+    .use(cardRoutes({ ...deps, lifetimes }));
   return app;
 }
 

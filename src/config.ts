@@ -405,6 +405,12 @@ export const settings = {
     default: "33554432",
     doc: "Memory the cache of rendered statistics pages may take, in bytes (and at most 512 pages); the least recently used are forgotten first.",
   }),
+  pageLifetimeFigures: setting({
+    env: "PAGE_LIFETIME_MEMO_FIGURES",
+    schema: T.Integer({ minimum: 0, maximum: 10_000_000 }),
+    default: "50000",
+    doc: "Lifetime figures (one a key of a profile) kept in memory between renders of one account's pages and cards while it has not uploaded since, at most PAGE_CACHE_TTL_MS each (about 400 bytes a figure); the least recently used account is forgotten first. A page that differs only in its period, range or list page then costs no lifetime read. 0: every render reads them.",
+  }),
   pageRenderBudgetMs: setting({
     env: "PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE",
     schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),

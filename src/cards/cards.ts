@@ -7,7 +7,8 @@
 // their budgets); the renderer is handed the head's bytes and fetches nothing.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Account } from "../accounts/accounts.ts";
-import { chartSeries, keysWithLifetime, latestProfile, listProfiles } from "../stats/fold.ts";
+import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
+import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { imageProxy, type AssetDeps } from "../assets/image-proxy.ts";
@@ -24,6 +25,8 @@ import { renderBudget } from "../web/page-cache.ts";
 
 export type CardDeps = AssetDeps & {
   catalogue: Catalogue;
+  /** Every key's lifetime figure, shared with the statistics pages (read once per upload). */
+  lifetimes: LifetimeMemo;
   config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs">;
 };
 
@@ -61,7 +64,10 @@ export function lru<V>(max: number) {
 }
 
 /** The headline of an account's statistics: its latest profile and the whole account, last 30 days. */
-export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "catalogue">, account: Account) {
+export async function accountHeadline(
+  deps: Pick<CardDeps, "db" | "clock" | "catalogue" | "lifetimes">,
+  account: Account,
+) {
   const profiles = await listProfiles(deps.db, account.uuid);
   const latest = latestProfile(profiles);
   const today = dayIn(account.zone, deps.clock.now());
@@ -69,7 +75,11 @@ export async function accountHeadline(deps: Pick<CardDeps, "db" | "clock" | "cat
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
   // the days of those keys, not of every key the account holds).
-  const lifetimes = await readsOf(deps.db, ...scopes.map((scope) => () => keysWithLifetime(fold, account.uuid, scope)));
+  const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
+  const lifetimes = await readsOf(
+    deps.db,
+    ...scopes.map((scope) => () => deps.lifetimes.figures(fold, account.uuid, scope, state)),
+  );
   const keys = lifetimes.map((all) => leadingFigures(all).shown);
   const charted = [...new Set(keys.flat().map((k) => k.key))];
   const charts = await chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted);

@@ -29,7 +29,7 @@ const leading = leadingBy<KeyFigure>(
  * Per group, its leading figures (all of a group of at most LEADING_PER_GROUP) and, by group, how
  * many figures it holds in all when that is more.
  */
-export function leadingFigures(figures: KeyFigure[]): { shown: KeyFigure[]; totals: Map<string, number> } {
+export function leadingFigures(figures: readonly KeyFigure[]): { shown: KeyFigure[]; totals: Map<string, number> } {
   const byGroup = new Map<string, KeyFigure[]>();
   for (const f of figures) {
     const list = byGroup.get(f.group);
@@ -50,7 +50,7 @@ export function leadingFigures(figures: KeyFigure[]): { shown: KeyFigure[]; tota
 }
 
 /** One page of a group's figures, by label then key; null when no group has this slug. */
-export function groupPage(figures: KeyFigure[], slug: string, page: number) {
+export function groupPage(figures: readonly KeyFigure[], slug: string, page: number) {
   const list = figures.filter((f) => groupSlug(f.group) === slug);
   if (list.length === 0) return null;
   list.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : 1));

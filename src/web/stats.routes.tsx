@@ -14,7 +14,8 @@ import {
   takePageLink,
   type Account,
 } from "../accounts/accounts.ts";
-import { chartSeries, keysWithLifetime, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
+import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
+import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { activeDays, periodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
@@ -39,6 +40,8 @@ import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 
 export type StatsPageDeps = {
   db: Db;
+  /** Every key's lifetime figure, shared with the cards (read once per upload). */
+  lifetimes: LifetimeMemo;
   clock: Clock;
   catalogue: Catalogue;
   config: Pick<
@@ -82,7 +85,7 @@ export async function statsView(
   params: PageParams,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
   held?: Profiles,
-): Promise<StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }> {
+): Promise<StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } }> {
   const profiles = held ?? (await listProfiles(deps.db, account.uuid));
   const selected = shownProfile(profiles, params.profile);
   const days = params.range;
@@ -91,11 +94,12 @@ export async function statsView(
   const fold = { db: deps.db, catalogue: deps.catalogue };
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
+  const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
   // The same figures as totals(); on Postgres each read on its own connection at once.
   const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await readsOf(
     deps.db,
-    async () => (selected ? keysWithLifetime(fold, account.uuid, selected.id) : []),
-    () => keysWithLifetime(fold, account.uuid, ACCOUNT_PROFILE),
+    async () => (selected ? deps.lifetimes.figures(fold, account.uuid, selected.id, state) : []),
+    () => deps.lifetimes.figures(fold, account.uuid, ACCOUNT_PROFILE, state),
     async () => (selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : []),
     async () => (selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : []),
     () => activeDays(fold, account.uuid, scopes, calendarStart(to), to),
@@ -140,7 +144,10 @@ export async function statsView(
 }
 
 /** The page a visitor asked for: the statistics page, or one group's list (?scope=&group=&page=). */
-function pageOf(view: StatsView & { all: { p: KeyFigure[]; a: KeyFigure[] } }, params: PageParams): string | null {
+function pageOf(
+  view: StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } },
+  params: PageParams,
+): string | null {
   if (params.list === null) return sync(StatsPage(view));
   const { scope, group, page } = params.list;
   const list = groupPage(view.all[scope], group, page);

@@ -59,14 +59,14 @@ async function fill(t: TestApp, p: Uploader, keys: string[], days: string[], val
 const daysBack = (from: number, to: number) =>
   Array.from({ length: from - to + 1 }, (_, i) => addDays(TODAY, -(from - i)));
 
-/** Rows of counter_days the database read (sequential and by index) since the last call. */
-function rowsRead(t: TestApp) {
+/** Rows of `table` (counter_days unless named) the database read (sequential and by index) since the last call. */
+function rowsRead(t: TestApp, table = "counter_days") {
   let last = 0;
   const read = async () => {
     await rows(t.db, sql`select pg_stat_force_next_flush()`);
     const [r] = await rows<{ n: number }>(
       t.db,
-      sql`select (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int as n from pg_stat_user_tables where relname = 'counter_days'`,
+      sql`select (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int as n from pg_stat_user_tables where relname = ${table}`,
     );
     const n = r!.n - last;
     last = r!.n;
@@ -116,6 +116,32 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     const smallCard = await read();
     expect((await t.request("/u/LargePlayer/card.png")).status).toBe(200);
     expect(await read()).toBe(smallCard);
+  });
+
+  test("every key's lifetime is read once per upload, not once per page or card", async () => {
+    const t = await app();
+    const p = await findablePlayer(t, "ManyKeys");
+    const more = Array.from({ length: 400 }, (_, i) => `mining.more.k${String(i).padStart(3, "0")}`);
+    await fill(t, p, [...LEADING, ...more], daysBack(9, 0), big);
+    const read = rowsRead(t, "counter_rollups");
+    await read();
+    expect((await t.request("/u/ManyKeys")).status).toBe(200);
+    // The first page reads every key's rollup (the group's leading figures are chosen among them).
+    expect(await read()).toBeGreaterThanOrEqual(400);
+    // Other pages of the same account (period, range, a list page) and its card read the charted
+    // keys' rollups only.
+    for (const path of ["/u/ManyKeys?period=month", "/u/ManyKeys?range=7", "/u/ManyKeys?group=mining&page=2"]) {
+      expect({ path, status: (await t.request(path)).status }).toEqual({ path, status: 200 });
+      expect({ path, read: (await read()) < 100 }).toEqual({ path, read: true });
+    }
+    expect((await t.request("/u/ManyKeys/card.png")).status).toBe(200);
+    expect(await read()).toBeLessThan(100);
+    // An upload is a new state: the next page reads every key again and shows the new figure.
+    await fill(t, p, [LEADING[0]!], [TODAY], () => 7_777_777_777);
+    const res = await t.request("/u/ManyKeys?period=day");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("7,777,777,777");
+    expect(await read()).toBeGreaterThanOrEqual(400);
   });
 
   test("concurrent requests for one page share one render", async () => {

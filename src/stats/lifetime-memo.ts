@@ -1,0 +1,71 @@
+// The lifetime figures of a profile's every key, kept in process for the account's state (issue 40).
+// A page, a list page and a card each start from every key's lifetime figure (a group's leading
+// figures are chosen from them): one read of the profile's rollups, baselines and open days, linear
+// in its keys. Pages that differ only in what else they show (period, range, group, list page) reuse
+// that read while the account has not uploaded since, so a stranger asking for every page a large
+// account has costs its lifetime read once per upload, not once per page. The state is the account's
+// last upload and its profiles (an upload or an erasure changes it); what changes without an upload
+// (a retention seal moving a baseline's date) shows within the page cache's own time to live.
+import type { Clock } from "../clock.ts";
+import { keysWithLifetime, type FoldDeps } from "./fold.ts";
+
+type Figures = Awaited<ReturnType<typeof keysWithLifetime>>;
+
+export type LifetimeMemo = {
+  /** The profile's every key with its lifetime figure, as keysWithLifetime answers it (shared: never mutate it). */
+  figures(deps: FoldDeps, uuid: string, profileId: string, state: string): Promise<readonly Figures[number][]>;
+};
+
+/**
+ * Keeps at most `maxFigures` figures in all (least recently used account first), each set at most
+ * `ttlMs`; concurrent asks for one set share one read. `maxFigures` 0: nothing is kept.
+ */
+export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: Clock }): LifetimeMemo {
+  const kept = new Map<string, { at: number; figures: readonly Figures[number][] }>();
+  const reading = new Map<string, Promise<readonly Figures[number][]>>();
+  /** The key a profile's figures are kept under (its account's state when read): one set a profile. */
+  const current = new Map<string, string>();
+  let held = 0;
+  const forget = (key: string) => {
+    const entry = kept.get(key);
+    if (!entry) return;
+    held -= entry.figures.length;
+    kept.delete(key);
+    const profile = key.slice(0, key.lastIndexOf("|"));
+    if (current.get(profile) === key) current.delete(profile);
+  };
+  return {
+    async figures(deps, uuid, profileId, state) {
+      const profile = `${uuid}|${profileId}`;
+      const key = `${profile}|${state}`;
+      const entry = kept.get(key);
+      if (entry && opts.clock.now() - entry.at < opts.ttlMs) {
+        kept.delete(key);
+        kept.set(key, entry);
+        return entry.figures;
+      }
+      forget(key);
+      const pending = reading.get(key);
+      if (pending) return pending;
+      const read = keysWithLifetime(deps, uuid, profileId).then((list) => Object.freeze(list));
+      reading.set(key, read);
+      try {
+        const figures = await read;
+        if (figures.length <= opts.maxFigures) {
+          const before = current.get(profile);
+          if (before !== undefined) forget(before);
+          kept.set(key, { at: opts.clock.now(), figures });
+          current.set(profile, key);
+          held += figures.length;
+          for (const old of kept.keys()) {
+            if (held <= opts.maxFigures) break;
+            forget(old);
+          }
+        }
+        return figures;
+      } finally {
+        reading.delete(key);
+      }
+    },
+  };
+}
