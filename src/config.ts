@@ -411,6 +411,12 @@ export const settings = {
     default: "50000",
     doc: "Lifetime figures (one a key of a profile) kept in memory between renders of one account's pages and cards while it has not uploaded since, at most PAGE_CACHE_TTL_MS each (about 400 bytes a figure); the least recently used account is forgotten first. A page that differs only in its period, range or list page then costs no lifetime read. 0: every render reads them.",
   }),
+  pageStatementTimeoutMs: setting({
+    env: "PAGE_STATEMENT_TIMEOUT_MS",
+    schema: Millis(0, 600_000),
+    default: "5000",
+    doc: "Postgres: longest one statement of a statistics page, card or badge may run before Postgres cancels it and the page answers 503 (0: only DATABASE_STATEMENT_TIMEOUT_MS applies). The embedded database cannot cancel a running statement; there a page's reads are bounded by what they read.",
+  }),
   pageRenderBudgetMs: setting({
     env: "PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE",
     schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),

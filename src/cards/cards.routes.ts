@@ -14,6 +14,7 @@ import { etagMatches } from "../http/etag.ts";
 import { ApiError } from "../http/errors.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { accountByName, accountByShareKey } from "../accounts/accounts.ts";
+import { readsOf } from "../db/database.ts";
 import { keysWithLifetime, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
 import { ACCOUNT_PROFILE, Key } from "../wire/envelope.ts";
 import { profileSource, type ProfileDeps } from "../profiles/profile-source.ts";
@@ -175,9 +176,10 @@ export function cardRoutes(deps: CardRouteDeps) {
         let svg = badges.get(kept);
         if (svg === undefined) {
           svg = await budget(account.uuid, async () => {
-            const fold = { db: deps.db, catalogue: deps.catalogue };
             for (const scope of profile ? [profile.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE]) {
-              const [figure] = await keysWithLifetime(fold, account.uuid, scope, key);
+              const [[figure]] = await readsOf(deps.db, deps.config.pageStatementTimeoutMs, (db) =>
+                keysWithLifetime({ db, catalogue: deps.catalogue }, account.uuid, scope, key),
+              );
               if (figure) return badgeSvg(figure.label, lifetimeWords(deps.catalogue, figure.unit, figure.lifetime));
             }
             return null;

@@ -19,7 +19,7 @@ import { formatNumber } from "../web/format.ts";
 import { cardSvg, type CardContent, type CardFigure } from "./card-svg.ts";
 import { headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
 import { svgToPng } from "./render.ts";
-import { readsOf } from "../db/database.ts";
+import { readsOf, type Db } from "../db/database.ts";
 import { leadingFigures } from "../web/key-list.ts";
 import { renderBudget } from "../web/page-cache.ts";
 
@@ -27,7 +27,7 @@ export type CardDeps = AssetDeps & {
   catalogue: Catalogue;
   /** Every key's lifetime figure, shared with the statistics pages (read once per upload). */
   lifetimes: LifetimeMemo;
-  config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs">;
+  config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs" | "pageStatementTimeoutMs">;
 };
 
 export type RenderedCard = { png: Uint8Array; etag: string };
@@ -65,24 +65,28 @@ export function lru<V>(max: number) {
 
 /** The headline of an account's statistics: its latest profile and the whole account, last 30 days. */
 export async function accountHeadline(
-  deps: Pick<CardDeps, "db" | "clock" | "catalogue" | "lifetimes">,
+  deps: Pick<CardDeps, "db" | "clock" | "catalogue" | "lifetimes"> & { config: Pick<Config, "pageStatementTimeoutMs"> },
   account: Account,
 ) {
   const profiles = await listProfiles(deps.db, account.uuid);
   const latest = latestProfile(profiles);
   const today = dayIn(account.zone, deps.clock.now());
-  const fold = { db: deps.db, catalogue: deps.catalogue };
+  const fold = (db: Db) => ({ db, catalogue: deps.catalogue });
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
   // the days of those keys, not of every key the account holds).
   const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
+  const timeout = deps.config.pageStatementTimeoutMs;
   const lifetimes = await readsOf(
     deps.db,
-    ...scopes.map((scope) => () => deps.lifetimes.figures(fold, account.uuid, scope, state)),
+    timeout,
+    ...scopes.map((scope) => (db: Db) => deps.lifetimes.figures(fold(db), account.uuid, scope, state)),
   );
   const keys = lifetimes.map((all) => leadingFigures(all).shown);
   const charted = [...new Set(keys.flat().map((k) => k.key))];
-  const charts = await chartSeries(fold, account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted);
+  const [charts] = await readsOf(deps.db, timeout, (db) =>
+    chartSeries(fold(db), account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted),
+  );
   const candidates: Candidate[] = scopes.flatMap((scope, i) =>
     keys[i]!.map((k) => ({ ...k, points: charts.get(scope)?.get(k.key) ?? [] })),
   );

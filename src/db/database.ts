@@ -1,6 +1,6 @@
 // The one database handle every module receives: a Drizzle client over postgres.js or PGlite.
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,19 +39,33 @@ export function isEmbedded(db: Db): boolean {
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Runs independent reads of one request: at once on Postgres (each on a pooled connection of its
- * own); on the embedded database, whose statements run one at a time on this thread anyway, one
- * after another with a turn of the event loop between them, so a request arriving meanwhile waits
- * behind one of them, not all (issue 40).
+ * Runs independent reads of one request, each given the handle to read through: at once on
+ * Postgres (each on a pooled connection of its own, in a transaction whose statements Postgres
+ * cancels past `timeoutMs`: a page's read never holds a connection longer); on the embedded
+ * database, whose statements run one at a time on this thread anyway, one after another with a
+ * turn of the event loop between them, so a request arriving meanwhile waits behind one of them,
+ * not all (issue 40). PGlite cannot cancel a running statement: there a read's cost is bounded by
+ * what it reads, not by a timeout.
  */
 export async function readsOf<T extends unknown[]>(
   db: Db,
-  ...reads: { [K in keyof T]: () => Promise<T[K]> }
+  timeoutMs: number,
+  ...reads: { [K in keyof T]: (db: Db) => Promise<T[K]> }
 ): Promise<T> {
-  if (!isEmbedded(db)) return (await Promise.all(reads.map((read) => read()))) as T;
+  if (!isEmbedded(db))
+    return (await Promise.all(
+      reads.map((read) =>
+        timeoutMs > 0
+          ? db.transaction(async (tx) => {
+              await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
+              return read(tx);
+            })
+          : read(db),
+      ),
+    )) as T;
   const out: unknown[] = [];
   for (const read of reads) {
-    out.push(await read());
+    out.push(await read(db));
     await nextTurn();
   }
   return out as T;

@@ -52,6 +52,7 @@ export type StatsPageDeps = {
     | "pageCacheTtlMs"
     | "pageCacheMaxBytes"
     | "pageRenderBudgetMs"
+    | "pageStatementTimeoutMs"
     | "trustProxy"
     | "exportPageRows"
   >;
@@ -91,20 +92,22 @@ export async function statsView(
   const days = params.range;
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
-  const fold = { db: deps.db, catalogue: deps.catalogue };
+  /** How each read folds: through the handle readsOf gives it (on Postgres, under the page's statement timeout). */
+  const fold = (db: Db) => ({ db, catalogue: deps.catalogue });
+  const timeout = deps.config.pageStatementTimeoutMs;
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
   // The same figures as totals(); on Postgres each read on its own connection at once.
   const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await readsOf(
     deps.db,
-    async () => (selected ? deps.lifetimes.figures(fold, account.uuid, selected.id, state) : []),
-    () => deps.lifetimes.figures(fold, account.uuid, ACCOUNT_PROFILE, state),
-    async () => (selected ? recentSessions(deps.db, account.uuid, selected.id, RECENT_SESSIONS) : []),
-    async () => (selected ? recentEvents(deps.db, account.uuid, selected.id, RECENT_EVENTS) : []),
-    () => activeDays(fold, account.uuid, scopes, calendarStart(to), to),
-    async () =>
-      selected ? activityRates(deps.db, account.uuid, selected.id, from, to) : { since: from, activities: [] },
+    timeout,
+    async (db) => (selected ? deps.lifetimes.figures(fold(db), account.uuid, selected.id, state) : []),
+    (db) => deps.lifetimes.figures(fold(db), account.uuid, ACCOUNT_PROFILE, state),
+    async (db) => (selected ? recentSessions(db, account.uuid, selected.id, RECENT_SESSIONS) : []),
+    async (db) => (selected ? recentEvents(db, account.uuid, selected.id, RECENT_EVENTS) : []),
+    (db) => activeDays(fold(db), account.uuid, scopes, calendarStart(to), to),
+    async (db) => (selected ? activityRates(db, account.uuid, selected.id, from, to) : { since: from, activities: [] }),
   );
   // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
   const profileLead = leadingFigures(allProfileKeys);
@@ -116,9 +119,10 @@ export async function statsView(
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
   const [charts, profilePeriod, accountPeriod] = await readsOf(
     deps.db,
-    () => chartSeries(fold, account.uuid, scopes, from, to, charted),
-    async () => (selected ? periodTotals(fold, account.uuid, selected.id, to, [period], charted) : null),
-    () => periodTotals(fold, account.uuid, ACCOUNT_PROFILE, to, [period], charted),
+    timeout,
+    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, charted),
+    async (db) => (selected ? periodTotals(fold(db), account.uuid, selected.id, to, [period], charted) : null),
+    (db) => periodTotals(fold(db), account.uuid, ACCOUNT_PROFILE, to, [period], charted),
   );
   return {
     ...page,

@@ -258,3 +258,34 @@ describe("GET /v1/stats/periods", () => {
     }
   });
 });
+
+describe.skipIf(backend !== "postgres")("a page's statements on Postgres", () => {
+  test("are cancelled past PAGE_STATEMENT_TIMEOUT_MS: the page answers 503 at once, and 200 once the database is free", async () => {
+    const t = await app({ pageStatementTimeoutMs: 300 });
+    await fill(t, await findablePlayer(t, "Waiting"), LEADING.slice(0, 3), daysBack(2, 0));
+    // Another transaction holds the rollups (as a long statement would): the page's read waits on it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = t.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table counter_rollups in access exclusive mode`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const started = performance.now();
+    const res = await t.request("/u/Waiting");
+    const waited = performance.now() - started;
+    release();
+    await holder;
+    expect(res.status).toBe(503);
+    // Cancelled by the page's timeout, not the database's own (DATABASE_STATEMENT_TIMEOUT_MS, 30 s).
+    expect(waited).toBeLessThan(10_000);
+    expect((await t.request("/u/Waiting")).status).toBe(200);
+  });
+});
