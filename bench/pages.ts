@@ -4,6 +4,7 @@
 // else the embedded database. Reports a table and JSON; asserts nothing.
 //   bun bench/pages.ts [--runs 50]
 import { lifetimeMemo } from "../src/stats/lifetime-memo.ts";
+import { workGate } from "../src/http/work-gate.ts";
 import { pageParams } from "../src/web/page-params.ts";
 import { sql } from "drizzle-orm";
 import { rows } from "../src/db/database.ts";
@@ -179,6 +180,7 @@ const readView = () =>
       catalogue: t.catalogue,
       config: t.config,
       lifetimes: lifetimeMemo({ maxFigures: 0, ttlMs: 0, clock: t.clock }),
+      renders: workGate({ atOnce: 0, queue: 0 }),
     },
     owner,
     pageParams(new URL(`http://bench${page}`)),

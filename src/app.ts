@@ -33,6 +33,7 @@ import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
+import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
@@ -46,6 +47,8 @@ export type AppDeps = {
   log: Log;
   catalogue: Catalogue;
   metrics: Metrics;
+  /** Aborted when the service starts stopping: work waiting its turn is refused rather than started. */
+  stopping?: AbortSignal;
   /** The embedded database's dump (absent on Postgres). */
   backup?: () => Promise<Blob>;
 };
@@ -70,6 +73,11 @@ export function createApp(deps: AppDeps) {
     ttlMs: deps.config.pageCacheTtlMs,
     clock: deps.clock,
   });
+  const renders = workGate({
+    atOnce: deps.config.pageRendersAtOnce,
+    queue: deps.config.pageRenderQueue,
+    stopping: deps.stopping,
+  });
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -92,8 +100,8 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports, lifetimes }))
-    .use(cardRoutes({ ...deps, lifetimes }));
+    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders }))
+    .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;
 }
 

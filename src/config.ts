@@ -417,6 +417,18 @@ export const settings = {
     default: "5000",
     doc: "Postgres: longest one statement of a statistics page, card or badge may run before Postgres cancels it and the page answers 503 (0: only DATABASE_STATEMENT_TIMEOUT_MS applies). The embedded database cannot cancel a running statement; there a page's reads are bounded by what they read.",
   }),
+  pageRendersAtOnce: setting({
+    env: "PAGE_RENDERS_AT_ONCE",
+    schema: T.Integer({ minimum: 0, maximum: 1000 }),
+    default: "4",
+    doc: "Statistics pages, cards and badges one instance renders at once (copies kept in the page cache are answered without waiting); more wait their turn. 0: no limit.",
+  }),
+  pageRenderQueue: setting({
+    env: "PAGE_RENDER_QUEUE",
+    schema: T.Integer({ minimum: 0, maximum: 100_000 }),
+    default: "64",
+    doc: "Renders that may wait for their turn (PAGE_RENDERS_AT_ONCE); more are answered 503 server_busy with Retry-After at once, and on SIGTERM the waiting ones are.",
+  }),
   pageRenderBudgetMs: setting({
     env: "PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE",
     schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),

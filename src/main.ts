@@ -93,6 +93,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   mark("connect", t);
   let listening: Listening;
   let scheduler: Scheduler | undefined;
+  const stopping = new AbortController();
   try {
     if (database.kind === "embedded") {
       const open = openToOthers(config.dataDir);
@@ -117,6 +118,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       catalogue,
       metrics,
       backup: database.backup,
+      stopping: stopping.signal,
     };
     const app = createApp(deps);
     mark("app", t);
@@ -163,6 +165,8 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
     throw e;
   }
   const reason = String(await (options.stopSignal ?? waitForSignal()));
+  // Work waiting its turn (page renders) is refused from now on; what runs finishes within the grace.
+  stopping.abort();
   // Jobs finish their current step while requests drain; the database closes after both.
   await Promise.all([listening.stop(reason), scheduler.stop()]);
   await database.close((reason) => log.warn("database left for recovery at the next start", { reason }));

@@ -9,6 +9,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Account } from "../accounts/accounts.ts";
 import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
 import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
+import type { WorkGate } from "../http/work-gate.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { imageProxy, type AssetDeps } from "../assets/image-proxy.ts";
@@ -27,6 +28,8 @@ export type CardDeps = AssetDeps & {
   catalogue: Catalogue;
   /** Every key's lifetime figure, shared with the statistics pages (read once per upload). */
   lifetimes: LifetimeMemo;
+  /** The instance's page, card and badge renders, taking turns (PAGE_RENDERS_AT_ONCE). */
+  renders: WorkGate;
   config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs" | "pageStatementTimeoutMs">;
 };
 

@@ -12,6 +12,7 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
+import type { WorkGate } from "../http/work-gate.ts";
 import { withinCostLimit } from "../http/rate-limit.ts";
 
 export type CachedPage = { html: string; etag: string };
@@ -87,7 +88,14 @@ export function pageCache(deps: { clock: Clock }, opts: { ttlMs: number; maxByte
  * (PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE, whoever asks, every instance together): a large account
  * costs its renders, and past its budget its pages answer 429 until the next minute (issue 40).
  */
-export function renderBudget(deps: { db: Db; clock: Clock; config: Pick<Config, "pageRenderBudgetMs"> }) {
+export function renderBudget(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "pageRenderBudgetMs">;
+  renders: WorkGate;
+}) {
   const limit = { name: "page-renders", perWindow: deps.config.pageRenderBudgetMs, windowMs: 60_000 };
-  return <T>(uuid: string, render: () => Promise<T>) => withinCostLimit(deps, limit, uuid, render);
+  // The instance's renders take turns (PAGE_RENDERS_AT_ONCE): a render waiting its turn spends no budget.
+  return <T>(uuid: string, render: () => Promise<T>) =>
+    deps.renders.run(() => withinCostLimit(deps, limit, uuid, render));
 }

@@ -16,6 +16,7 @@ import {
 } from "../accounts/accounts.ts";
 import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
 import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
+import type { WorkGate } from "../http/work-gate.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { activeDays, periodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
@@ -42,6 +43,8 @@ export type StatsPageDeps = {
   db: Db;
   /** Every key's lifetime figure, shared with the cards (read once per upload). */
   lifetimes: LifetimeMemo;
+  /** The instance's page, card and badge renders, taking turns (PAGE_RENDERS_AT_ONCE). */
+  renders: WorkGate;
   clock: Clock;
   catalogue: Catalogue;
   config: Pick<

@@ -13,6 +13,7 @@ import { postgresRestartScenario } from "./postgres-restart.ts";
 import { Report } from "./report.ts";
 import { retryScenario } from "./retry.ts";
 import { slowUpstreamsScenario } from "./slow-upstreams.ts";
+import { shutdownScenario } from "./shutdown.ts";
 
 /** The CI soak: short, at a rate this shared 2-core machine sustains with room (bench/soak.ts runs the long one). */
 const SOAK_MINUTES = Number(process.env.FAULTS_SOAK_MINUTES ?? 3);
@@ -92,6 +93,10 @@ await scenario("8. the disk under Postgres fills during load (a private cluster 
 
 await scenario("10. every upstream slow: answers 30 s late, or a byte at a time (proxies on loopback)", () =>
   slowUpstreamsScenario(report, binary, 10),
+);
+
+await scenario("11. SIGTERM while 120 clients ask for a large account's pages, on the embedded database", () =>
+  shutdownScenario(report, binary, 11),
 );
 
 await scenario(
