@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps) {
     stopping: deps.stopping,
   });
   const app = new Elysia({ normalize: false })
-    .use(requestLog(deps.log, deps.metrics))
+    .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
     .use(bodyReader(deps.config))
     .get("/v1/openapi.json", () => describe(), { detail: { hide: true } })

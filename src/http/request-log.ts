@@ -12,10 +12,21 @@ export type RequestMetrics = {
   latency: { observe(labels: { route: string }, seconds: number): void };
 };
 
-export function requestLog(log: Log, metrics: RequestMetrics) {
+/**
+ * `trustProxy` off: the first request that carries X-Forwarded-For is logged once, since behind a
+ * proxy every client would then count as the proxy's one address (its rate limits, its body slots).
+ */
+export function requestLog(log: Log, metrics: RequestMetrics, trustProxy = false) {
+  let toldOfProxy = trustProxy;
   return new Elysia({ name: "tally.request-log" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = beginRequest(request).id;
+      if (!toldOfProxy && request.headers.has("x-forwarded-for")) {
+        toldOfProxy = true;
+        log.warn(
+          "a request carries X-Forwarded-For but TRUST_PROXY is off: behind a proxy, every client counts as the proxy's one address for rate limits and body slots; set TRUST_PROXY=true if this service is reachable only through your own proxy (logged once)",
+        );
+      }
       // No answer of this service is ever to be sniffed into another type (JSON read as HTML).
       set.headers["x-content-type-options"] = "nosniff";
     })
