@@ -102,6 +102,9 @@ export async function connectPostgres(
     connection: {
       application_name: "tally",
       statement_timeout: timeouts.statementTimeoutMs,
+      // No JIT: every statement here is short, and a plan priced high by a planner setting (a
+      // forbidden nested loop costs 10^10) spent seconds compiling a one-row answer (issue 40).
+      jit: "off",
       ...(prepare ? { plan_cache_mode: "force_custom_plan" } : {}),
     },
     // int8 as a JavaScript number, as PGlite answers it: every stored value is a safe integer
