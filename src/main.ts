@@ -18,6 +18,7 @@ import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts"
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 import { startEarly } from "./early.ts";
+import { capabilities, describeSwitchedOff } from "./capabilities.ts";
 
 /** Bun's transport ceiling on a request body, as a multiple of MAX_BODY_BYTES (docs/decisions.md). */
 const TRANSPORT_CEILING_FACTOR = 4;
@@ -157,6 +158,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       startupMs: Math.round(performance.now()),
       phasesMs: phases,
     });
+    logSwitchedOff(config, log);
     options.onListening?.(listening.url);
     scheduler.start();
   } catch (e) {
@@ -172,6 +174,15 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   await database.close((reason) => log.warn("database left for recovery at the next start", { reason }));
   log.info("stopped");
   return 0;
+}
+
+/** One line naming each optional capability that is off and the setting that turns it on. */
+function logSwitchedOff(config: Config, log: Log) {
+  const off = capabilities(config).filter((c) => !c.on);
+  if (!off.length) return log.info("nothing optional is switched off");
+  log.info(`switched off: ${off.map((c) => `${c.name} (${c.turnOn})`).join("; ")}`, {
+    off: off.map(({ name, turnOn, whileOff }) => ({ name, turnOn, whileOff })),
+  });
 }
 
 /** Runs one command; returns the exit code. */
@@ -215,10 +226,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   try {
     if (command === "check-config") {
       const catalogue = await loadCatalogue(config.catalogueFile);
+      const off = describeSwitchedOff(config);
       out(
         `settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config)
           .map((l) => `  ${l}`)
-          .join("\n")}\n`,
+          .join("\n")}\n` +
+          (off.length
+            ? `switched off (${off.length}):\n${off.map((l) => `  ${l}`).join("\n")}\n`
+            : "nothing optional is switched off\n"),
       );
       return 0;
     }

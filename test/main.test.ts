@@ -51,6 +51,27 @@ describe("tally check-config", () => {
     expect(out).not.toContain("abc-secret-key");
   });
 
+  test("names each optional capability that is off and the setting that turns it on", async () => {
+    const bare = await run(["check-config"], {});
+    expect(bare.code).toBe(0);
+    const off = bare.out.slice(bare.out.indexOf("switched off"));
+    for (const setting of ["GAME_API_KEY", "ADMIN_TOKEN", "CHAT_WEBHOOK_URL", "ITEM_IMAGES_URL", "METRICS_ENABLED"])
+      expect(off).toContain(`turn on with ${setting}`);
+    expect(off).toContain("profile lookups and profile pages: off");
+    expect(off).toContain("503 no_upstream_key");
+
+    const everything = await run(["check-config"], {
+      GAME_API_KEY: "abc-secret-key",
+      ADMIN_TOKEN: "a".repeat(32),
+      CHAT_WEBHOOK_URL: "https://chat.example/webhook",
+      ITEM_IMAGES_URL: "https://items.example",
+      METRICS_ENABLED: "true",
+      DEV_SIGNIN: "true",
+    });
+    expect(everything.out).toContain("nothing optional is switched off");
+    expect(everything.out).not.toContain("abc-secret-key");
+  });
+
   test("a bad setting exits 2 naming the variable and what it accepts", async () => {
     const { code, err } = await run(["check-config"], { PORT: "eighty" });
     expect(code).toBe(2);
@@ -140,6 +161,37 @@ describe("DEV_SIGNIN=true", () => {
     );
     expect((await code).code).toBe(0);
     expect(lines.find((l) => l.level === "warn" && l.msg.includes("DEV_SIGNIN is on"))).toBeDefined();
+    await storage.done();
+  });
+});
+
+describe("start-up says what is switched off", () => {
+  test("serve logs one line naming each capability that is off and its setting", async () => {
+    const storage = await freshStorage();
+    const seed = await testSeed();
+    const lines: { level: string; msg: string; off?: { name: string; turnOn: string }[] }[] = [];
+    let stop!: (s: string) => void;
+    const code = run(
+      ["serve"],
+      { ...storage.env, PORT: "0", HOST: "127.0.0.1", GAME_API_KEY: "abc-secret-key", JOB_STATS_SEAL_ENABLED: "false" },
+      {
+        seed: async () => seed,
+        stopSignal: new Promise<string>((r) => (stop = r)),
+        logWrite: (line) => lines.push(JSON.parse(line)),
+        onListening: () => stop("test"),
+      },
+    );
+    expect((await code).code).toBe(0);
+    const off = lines.filter((l) => l.msg.startsWith("switched off: "));
+    expect(off).toHaveLength(1);
+    const line = off[0]!;
+    expect(line.level).toBe("info");
+    for (const setting of ["ADMIN_TOKEN", "CHAT_WEBHOOK_URL", "METRICS_ENABLED", "JOB_STATS_SEAL_ENABLED"])
+      expect(line.msg).toContain(setting);
+    expect(line.msg).toContain("the maintainers' pages");
+    // The key is set: profile look-ups are on and not named.
+    expect(line.msg).not.toContain("GAME_API_KEY");
+    expect(line.off!.map((c) => c.turnOn)).toContain("CHAT_WEBHOOK_URL=<webhook URL>");
     await storage.done();
   });
 });

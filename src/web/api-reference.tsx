@@ -217,6 +217,12 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
           <code>{'{ "error": { "code", "message", "path"? } }'}</code> with a stable code; 5xx answers add{" "}
           <code>requestId</code>, and 429 and 503 carry <code>Retry-After</code>.
         </p>
+        <p>
+          In words: <a href="/docs/protocol">the upload protocol</a> (signing in, the envelope, days, idempotency, every
+          error code, limits, the outbox rules, testing against a local tally) and{" "}
+          <a href="/docs/architecture">how tally is built</a> (its modules, a request's way through them, the data
+          model, the jobs).
+        </p>
         <nav aria-label="API sections">
           <ul>
             {tags.map((t) => (

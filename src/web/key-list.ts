@@ -1,7 +1,7 @@
 // A page's figures bounded in keys (issue 22: keys such as loot.item.<ITEM_ID> are open-ended, and
 // a page of 10 000 charts took 21 s and 8 MB): each group shows its leading figures with charts, and
 // the rest is one request away as a paged list without charts (?group=<slug>&page=N).
-import type { KeyFigure } from "./stats-view.tsx";
+import type { KeyFigure } from "./key-figure.ts";
 
 /** Figures of a group shown with their charts; the group's other figures are in its list. */
 export const LEADING_PER_GROUP = 12;

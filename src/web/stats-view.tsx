@@ -11,20 +11,7 @@ import { Periods } from "./period-view.tsx";
 import { Calendar } from "./calendar-view.tsx";
 import { ActivityRates } from "./rates-view.tsx";
 import { groupSlug } from "./key-list.ts";
-
-export type KeyFigure = {
-  key: string;
-  label: string;
-  group: string;
-  kind: string;
-  unit: string;
-  lifetime: {
-    value: number;
-    baseline: { day: string } | null;
-    days: { first: string; last: string } | null;
-    clamped?: true;
-  };
-};
+import type { KeyFigure } from "./key-figure.ts";
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
 export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>

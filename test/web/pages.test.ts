@@ -72,10 +72,37 @@ describe("the mod's pages", () => {
     });
   }
 
-  test("/changelog renders the repository's CHANGELOG.md", async () => {
-    const changelog = readFileSync(join(import.meta.dir, "../../CHANGELOG.md"), "utf8");
+  test("/changelog renders the players' and self-hosters' changelog, not the engineering log", async () => {
+    const changelog = readFileSync(join(import.meta.dir, "../../site/changelog.md"), "utf8");
     const firstEntry = /^## (.+)$/m.exec(changelog)![1]!;
-    expect(await (await get("/changelog")).text()).toContain(`<h2>${firstEntry}</h2>`);
+    const html = await (await get("/changelog")).text();
+    expect(html).toContain(`<h2>${firstEntry}</h2>`);
+    expect(html).toContain("For players");
+    expect(html).toContain("For people running their own tally");
+    expect(html).not.toContain("Engineering log</h1>");
+  });
+
+  test("/docs/protocol and /docs/architecture are the repository's docs, their contents linking their sections", async () => {
+    for (const [path, file] of [
+      ["/docs/protocol", "protocol.md"],
+      ["/docs/architecture", "architecture.md"],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expectOnlyOwnResources(html);
+      const text = readFileSync(join(import.meta.dir, "../../docs", file), "utf8");
+      const links = [...text.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
+      expect(links.length).toBeGreaterThan(5);
+      for (const id of links) expect(html).toContain(`id="${id}"`);
+    }
+    expect(await (await get("/docs/architecture")).text()).toContain('href="/docs/protocol"');
+  });
+
+  test("/docs/api links the protocol and the architecture", async () => {
+    const html = await (await get("/docs/api")).text();
+    expect(html).toContain('href="/docs/protocol"');
+    expect(html).toContain('href="/docs/architecture"');
   });
 
   test("/fork explains the address override, the binary, settings and Postgres", async () => {
