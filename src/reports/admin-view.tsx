@@ -203,7 +203,8 @@ export function ListPage(v: ListView): string {
                   <td>
                     {ProblemHead({ problem: p, link: true }) as "safe"}
                     <span class="admin-title muted">
-                      {esc(plainLine(p.title))} · {esc(p.tool)}
+                      {p.exceptionType ? `${esc(plainLine(p.title))} · ` : ""}
+                      {esc(p.tool)}
                     </span>
                   </td>
                   <td>
@@ -275,7 +276,7 @@ export function DetailPage(v: DetailView): string {
         <h1 class="admin-problem-title">
           <span class="muted">#{String(p.number)}</span> {ProblemHead({ problem: p }) as "safe"}
         </h1>
-        <p class="admin-title">{esc(plainLine(p.title))}</p>
+        {p.exceptionType ? <p class="admin-title">{esc(plainLine(p.title))}</p> : ""}
         {v.done ? (
           <p class="note" role="status">
             {esc(v.done)}

@@ -75,9 +75,12 @@ export const rateText = (rate: number | null) => (rate === null ? "–" : rate.t
 
 export type Comparison = { newest: VersionSummary; previous: VersionSummary; ratio: number | null };
 
-/** The newest version against the one before it (undefined with fewer than two versions). */
+/**
+ * The newest version against the one before it, among versions with installs counted in the
+ * window (a version only bug reports name says nothing per install); undefined with fewer than two.
+ */
 export function compareNewest(summaries: VersionSummary[]): Comparison | undefined {
-  const [newest, previous] = summaries;
+  const [newest, previous] = summaries.filter((s) => s.installDays > 0);
   if (!newest || !previous) return undefined;
   const ratio = newest.rate !== null && previous.rate ? newest.rate / previous.rate : null;
   return { newest, previous, ratio };

@@ -98,7 +98,13 @@ export async function postReleaseSummaries(deps: SummaryDeps, signal?: AbortSign
     try {
       await createThread(
         { fetch: deps.fetch, webhookUrl: url, timeoutMs: deps.config.chatTimeoutMs, signal },
-        releaseMessage(v, h.summaries[i + 1], fresh, week, deps.config.chatForumTagIds),
+        releaseMessage(
+          v,
+          h.summaries.slice(i + 1).find((s) => s.installDays > 0),
+          fresh,
+          week,
+          deps.config.chatForumTagIds,
+        ),
       );
       await q.setReleasePost(deps.db, v.version, {
         posted: post.posted + 1,
