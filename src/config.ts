@@ -483,6 +483,18 @@ export const settings = {
     default: "",
     doc: "Java package prefixes of the mod's own code (stack frames that group problems). Empty: every frame outside the JDK, the game, its loaders and common libraries.",
   }),
+  releaseHealthDays: setting({
+    env: "RELEASE_HEALTH_DAYS",
+    schema: T.Integer({ minimum: 7, maximum: 3650 }),
+    default: "180",
+    doc: "How many days of release health (active installs with statistics on and bug reports, per mod version and UTC day) are kept.",
+  }),
+  releaseSummaryMinInstalls: setting({
+    env: "RELEASE_SUMMARY_MIN_INSTALLS",
+    schema: T.Integer({ minimum: 1, maximum: 100_000_000 }),
+    default: "50",
+    doc: "Active installs (with statistics on) a new mod version must reach in one UTC day before the chat gets its release summary (posted that day and once more a week later).",
+  }),
   chatReplyThresholds: setting({
     env: "CHAT_REPLY_THRESHOLDS",
     schema: T.Array(T.Integer({ minimum: 2, maximum: 1_000_000_000 }), { maxItems: 32 }),
@@ -543,6 +555,18 @@ export const settings = {
     schema: Millis(100, 86_400_000),
     default: "5000",
     doc: "How often the job that posts bug reports to the chat runs.",
+  }),
+  jobReleaseHealthEnabled: setting({
+    env: "JOB_RELEASE_HEALTH_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off the job that counts the day's installs per mod version (release health), deletes their ids once the day is counted, and posts release summaries.",
+  }),
+  jobReleaseHealthIntervalMs: setting({
+    env: "JOB_RELEASE_HEALTH_INTERVAL_MS",
+    schema: Millis(1000, 86_400_000),
+    default: "600000",
+    doc: "How often the release-health job runs (today's counts on the pages are at most this old).",
   }),
   jobStatsSealEnabled: setting({
     env: "JOB_STATS_SEAL_ENABLED",

@@ -43,7 +43,8 @@ Commands:
   serve          Start the service (the default). Migrates the database first.
   migrate        Apply database migrations and exit.
   check-config   Check the settings and print the effective values (secrets masked).
-  reports        List the bug-report problems by count, with their state (reads the configured database).
+  reports        List the bug-report problems (regressions first, then reports of the last 7 days), with their state.
+  reports versions                 Release health: active installs (statistics on) and reports per 1 000 installs, per mod version.
   reports show <id>                Samples, versions seen, daily counts and state changes of a problem.
   reports resolve <id> --in <ver>  Resolved in that mod version: older versions count, it or newer reopens.
   reports reopen <id>              Open again (also unmutes).

@@ -10,3 +10,4 @@ export * from "../upstream/backoff.table.ts";
 export * from "../profiles/profiles.table.ts";
 export * from "../assets/assets.table.ts";
 export * from "../reports/reports.table.ts";
+export * from "../reports/release-health.table.ts";

@@ -7,8 +7,8 @@ import type Html from "@kitajs/html";
 import { esc, Layout, sync } from "../web/layout.tsx";
 import { Chart, type ChartPoint } from "../web/chart.tsx";
 import { formatDay, formatNumber } from "../web/format.ts";
-import type { Problem, ProblemEvent, Sample, ProblemFilter } from "./reports.query.ts";
-import { stateText } from "./problems-list.ts";
+import type { ListedProblem, Problem, ProblemEvent, Sample, ProblemFilter } from "./reports.query.ts";
+import { distinctSamples, stateText, topFrame } from "./problems-list.ts";
 import { versionRange } from "./versions.ts";
 import { plainLine, plainText } from "./plain-text.ts";
 
@@ -16,7 +16,7 @@ const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace(
 const stateClass = (p: Problem) =>
   p.state === "resolved" ? "resolved" : p.state === "muted" ? "muted" : p.regressedIn ? "regressed" : "open";
 
-function AdminLayout(props: Html.PropsWithChildren<{ title: string; csrf?: string }>): string {
+export function AdminLayout(props: Html.PropsWithChildren<{ title: string; csrf?: string }>): string {
   return Layout({
     title: props.title,
     noindex: true,
@@ -91,12 +91,14 @@ export function Sparkline(p: { id: number; days: ChartPoint[] }): string {
 }
 
 export type ListView = {
-  problems: Problem[];
+  problems: ListedProblem[];
   days: Map<number, ChartPoint[]>;
   filter: ProblemFilter;
   choices: { versions: string[]; tools: string[] };
   csrf: string;
   chatNote?: string;
+  /** Days the "recent" count covers. */
+  recentDays: number;
 };
 
 function option(value: string, label: string, current: string | undefined) {
@@ -107,12 +109,29 @@ function option(value: string, label: string, current: string | undefined) {
   );
 }
 
+/** The exception and where in the mod's own code it was thrown (or the grouped message). */
+export function ProblemHead(p: { problem: Problem; link?: boolean }): string {
+  const x = p.problem;
+  const frame = topFrame(x);
+  const what = esc(plainLine(x.exceptionType ?? x.title));
+  return sync(
+    <span class="admin-head">
+      {p.link ? <a href={`/admin/reports/${x.number}`}>{what as "safe"}</a> : (what as "safe")}
+      {frame ? <code class="admin-frame">at {esc(plainLine(frame))}</code> : ""}
+    </span>,
+  );
+}
+
 export function ListPage(v: ListView): string {
+  const f = v.filter;
   return AdminLayout({
     title: "Bug reports",
     csrf: v.csrf,
     children: sync(
       <>
+        <nav class="admin-nav">
+          <strong>Problems</strong> · <a href="/admin/versions">Release health</a>
+        </nav>
         <h1>Bug reports</h1>
         {v.chatNote ? (
           <p class="note" role="status">
@@ -123,67 +142,90 @@ export function ListPage(v: ListView): string {
         )}
         <form class="admin-filters" method="get" action="/admin/reports">
           <label>
+            Search{" "}
+            <input
+              type="search"
+              name="q"
+              value={esc(f.text ?? "")}
+              maxlength="100"
+              placeholder="exception, class, title"
+            />
+          </label>
+          <label>
             State{" "}
             <select name="state">
-              {option("", "any", v.filter.state)}
-              {option("open", "open", v.filter.state)}
-              {option("resolved", "resolved", v.filter.state)}
-              {option("muted", "muted", v.filter.state)}
+              {option("", "any", f.state)}
+              {option("open", "open", f.state)}
+              {option("regressed", "regressed", f.state)}
+              {option("resolved", "resolved", f.state)}
+              {option("muted", "muted", f.state)}
             </select>
           </label>
           <label>
             Tool{" "}
             <select name="tool">
-              {option("", "any", v.filter.tool)}
-              {v.choices.tools.map((t) => option(t, t, v.filter.tool))}
+              {option("", "any", f.tool)}
+              {v.choices.tools.map((t) => option(t, t, f.tool))}
             </select>
           </label>
           <label>
             Mod version{" "}
             <select name="version">
-              {option("", "any", v.filter.version)}
-              {v.choices.versions.map((t) => option(t, t, v.filter.version))}
+              {option("", "any", f.version)}
+              {v.choices.versions.map((t) => option(t, t, f.version))}
             </select>
           </label>
           <button type="submit">Filter</button>
         </form>
         <p class="muted">
-          {String(v.problems.length)} problem{v.problems.length === 1 ? "" : "s"}, most reported first, then last seen.
+          {String(v.problems.length)} problem{v.problems.length === 1 ? "" : "s"}: regressions first, then most reported
+          in the last {String(v.recentDays)} days.
         </p>
-        <table class="admin-problems">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Problem</th>
-              <th scope="col">State</th>
-              <th scope="col" class="num">
-                Reports
-              </th>
-              <th scope="col">Last 30 days</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Versions</th>
-              <th scope="col">Tool</th>
-            </tr>
-          </thead>
-          <tbody>
-            {v.problems.map((p) => (
-              <tr data-problem={String(p.id)}>
-                <td>{String(p.id)}</td>
-                <td>
-                  <a href={`/admin/reports/${p.id}`}>{esc(plainLine(p.title))}</a>
-                </td>
-                <td>
-                  <span class={`state ${stateClass(p)}`}>{esc(stateText(p))}</span>
-                </td>
-                <td class="num">{formatNumber(p.count)}</td>
-                <td>{Sparkline({ id: p.id, days: v.days.get(p.id) ?? [] }) as "safe"}</td>
-                <td>{esc(when(p.lastSeenAt))}</td>
-                <td>{esc(versionRange(p.minVersion, p.maxVersion))}</td>
-                <td>{esc(p.tool)}</td>
+        <div class="admin-scroll">
+          <table class="admin-problems">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Problem</th>
+                <th scope="col">State</th>
+                <th scope="col" class="num">
+                  Reports
+                </th>
+                <th scope="col">Last 30 days</th>
+                <th scope="col">First and last seen</th>
+                <th scope="col">Versions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {v.problems.map((p) => (
+                <tr data-problem={String(p.number)}>
+                  <td>{String(p.number)}</td>
+                  <td>
+                    {ProblemHead({ problem: p, link: true }) as "safe"}
+                    <span class="admin-title muted">
+                      {p.exceptionType ? `${esc(plainLine(p.title))} · ` : ""}
+                      {esc(p.tool)}
+                    </span>
+                  </td>
+                  <td>
+                    <span class={`state ${stateClass(p)}`}>{esc(stateText(p))}</span>
+                  </td>
+                  <td class="num">
+                    {formatNumber(p.count)}
+                    <span class="admin-title muted">{formatNumber(p.recent)} lately</span>
+                  </td>
+                  <td>{Sparkline({ id: p.id, days: v.days.get(p.id) ?? [] }) as "safe"}</td>
+                  <td class="admin-when">
+                    {esc(when(p.firstSeenAt))}
+                    <br />
+                    {esc(when(p.lastSeenAt))}
+                  </td>
+                  <td>{esc(versionRange(p.minVersion, p.maxVersion))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {v.problems.length ? "" : <p>No problem matches.</p>}
       </>,
     ),
@@ -200,6 +242,8 @@ export type DetailView = {
   samples: Sample[];
   csrf: string;
   done?: string;
+  /** The newest mod version known: what "Fixed in" offers. */
+  newestVersion?: string;
 };
 
 function ActionForm(p: { id: number; action: string; csrf: string; label: string; children?: JSX.Element }): string {
@@ -222,16 +266,17 @@ const actionWords: Record<string, string> = {
 export function DetailPage(v: DetailView): string {
   const p = v.problem;
   return AdminLayout({
-    title: `Problem #${p.id}`,
+    title: `Problem #${p.number}`,
     csrf: v.csrf,
     children: sync(
       <>
         <p>
           <a href="/admin/reports">All problems</a>
         </p>
-        <h1>
-          #{String(p.id)} {esc(plainLine(p.title))}
+        <h1 class="admin-problem-title">
+          <span class="muted">#{String(p.number)}</span> {ProblemHead({ problem: p }) as "safe"}
         </h1>
+        {p.exceptionType ? <p class="admin-title">{esc(plainLine(p.title))}</p> : ""}
         {v.done ? (
           <p class="note" role="status">
             {esc(v.done)}
@@ -239,6 +284,40 @@ export function DetailPage(v: DetailView): string {
         ) : (
           ""
         )}
+        <section class="card admin-actions" aria-label="Actions">
+          <h2>Actions</h2>
+          {
+            ActionForm({
+              id: p.number,
+              action: "resolve",
+              csrf: v.csrf,
+              label: "Resolve",
+              children: (
+                <label>
+                  Fixed in mod version{" "}
+                  <input
+                    name="version"
+                    required
+                    maxlength="64"
+                    pattern="[0-9A-Za-z][0-9A-Za-z.+_\-]*"
+                    placeholder="1.4.0"
+                    value={esc(v.newestVersion ?? "")}
+                  />
+                </label>
+              ),
+            }) as "safe"
+          }
+          {p.state !== "open"
+            ? (ActionForm({ id: p.number, action: "reopen", csrf: v.csrf, label: "Reopen" }) as "safe")
+            : ""}
+          {p.state !== "muted"
+            ? (ActionForm({ id: p.number, action: "mute", csrf: v.csrf, label: "Mute" }) as "safe")
+            : ""}
+          <p class="muted">
+            Resolved: reports from older versions are counted and do not reopen it. Muted: counted, never posted to the
+            chat.
+          </p>
+        </section>
         <dl class="admin-facts">
           <dt>State</dt>
           <dd>
@@ -266,38 +345,6 @@ export function DetailPage(v: DetailView): string {
               : ""}
           </dd>
         </dl>
-        <section class="card admin-actions" aria-label="Actions">
-          <h2>Actions</h2>
-          {
-            ActionForm({
-              id: p.id,
-              action: "resolve",
-              csrf: v.csrf,
-              label: "Resolve",
-              children: (
-                <label>
-                  Fixed in mod version{" "}
-                  <input
-                    name="version"
-                    required
-                    maxlength="64"
-                    pattern="[0-9A-Za-z][0-9A-Za-z.+_\-]*"
-                    placeholder="1.4.0"
-                    value={esc(p.resolvedIn ?? "")}
-                  />
-                </label>
-              ),
-            }) as "safe"
-          }
-          {p.state !== "open"
-            ? (ActionForm({ id: p.id, action: "reopen", csrf: v.csrf, label: "Reopen" }) as "safe")
-            : ""}
-          {p.state !== "muted" ? (ActionForm({ id: p.id, action: "mute", csrf: v.csrf, label: "Mute" }) as "safe") : ""}
-          <p class="muted">
-            Resolved: reports from older versions are counted and do not reopen it. Muted: counted, never posted to the
-            chat.
-          </p>
-        </section>
         <section>
           <h2>Daily reports</h2>
           {
@@ -327,7 +374,9 @@ export function DetailPage(v: DetailView): string {
             <tbody>
               {v.versions.map((x) => (
                 <tr>
-                  <td>{esc(x.version)}</td>
+                  <td>
+                    <a href={`/admin/versions/${encodeURIComponent(x.version)}`}>{esc(x.version)}</a>
+                  </td>
                   <td class="num">{formatNumber(x.count)}</td>
                   <td>{esc(when(x.lastSeenAt))}</td>
                 </tr>
@@ -352,25 +401,36 @@ export function DetailPage(v: DetailView): string {
         </section>
         <section>
           <h2>Latest reports (scrubbed)</h2>
-          {v.samples.map((s) => (
-            <article class="card admin-sample">
-              <h3>{esc(plainLine(s.title))}</h3>
-              <p class="muted">
-                {esc(when(s.receivedAt))} · mod {esc(s.modVersion)} · Minecraft {esc(s.minecraft)}
-                {s.loader ? ` · ${esc(s.loader)}` : ""}
-              </p>
-              {s.message ? <p class="admin-text">{esc(plainText(s.message))}</p> : ""}
-              {s.steps ? (
-                <>
-                  <h4>Steps</h4>
-                  <p class="admin-text">{esc(plainText(s.steps))}</p>
-                </>
-              ) : (
-                ""
-              )}
-              {s.stackTrace ? <pre>{esc(plainText(s.stackTrace))}</pre> : ""}
-            </article>
-          ))}
+          {distinctSamples(v.samples).map(({ sample: s, count }) => {
+            const trace = s.stackTrace ? plainText(s.stackTrace) : "";
+            const cut = trace.indexOf("\n");
+            const first = cut < 0 ? trace : trace.slice(0, cut);
+            const rest = cut < 0 ? "" : trace.slice(cut + 1);
+            return (
+              <article class="card admin-sample" data-count={String(count)}>
+                <h3>
+                  {esc(plainLine(s.title))}
+                  {count > 1 ? <span class="admin-times"> ×{String(count)} identical</span> : ""}
+                </h3>
+                <p class="muted">
+                  {count > 1 ? "newest " : ""}
+                  {esc(when(s.receivedAt))} · mod {esc(s.modVersion)} · Minecraft {esc(s.minecraft)}
+                  {s.loader ? ` · ${esc(s.loader)}` : ""}
+                </p>
+                {s.message ? <p class="admin-text">{esc(plainText(s.message))}</p> : ""}
+                {s.steps ? (
+                  <>
+                    <h4>Steps</h4>
+                    <p class="admin-text">{esc(plainText(s.steps))}</p>
+                  </>
+                ) : (
+                  ""
+                )}
+                {first ? <p class="admin-trace-head">{esc(first)}</p> : ""}
+                {rest ? <pre>{esc(rest)}</pre> : ""}
+              </article>
+            );
+          })}
         </section>
       </>,
     ),

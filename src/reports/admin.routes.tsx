@@ -30,15 +30,17 @@ import {
   dailyCounts,
   eventsOf,
   filterChoices,
-  problemById,
+  problemByNumber,
   problemsWhere,
   samplesOf,
   versionsOf,
   type Problem,
   type ProblemFilter,
-  type ProblemState,
 } from "./reports.query.ts";
-import { applyAction } from "./states.ts";
+import { applyAction, VERSION_PATTERN } from "./states.ts";
+import { newestVersion, releaseHealth, versionHealth } from "./release-health.ts";
+import { VersionPage, VersionsPage } from "./version-view.tsx";
+import { compareVersions } from "./versions.ts";
 import { webhookKey } from "./chat-outbox.ts";
 import { DetailPage, ListPage, LoginPage } from "./admin-view.tsx";
 import { stateText } from "./problems-list.ts";
@@ -46,6 +48,8 @@ import { ADMIN_SESSION_MS, adminSessions, mac } from "./admin-sessions.ts";
 
 export const ADMIN_COOKIE = "tally_admin";
 const DAYS_SHOWN = 30;
+/** The list orders by reports of the last this many days (after open regressions). */
+const RECENT_DAYS = 7;
 const ID = /^[1-9]\d{0,9}$/;
 const ACTIONS = { resolve: "resolved", reopen: "reopened", mute: "muted" } as const;
 
@@ -62,7 +66,7 @@ function cookieOf(request: Request, name: string): string | undefined {
 /** The problem as the JSON routes answer it. */
 function problemJson(p: Problem) {
   return {
-    id: p.id,
+    id: p.number,
     title: p.title,
     tool: p.tool,
     state: p.state,
@@ -79,18 +83,21 @@ function problemJson(p: Problem) {
   };
 }
 
-function filterOf(url: URL): ProblemFilter {
+function filterOf(url: URL, today: string): ProblemFilter {
   const state = url.searchParams.get("state") ?? "";
   const tool = url.searchParams.get("tool") ?? "";
   const version = url.searchParams.get("version") ?? "";
-  if (state && !["open", "resolved", "muted"].includes(state))
-    throw new ApiError("invalid_query", "state is open, resolved or muted", "/state");
-  if (tool.length > 32 || version.length > 64)
-    throw new ApiError("invalid_query", "tool is at most 32 and version 64 characters");
+  const text = (url.searchParams.get("q") ?? "").trim();
+  if (state && !["open", "regressed", "resolved", "muted"].includes(state))
+    throw new ApiError("invalid_query", "state is open, regressed, resolved or muted", "/state");
+  if (tool.length > 32 || version.length > 64 || text.length > 100)
+    throw new ApiError("invalid_query", "tool is at most 32, version 64 and q 100 characters");
   return {
-    ...(state ? { state: state as ProblemState } : {}),
+    ...(state ? { state: state as ProblemFilter["state"] } : {}),
     ...(tool ? { tool } : {}),
     ...(version ? { version } : {}),
+    ...(text ? { text } : {}),
+    recentFrom: addDays(today, -(RECENT_DAYS - 1)),
     limit: 500,
   };
 }
@@ -167,15 +174,15 @@ export function reportAdminRoutes(deps: Deps) {
     });
 
   const detail = async (id: number) => {
-    const problem = await problemById(deps.db, id);
+    const problem = await problemByNumber(deps.db, id);
     if (!problem) throw new ApiError("not_found", `no problem #${id}`);
     const to = utcDay(deps.clock.now());
     const from = addDays(to, -(DAYS_SHOWN - 1));
     const [versions, days, events, samples] = await Promise.all([
-      versionsOf(deps.db, id),
-      dailyCounts(deps.db, [id], from),
-      eventsOf(deps.db, id),
-      samplesOf(deps.db, id),
+      versionsOf(deps.db, problem.id),
+      dailyCounts(deps.db, [problem.id], from),
+      eventsOf(deps.db, problem.id),
+      samplesOf(deps.db, problem.id),
     ]);
     return { problem, versions, days, events, samples, from, to };
   };
@@ -188,7 +195,7 @@ export function reportAdminRoutes(deps: Deps) {
         "/v1/admin/reports",
         async ({ request, server }) => {
           await bearer({ request, server });
-          const problems = await problemsWhere(deps.db, filterOf(new URL(request.url)));
+          const problems = await problemsWhere(deps.db, filterOf(new URL(request.url), utcDay(deps.clock.now())));
           return { problems: problems.map(problemJson) };
         },
         hidden,
@@ -290,7 +297,7 @@ export function reportAdminRoutes(deps: Deps) {
         async ({ request }) => {
           const s = await session(request);
           if (!s) return toLogin();
-          const filter = filterOf(new URL(request.url));
+          const filter = filterOf(new URL(request.url), utcDay(deps.clock.now()));
           const problems = await problemsWhere(deps.db, filter);
           const to = utcDay(deps.clock.now());
           const from = addDays(to, -(DAYS_SHOWN - 1));
@@ -311,7 +318,15 @@ export function reportAdminRoutes(deps: Deps) {
             : undefined;
           return page(
             request,
-            ListPage({ problems, days, filter, choices: await filterChoices(deps.db), csrf: csrfFor(s), chatNote }),
+            ListPage({
+              problems,
+              days,
+              filter,
+              choices: await filterChoices(deps.db),
+              csrf: csrfFor(s),
+              chatNote,
+              recentDays: RECENT_DAYS,
+            }),
           );
         },
         hidden,
@@ -323,15 +338,51 @@ export function reportAdminRoutes(deps: Deps) {
           if (!s) return toLogin();
           const d = await detail(idOf(params.id));
           const done = new URL(request.url).searchParams.get("done");
+          const newest = await newestVersion(
+            deps,
+            d.versions.map((x) => x.version),
+          );
           return page(
             request,
             DetailPage({
               ...d,
               days: fullDays(d.days, d.from),
+              versions: d.versions.sort((a, b) => compareVersions(b.version, a.version)),
+              newestVersion: newest,
               csrf: csrfFor(s),
               done: done === "1" ? `Saved: the problem is now ${stateText(d.problem)}.` : undefined,
             }),
           );
+        },
+        hidden,
+      )
+      .get(
+        "/admin/versions",
+        async ({ request }) => {
+          const s = await session(request);
+          if (!s) return toLogin();
+          const h = await releaseHealth(deps);
+          return page(
+            request,
+            VersionsPage({
+              summaries: h.summaries,
+              comparison: h.comparison,
+              csrf: csrfFor(s),
+              days: deps.config.releaseHealthDays,
+              today: h.today,
+            }),
+          );
+        },
+        hidden,
+      )
+      .get(
+        "/admin/versions/:version",
+        async ({ request, params }) => {
+          const s = await session(request);
+          if (!s) return toLogin();
+          const h = VERSION_PATTERN.test(params.version) ? await versionHealth(deps, params.version) : undefined;
+          if (!h) throw new ApiError("not_found", "no upload or report names this mod version");
+          return page(request, VersionPage({ ...h, csrf: csrfFor(s), keptDays: deps.config.releaseHealthDays }));
         },
         hidden,
       )

@@ -47,7 +47,7 @@ const when = (ms: number, style: "f" | "R") => `<t:${Math.floor(ms / 1000)}:${st
 /** The summary line the count edits keep current. */
 export function starterContent(p: Problem): string {
   const lines = [
-    `**Problem #${p.id}** · \`${p.tool}\` · **${p.count}** ${p.count === 1 ? "report" : "reports"} · mod ${escapeText(versionRange(p.minVersion, p.maxVersion))} · Minecraft ${escapeText(p.lastMinecraft)}`,
+    `**Problem #${p.number}** · \`${p.tool}\` · **${p.count}** ${p.count === 1 ? "report" : "reports"} · mod ${escapeText(versionRange(p.minVersion, p.maxVersion))} · Minecraft ${escapeText(p.lastMinecraft)}`,
     `First seen ${when(p.firstSeenAt, "f")} · last seen ${when(p.lastSeenAt, "R")}`,
     p.exceptionType
       ? `\`${cut(p.exceptionType.replaceAll("`", ""), 200)}\``
@@ -90,7 +90,7 @@ export function newThreadMessage(
   first: Sample,
   opts: { continues?: string; uncertainSince?: number; tags?: string[] } = {},
 ): ChatMessage & { thread_name: string } {
-  const name = plainLine(`#${p.id} ${p.title}`);
+  const name = plainLine(`#${p.number} ${p.title}`);
   const before = opts.continues
     ? `Continues <#${opts.continues}>, which is closed.\n`
     : opts.uncertainSince !== undefined

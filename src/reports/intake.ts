@@ -83,7 +83,7 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
   });
   // Counts only: never the text, never a name.
   log?.info("bug report", {
-    problemId: problem.id,
+    problemId: problem.number,
     status: created ? "new" : "repeat",
     count: problem.count,
     kind: print.kind,
@@ -91,5 +91,5 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
     // From the fixing version or newer, but no signed-in client runs it: counted, not reopened.
     ...(unvouched ? { notReopened: "no signed-in client uploads from this mod version" } : {}),
   });
-  return { problemId: problem.id, status: created ? ("new" as const) : ("repeat" as const), count: problem.count };
+  return { problemId: problem.number, status: created ? ("new" as const) : ("repeat" as const), count: problem.count };
 }

@@ -10,17 +10,19 @@ import {
   dailyCounts,
   eventsOf,
   pendingOutbox,
-  problemById,
+  problemByNumber,
   problemsByCount,
   samplesOf,
   versionsOf,
   type Problem,
+  type Sample,
 } from "./reports.query.ts";
 import { compareVersions, versionRange } from "./versions.ts";
 import { cut } from "./chat-message.ts";
 import { plainLine, plainText } from "./plain-text.ts";
 import { applyAction } from "./states.ts";
 import { webhookKey } from "./chat-outbox.ts";
+import { versionsTable } from "./release-health-text.ts";
 
 const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
@@ -31,7 +33,26 @@ export function stateText(p: Pick<Problem, "state" | "resolvedIn" | "regressedIn
   return p.regressedIn ? `regressed in ${p.regressedIn}` : "open";
 }
 
-function table(head: string[], rows: string[][]): string[] {
+/** The top frame of the mod's own code a problem was grouped by (undefined: grouped by message). */
+export function topFrame(p: Pick<Problem, "kind" | "signature">): string | undefined {
+  if (p.kind !== "frames") return undefined;
+  const line = p.signature.split("\n", 2)[1];
+  return line?.trim().replace(/^at /, "") || undefined;
+}
+
+/** Identical scrubbed samples once each, newest first, with how many there were. */
+export function distinctSamples(samples: Sample[]): { sample: Sample; count: number }[] {
+  const by = new Map<string, { sample: Sample; count: number }>();
+  for (const s of samples) {
+    const key = JSON.stringify([s.modVersion, s.minecraft, s.loader, s.title, s.message, s.steps, s.stackTrace]);
+    const seen = by.get(key);
+    if (seen) seen.count++;
+    else by.set(key, { sample: s, count: 1 });
+  }
+  return [...by.values()];
+}
+
+export function table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
   const line = (r: string[]) =>
     r
@@ -55,39 +76,54 @@ async function chatNotes(db: Db, webhookUrl: string): Promise<string[]> {
   return ["", `chat: ${what}`];
 }
 
-export async function problemsTable(db: Db, webhookUrl = ""): Promise<string> {
-  const problems = await problemsByCount(db);
+export async function problemsTable(db: Db, webhookUrl = "", now?: number): Promise<string> {
+  const problems = await problemsByCount(
+    db,
+    now === undefined ? undefined : new Date(now - 6 * 86_400_000).toISOString().slice(0, 10),
+  );
   const notes = await chatNotes(db, webhookUrl);
   if (!problems.length) return ["no bug reports yet", ...notes.slice(1), ""].join("\n");
   const rows = problems.map((p) => [
-    String(p.id),
+    String(p.number),
     String(p.count),
+    String(p.recent),
     minute(p.firstSeenAt),
     minute(p.lastSeenAt),
     plainLine(versionRange(p.minVersion, p.maxVersion)),
     p.tool,
     plainLine(stateText(p)),
     p.chatThreadId ? "yes" : p.chatUncertainAt !== null ? "unknown" : "no",
-    cut(plainLine(p.title), 70),
+    cut(plainLine([p.exceptionType, topFrame(p) && `at ${topFrame(p)}`].filter(Boolean).join(" ") || p.title), 90),
   ]);
-  const head = ["id", "count", "first seen (UTC)", "last seen (UTC)", "versions", "tool", "state", "thread", "title"];
+  const head = [
+    "#",
+    "count",
+    "7 days",
+    "first seen (UTC)",
+    "last seen (UTC)",
+    "versions",
+    "tool",
+    "state",
+    "thread",
+    "problem",
+  ];
   const total = problems.reduce((n, p) => n + p.count, 0);
   return [...table(head, rows), "", `${problems.length} problem(s), ${total} report(s)`, ...notes, ""].join("\n");
 }
 
 /** `tally reports show <id>`: the problem, its versions seen, daily counts, audit list and samples. */
 export async function problemDetail(db: Db, id: number, today: number): Promise<string> {
-  const p = await problemById(db, id);
+  const p = await problemByNumber(db, id);
   if (!p) throw new ApiError("not_found", `no problem #${id}`);
   const from = new Date(today - 29 * 86_400_000).toISOString().slice(0, 10);
   const [versions, days, events, samples] = await Promise.all([
-    versionsOf(db, id),
-    dailyCounts(db, [id], from),
-    eventsOf(db, id),
-    samplesOf(db, id),
+    versionsOf(db, p.id),
+    dailyCounts(db, [p.id], from),
+    eventsOf(db, p.id),
+    samplesOf(db, p.id),
   ]);
   const out = [
-    `problem #${p.id}: ${plainLine(p.title)}`,
+    `problem #${p.number}: ${plainLine(p.title)}`,
     `state      ${plainLine(stateText(p))}`,
     `tool       ${p.tool}`,
     `count      ${p.count} (first ${minute(p.firstSeenAt)} UTC, last ${minute(p.lastSeenAt)} UTC)`,
@@ -135,16 +171,20 @@ export async function problemDetail(db: Db, id: number, today: number): Promise<
 
 export type ReportsCommand =
   | { kind: "list" }
+  | { kind: "versions" }
   | { kind: "show"; id: number }
   | { kind: "resolve"; id: number; version: string }
   | { kind: "reopen"; id: number }
   | { kind: "mute"; id: number };
 
-const REPORTS_USAGE = "tally reports [show <id> | resolve <id> --in <version> | reopen <id> | mute <id>]";
+const REPORTS_USAGE =
+  "tally reports [versions | show <number> | resolve <number> --in <version> | reopen <number> | mute <number>]";
 
 /** Reads `tally reports ...`'s arguments; answers the command or an error line. */
 export function parseReportsArgs(args: string[]): ReportsCommand | { error: string } {
   if (!args.length) return { kind: "list" };
+  if (args[0] === "versions")
+    return args.length === 1 ? { kind: "versions" } : { error: `versions takes nothing more: ${REPORTS_USAGE}` };
   const [verb, idText, ...rest] = args;
   const id = Number(idText);
   if (!idText || !/^\d{1,10}$/.test(idText)) return { error: `${verb ?? ""} needs a problem id: ${REPORTS_USAGE}` };
@@ -162,10 +202,11 @@ export function parseReportsArgs(args: string[]): ReportsCommand | { error: stri
 
 /** Runs one parsed command against the database; answers what to print. */
 export async function runReportsCommand(
-  deps: { db: Db; clock: Clock; config: Pick<Config, "chatWebhookUrl"> },
+  deps: { db: Db; clock: Clock; config: Pick<Config, "chatWebhookUrl" | "releaseHealthDays"> },
   c: ReportsCommand,
 ): Promise<string> {
-  if (c.kind === "list") return problemsTable(deps.db, deps.config.chatWebhookUrl);
+  if (c.kind === "list") return problemsTable(deps.db, deps.config.chatWebhookUrl, deps.clock.now());
+  if (c.kind === "versions") return versionsTable(deps);
   if (c.kind === "show") return problemDetail(deps.db, c.id, deps.clock.now());
   const action = c.kind === "resolve" ? "resolved" : c.kind === "reopen" ? "reopened" : "muted";
   const done = await applyAction(deps, c.id, action, "cli", c.kind === "resolve" ? c.version : undefined);

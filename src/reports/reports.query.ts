@@ -1,6 +1,6 @@
 // SQL of bug intake: count a report into its problem, keep its sample, queue the chat; and the
 // reads and writes of the chat outbox drain and the maintainer's list.
-import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import {
   reportChatStatus,
@@ -12,6 +12,7 @@ import {
   reportVersions,
 } from "./reports.table.ts";
 import { compareVersions } from "./versions.ts";
+import { addVersionReport } from "./release-health.query.ts";
 
 export type Problem = typeof reportProblems.$inferSelect;
 export type Sample = typeof reportSamples.$inferSelect;
@@ -22,6 +23,9 @@ export type StateAction = "resolved" | "reopened" | "muted";
 export type Actor = "cli" | "admin" | "intake";
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The advisory lock (one bigint key) under which a new problem takes the next number. */
+const NUMBER_LOCK = 0x7461_6c6c_0001;
 
 export type ReportInput = {
   fingerprint: string;
@@ -50,32 +54,39 @@ export function recordReport(
   return db.transaction(async (tx) => {
     let unvouched = false;
     const { modVersion, minecraft } = r.sample;
-    const [inserted] = await tx
-      .insert(reportProblems)
-      .values({
-        fingerprint: r.fingerprint,
-        tool: r.tool,
-        kind: r.kind,
-        exceptionType: r.exceptionType ?? null,
-        signature: r.signature,
-        title: r.sample.title,
-        count: 1,
-        firstSeenAt: r.now,
-        lastSeenAt: r.now,
-        minVersion: modVersion,
-        maxVersion: modVersion,
-        lastMinecraft: minecraft,
-      })
-      .onConflictDoNothing({ target: reportProblems.fingerprint })
-      .returning();
+    // A repeat (the usual case) finds its row; only a new problem takes the numbering lock.
+    const byFingerprint = () =>
+      tx.select().from(reportProblems).where(eq(reportProblems.fingerprint, r.fingerprint)).for("update");
+    let [current] = await byFingerprint();
+    let inserted: Problem | undefined;
+    if (!current) {
+      // Numbers count up without gaps: one new problem at a time takes the next (an identity
+      // skips a value at every conflict and rollback).
+      await tx.execute(sql`select pg_advisory_xact_lock(${NUMBER_LOCK})`);
+      [inserted] = await tx
+        .insert(reportProblems)
+        .values({
+          number: sql`(select coalesce(max(${reportProblems.number}), 0) + 1 from ${reportProblems})`,
+          fingerprint: r.fingerprint,
+          tool: r.tool,
+          kind: r.kind,
+          exceptionType: r.exceptionType ?? null,
+          signature: r.signature,
+          title: r.sample.title,
+          count: 1,
+          firstSeenAt: r.now,
+          lastSeenAt: r.now,
+          minVersion: modVersion,
+          maxVersion: modVersion,
+          lastMinecraft: minecraft,
+        })
+        .onConflictDoNothing({ target: reportProblems.fingerprint })
+        .returning();
+      // Another instance created it meanwhile: a repeat after all.
+      if (!inserted) [current] = await byFingerprint();
+    }
     let problem = inserted;
     if (!problem) {
-      // A repeat: lock the row, so concurrent repeats on several instances each count once.
-      const [current] = await tx
-        .select()
-        .from(reportProblems)
-        .where(eq(reportProblems.fingerprint, r.fingerprint))
-        .for("update");
       // Resolved in V: a report from an older version is counted and changes nothing; one from V
       // or newer brings the problem back as a regression, when signed-in clients run its version.
       const fromFixOrNewer =
@@ -117,6 +128,7 @@ export function recordReport(
         target: [reportDays.problemId, reportDays.day],
         set: { count: sql`${reportDays.count} + 1` },
       });
+    await addVersionReport(tx, utcDay(r.now), modVersion);
     await tx
       .insert(reportVersions)
       .values({ problemId: problem.id, version: modVersion, count: 1, lastSeenAt: r.now })
@@ -140,29 +152,59 @@ export function recordReport(
   });
 }
 
-/** Every problem, most reported first (the maintainer's list). */
-export function problemsByCount(db: Db): Promise<Problem[]> {
-  return problemsWhere(db, {});
+/** Every problem, regressions first, then most reported lately (the maintainer's list). */
+export function problemsByCount(db: Db, recentFrom = "9999-12-31"): Promise<ListedProblem[]> {
+  return problemsWhere(db, { recentFrom });
 }
 
-export type ProblemFilter = { state?: ProblemState; tool?: string; version?: string; limit?: number };
+export type ProblemFilter = {
+  state?: ProblemState | "regressed";
+  tool?: string;
+  version?: string;
+  /** Words the title, the exception or the grouping signature contains (case-insensitive). */
+  text?: string;
+  /** Reports from this UTC day on are "recent" (the order after regressions). */
+  recentFrom?: string;
+  limit?: number;
+};
 
-/** Problems by count, then last seen, narrowed by state, tool, and a mod version seen. */
-export function problemsWhere(db: Db, f: ProblemFilter): Promise<Problem[]> {
+export type ListedProblem = Problem & { recent: number };
+
+/** `%`, `_` and `\` of a search taken literally by ILIKE. */
+const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The list: open regressions first, then by reports since `recentFrom`, then by count and last
+ * seen; narrowed by state, tool, a mod version seen, and a text search.
+ */
+export function problemsWhere(db: Db, f: ProblemFilter): Promise<ListedProblem[]> {
   const seen = f.version
     ? sql`exists (select 1 from ${reportVersions} where ${reportVersions.problemId} = ${reportProblems.id} and ${reportVersions.version} = ${f.version})`
     : undefined;
+  const words = (f.text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  const text = words.map((w) => {
+    const like = likeLiteral(w);
+    return sql`(${reportProblems.title} ilike ${like} or ${reportProblems.exceptionType} ilike ${like} or ${reportProblems.signature} ilike ${like})`;
+  });
+  const state =
+    f.state === "regressed"
+      ? and(eq(reportProblems.state, "open"), sql`${reportProblems.regressedIn} is not null`)
+      : f.state
+        ? eq(reportProblems.state, f.state)
+        : undefined;
+  const recent = sql<number>`coalesce((select sum(${reportDays.count}) from ${reportDays} where ${reportDays.problemId} = ${reportProblems.id} and ${reportDays.day} >= ${f.recentFrom ?? "9999-12-31"}), 0)::int`;
+  const regressed = sql`(${reportProblems.state} = 'open' and ${reportProblems.regressedIn} is not null)`;
   return db
-    .select()
+    .select({ ...getTableColumns(reportProblems), recent })
     .from(reportProblems)
-    .where(
-      and(
-        f.state ? eq(reportProblems.state, f.state) : undefined,
-        f.tool ? eq(reportProblems.tool, f.tool) : undefined,
-        seen,
-      ),
+    .where(and(state, f.tool ? eq(reportProblems.tool, f.tool) : undefined, seen, ...text))
+    .orderBy(
+      desc(regressed),
+      desc(recent),
+      desc(reportProblems.count),
+      desc(reportProblems.lastSeenAt),
+      asc(reportProblems.number),
     )
-    .orderBy(desc(reportProblems.count), desc(reportProblems.lastSeenAt), asc(reportProblems.id))
     .limit(f.limit ?? 1000);
 }
 
@@ -300,6 +342,12 @@ export function samplesOf(db: Db, problemId: number): Promise<Sample[]> {
 
 export async function problemById(db: Db, id: number): Promise<Problem | undefined> {
   const [row] = await db.select().from(reportProblems).where(eq(reportProblems.id, id));
+  return row;
+}
+
+/** The problem a maintainer names by its number. */
+export async function problemByNumber(db: Db, number: number): Promise<Problem | undefined> {
+  const [row] = await db.select().from(reportProblems).where(eq(reportProblems.number, number));
   return row;
 }
 

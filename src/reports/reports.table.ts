@@ -6,6 +6,8 @@ export const reportProblems = pgTable(
   "report_problems",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    /** The number maintainers see and type (1, 2, 3 ... without gaps; `id` skips on repeats). */
+    number: integer("number").notNull().unique(),
     fingerprint: text("fingerprint").notNull().unique(),
     tool: text("tool").notNull(),
     /** "frames": type and in-app frames; "message": a parameterised message. */

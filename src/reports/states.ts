@@ -5,13 +5,13 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { changeState, type Actor, type StateAction } from "./reports.query.ts";
+import { changeState, problemByNumber, type Actor, type StateAction } from "./reports.query.ts";
 
 export const VERSION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
 
 export type StateDeps = { db: Db; clock: Clock; config: Pick<Config, "chatWebhookUrl"> };
 
-/** Applies one action; throws a clear ApiError for an unknown problem or a bad version. */
+/** Applies one action to problem number `id`; throws a clear ApiError for an unknown problem or a bad version. */
 export async function applyAction(deps: StateDeps, id: number, action: StateAction, actor: Actor, version?: string) {
   if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError("not_found", `no problem #${id}`);
   if (action === "resolved") {
@@ -24,7 +24,9 @@ export async function applyAction(deps: StateDeps, id: number, action: StateActi
         "/version",
       );
   }
-  const done = await changeState(deps.db, id, {
+  const found = await problemByNumber(deps.db, id);
+  if (!found) throw new ApiError("not_found", `no problem #${id}`);
+  const done = await changeState(deps.db, found.id, {
     action,
     version,
     actor,

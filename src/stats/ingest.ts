@@ -22,6 +22,7 @@ import { resealedDays } from "./seal.ts";
 import { capKeys, keyCapWarning, keepHeldDigest } from "./key-cap.ts";
 import { readMark, type AccountMark } from "./counters.query.ts";
 import { countWrittenDays } from "./calendar.query.ts";
+import { countInstall } from "../reports/release-health.ts";
 
 export type IngestDeps = {
   db: Db;
@@ -398,6 +399,8 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     // The version a signed-in client runs, for bug intake (only one a report could name is kept).
     const version = env.client.modVersion;
     await markUpload(tx, uuid, now, isModVersion(version) ? version : null);
+    // Release health: this install runs this version today (bug intake owns the count).
+    await countInstall(tx, now, version, env.client.install);
 
     const answer: Answer = {
       sealedBeforeDay,

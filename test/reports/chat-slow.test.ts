@@ -82,7 +82,9 @@ describe("an answer that never comes", () => {
     expect(warned).toMatchObject({ problemId: a.problemId, reason: "timeout", retryInMs: PAUSE });
     expect((await problemById(t.db, a.problemId))!.chatUncertainAt).toBe(t.clock.now());
     // `tally reports` says so: the thread may exist
-    expect(await problemsTable(t.db)).toMatch(new RegExp(`^${a.problemId} .* unknown +Crash`, "m"));
+    expect(await problemsTable(t.db)).toMatch(
+      new RegExp(`^${a.problemId} .* unknown +java\\.lang\\.NullPointerException`, "m"),
+    );
 
     t.clock.advance(5000); // the outbox's backoff: the other problem goes on, this one does not
     expect(await drain()).toMatchObject({ due: 1, created: 1, uncertain: 0, pending: 1 });

@@ -119,10 +119,10 @@ describe("tally serve and tally reports", () => {
     expect(await main(["reports"], { env: store.env, out: (t) => (out += t), err: (t) => (out += t) })).toBe(0);
     const rows = out.trim().split("\n");
     expect(rows[0]).toMatch(
-      /^id\s+count\s+first seen \(UTC\)\s+last seen \(UTC\)\s+versions\s+tool\s+state\s+thread\s+title$/,
+      /^#\s+count\s+7 days\s+first seen \(UTC\)\s+last seen \(UTC\)\s+versions\s+tool\s+state\s+thread\s+problem$/,
     );
     expect(rows[1]).toMatch(
-      /^\d+\s+3\s+.*1\.2\.0 – 1\.3\.1\s+general\s+open\s+yes\s+Crash while reading dungeon chat$/,
+      /^\d+\s+3\s+\d+\s+.*1\.2\.0 – 1\.3\.1\s+general\s+open\s+yes\s+java\.lang\.NullPointerException at dev\.tally\.mod\.\S+$/,
     );
     expect(rows.at(-1)).toBe("8 problem(s), 15 report(s)");
     await store.done();

@@ -132,7 +132,7 @@ describe("a regression end to end", () => {
     console.log(`tally reports:\n${list}`);
     expect(list).toMatch(
       new RegExp(
-        `^${first.problemId}\\s+3\\s+.*1\\.3\\.8 – 1\\.4\\.1\\s+general\\s+regressed in 1\\.4\\.1\\s+yes\\s+Crash while reading dungeon chat$`,
+        `^${first.problemId}\\s+3\\s+3\\s+.*1\\.3\\.8 – 1\\.4\\.1\\s+general\\s+regressed in 1\\.4\\.1\\s+yes\\s+java\\.lang\\.NullPointerException at dev\\.tally\\.mod\\.feature\\.DungeonSplits\\.onChat$`,
         "m",
       ),
     );
