@@ -60,7 +60,6 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
 
   const byClean = new Map<string, { strings: number; altered: number; refused: number }>();
   const wrongs: string[] = [];
-  let changed = 0;
   let identifiersChanged = 0;
   let display = 0;
   let displayChanged = 0;
@@ -75,7 +74,6 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
     const id = identifierFamilies.has(s.family);
     if (!id) display++;
     if (a || r) {
-      changed++;
       if (id) identifiersChanged++;
       else displayChanged++;
       wrongs.push(
