@@ -9,6 +9,8 @@ import {
   cleanStrings,
   heldOutCleanStrings,
   heldOutNameLines,
+  heldOutNameLines2,
+  heldOutCleanStrings2,
   identifierFamilies,
   type NameLine,
   nameLines,
@@ -96,3 +98,4 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
 
 measure("development part", nameLines, cleanStrings, process.argv.includes("--verbose"));
 measure("held-out part", heldOutNameLines, heldOutCleanStrings, false);
+measure("held-out part, second batch (gathered after the rules)", heldOutNameLines2, heldOutCleanStrings2, false);
