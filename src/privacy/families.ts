@@ -497,6 +497,24 @@ export const families: readonly Family[] = [
       ["[CHAT] <Alex_99> anyone for F7?", ["Alex_99"]],
     ],
   },
+  {
+    family: "action",
+    gate: /ed /,
+    doc: "A player's action by its structure, whatever the mechanic: X recovered one of Elle's supplies! (3/6), X dropped Elle's supplies back into the lava! Oops!",
+    rules: [
+      // A teammate's action by its structure, whatever the mechanic (new floors, Kuudra, Slayer):
+      // a line that opens with a player and a verb in the past tense, "X recovered one of ...",
+      // "X dropped Elle's supplies ...!", "X has repaired the ...!": a player, a verb in the past
+      // tense, an object, and the exclamation every such broadcast ends with (the verbs above are
+      // this shape's known cases). Lore sentences have no "!" after such an opening; a system word
+      // in the subject's place drops it.
+      rule(
+        `${START}${P} (?:has |had |was )?[a-z]{2,20}ed (?:one of|a|an|the|their|some|all|[A-Z][a-z']{1,20})(?![A-Za-z])[^\\n]{0,120}?!`,
+        { speaker: true },
+      ),
+    ],
+    examples: [["Alex_99 recovered one of Elle's supplies! (3/6)", ["Alex_99"]]],
+  },
 ];
 
 /** Every rule with its family, in order. */
