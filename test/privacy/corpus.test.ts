@@ -17,9 +17,15 @@ import {
   stillThere,
   altered,
   refused,
-  heldOutNameLines,
-  heldOutCleanStrings,
+  heldOutNameLines as batch1,
+  heldOutNameLines2,
+  heldOutCleanStrings as clean1,
+  heldOutCleanStrings2,
 } from "./corpus.ts";
+
+/** Both held-out batches (the second gathered after the rules were written). */
+const heldOutNameLines = [...batch1, ...heldOutNameLines2];
+const heldOutCleanStrings = [...clean1, ...heldOutCleanStrings2];
 
 const codes = (s: string) => (s.match(/§./g) ?? []).join("");
 
