@@ -39,7 +39,9 @@ function isVersion(text: string, at: number, match: string): boolean {
   if (/^(?:[A-Za-z_+]|-[A-Za-z])/.test(after)) return true;
   if (/^\d\.\d\.\d\.\d$/.test(match)) return true;
   const line = text.lastIndexOf("\n", at - 1) + 1;
-  return /(?:version|ver|build|release|v)[ \t]{0,2}[:=]?[ \t]{0,2}$/i.test(text.slice(Math.max(line, at - 24), at));
+  return /(?<![A-Za-z])(?:version|ver|build|release|v)[ \t]{0,2}[:=]?[ \t]{0,2}$/i.test(
+    text.slice(Math.max(line, at - 24), at),
+  );
 }
 
 export type Found = { names: Set<string>; uuids: Set<string> };

@@ -56,9 +56,9 @@ export const scrubCorpus: [string, string[], string[]][] = [
   ["mail me at steve.smith+mc@example.co.uk please", ["steve.smith", "example.co.uk"], ["mail me at <email> please"]],
   ["[ERROR] Something failed in module Loader", [], ["[ERROR] Something failed in module Loader"]],
   [
-    "tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on 10.0.0.7:25565 from 192.168.1.20",
-    ["10.0.0.7", "192.168.1.20"],
-    ["tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on <ip> from <ip>"],
+    "tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on 10.0.0.7:25565 from 192.168.1.20, server 10.1.2.3",
+    ["10.0.0.7", "192.168.1.20", "10.1.2.3"],
+    ["tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on <ip> from <ip>, server <ip>"],
   ],
   [
     "[VIP] Steve was kicked from the guild by [MVP+] Alex_99!\nGuild > Notch left.\nNotch: gg\n[MVP+] Alex_99 ●  jeb_ ●  Dinnerbone ●",
