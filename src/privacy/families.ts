@@ -10,6 +10,13 @@
 // A rule names the player in groups `name`, `name2`, `name3`; the rank tag in front of a name is
 // captured as `rank` (`rank2`, ...), so a bracketed word that is not a rank (`[NPC]`, `[ERROR]`)
 // drops the match. `list: true` reads more names after the match, to the end of its line.
+// `speaker: true` marks a rule that reads a line's speaker by its place alone (whatever precedes the
+// first ": "): its match is dropped when the word is a known system word (SYSTEM_WORDS), so the
+// structure decides and one list of words, not a list of shapes, keeps labels and log lines out.
+
+import { SYSTEM_WORDS } from "./system-words.ts";
+
+export { SYSTEM_WORDS };
 
 /** A player name as the game allows it, not inside a longer word. */
 export const NAME = "[A-Za-z0-9_]{3,16}(?![A-Za-z0-9_])";
@@ -117,7 +124,7 @@ export const NOT_NAMES = new Set([
  * `shape`: the rule names no player but only other players' chat has its shape ("Party > hi"):
  * the denylist refuses it, the scrubber has nothing to replace.
  */
-export type Rule = { pattern: RegExp; list?: boolean; raw?: boolean; shape?: boolean };
+export type Rule = { pattern: RegExp; list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean };
 export type Family = {
   family: string;
   doc: string;
@@ -131,7 +138,10 @@ export type Family = {
   examples: [text: string, names: string[]][];
 };
 
-const rule = (source: string, opts: { list?: boolean; raw?: boolean; shape?: boolean } = {}): Rule => ({
+const rule = (
+  source: string,
+  opts: { list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean } = {},
+): Rule => ({
   pattern: new RegExp(source, "dgm"),
   ...opts,
 });
@@ -181,11 +191,14 @@ export const families: readonly Family[] = [
     rules: [
       rule(`(?:${START}|(?<![\\w\\]]))${LEVEL}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})(?=: )`),
       rule(`\\[CHAT\\] ${EMBLEM}?(?<name>${NAME}): `),
-      // A bare line: the name holds a digit or an underscore, or starts lower-case, so labels
-      // ("Purse: 1,000", "Time: ...") and mod lists ("\tfabricloader: 0.16") stay.
-      rule(`^${EMBLEM}?(?<name>${USERLIKE}${NAME}): (?=[^\\s\\d])`),
-      // With its codes, the grey or white of the name and of its colon mark a player's line.
-      rule(`${START}(?:${CODE}){0,6}§[7f](?<name>${NAME})§[7f]: `, { raw: true }),
+      // A bare line, its speaker by its place: one word at the start of a line (after at most one
+      // space and an emblem) before ": " and a message, unless the word is a system word
+      // ("Health: +100", "Ability: Throw", "Description: Rendering screen"). Not after a tab
+      // (crash-report details, mod lists "\tfabricloader: 0.16") nor before a number or a sign.
+      rule(`^ ?${EMBLEM}?(?<name>${NAME}): (?=[^\\s\\d+-])`, { speaker: true }),
+      // With its codes: a name in a colour, then another colour for the colon (a player's line);
+      // a label's colon takes the label's colour ("§7Ability: §6Throw").
+      rule(`${START}(?:${CODE}){0,6}§[0-9a-f](?<name>${NAME})(?:${CODE}){1,4}: `, { raw: true, speaker: true }),
       // An emblem and a name alone on a line (a name tag, a player list).
       rule(`${START}[^\\x00-\\x7F\\s] (?<name>${USERLIKE}${NAME})[ \\t]*$`),
     ],
@@ -247,6 +260,14 @@ export const families: readonly Family[] = [
       "answered",
       "wrong answer",
       "Kicked ",
+      "☠",
+      "❣",
+      "your friend",
+      "Archer",
+      "Berserk",
+      "Healer",
+      "Mage",
+      "Tank",
     ),
     doc: "Teammates in dungeons: levers, terminals, devices, doors, keys, deaths and revives, puzzles, blessings, trivia",
     rules: [
@@ -263,6 +284,13 @@ export const families: readonly Family[] = [
       rule(`${START}DUNGEON BUFF! ${P} found`),
       rule(`: ${P} (?:answered (?:Question #\\d|the final question)|chose the wrong answer)`),
       rule(`${START}Kicked ${P} because they were offline`),
+      // A death or revive line: the sign marks it, whatever the cause's wording; the first word
+      // after the sign is a player (or "You"), and so is the one after "by".
+      rule(`${START}[☠❣] ${P}`, { speaker: true }),
+      rule(`[☠❣] [^\n]{1,80}? by ${P}`, { speaker: true }),
+      rule(`(?:revive|heal|healed|save|saved) your friend ${P}`),
+      // A party member as the Party Finder lists them: " Name: Mage (34)".
+      rule(`${START}${P}: (?:Archer|Berserk|Healer|Mage|Tank) \\(\\d`),
     ],
     examples: [
       ["§bmartimavocado§r§a activated a lever! (§r§c7§r§a/7)", ["martimavocado"]],
@@ -272,6 +300,7 @@ export const families: readonly Family[] = [
   {
     family: "party",
     gate: anyOf(
+      "●",
       "Finder",
       "Party",
       "partying",
@@ -296,6 +325,9 @@ export const families: readonly Family[] = [
       rule(`${START}(?:Party|Dungeon) Finder > ${P} (?:joined|set|left|has)`),
       rule(`${START}Party (?:Leader|Moderators|Members): `, { list: true }),
       rule(`${START}You'll be partying with: `, { list: true }),
+      // A list without a heading on its line (the guild's online list under its rank heading):
+      // names each followed by "●".
+      rule(`${START}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME}) {1,2}●`, { list: true }),
       rule(`${START}You have joined ${P}'s? party`),
       rule(
         `${START}${P} (?:invited|has invited you|has disbanded|has been removed|was removed|has left|left the party|joined the party|` +
@@ -387,6 +419,46 @@ export const families: readonly Family[] = [
     examples: [["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]]],
   },
   {
+    family: "membership",
+    gate: anyOf(
+      "guild",
+      "Guild",
+      "muted",
+      "co-op",
+      "Co-op",
+      "visiting",
+      "spectat",
+      "best friend",
+      "friends list",
+      "invited",
+      "SkyBlock]",
+      "profile",
+      "promoted",
+      "demoted",
+      "kicked",
+      "requested",
+    ),
+    doc: "Guild and co-op membership, visits, spectating, best friends: X was kicked from the guild by Y, X was promoted from A to B, X has muted Y, [SkyBlock] X is visiting Your Island!, You invited X to your co-op!",
+    rules: [
+      rule(
+        `${START}${P} (?:was (?:kicked|promoted|demoted|muted|unmuted|removed|invited)|` +
+          `has (?:muted|unmuted|kicked|promoted|demoted|requested to join|invited|joined|left|been)|` +
+          `(?:joined|left) (?:the|your) (?:guild|Guild|SkyBlock Co-op|co-op|Co-op|island|Island)|` +
+          `is (?:visiting|now visiting|now spectating|spectating|now a best friend|no longer a best friend)|isn't on your friends list)`,
+      ),
+      rule(
+        `(?:from the guild by|has (?:muted|unmuted|kicked|promoted|demoted|invited)|You invited|You (?:are|were) now spectating|` +
+          `You are visiting|now spectating|visiting|to the guild by|co-op by) ${P}`,
+      ),
+      rule(`${START}\\[SkyBlock\\] ${P} `),
+      rule(`${START}(?:You|you) (?:are now|are no longer|were) [^\n]{1,30}? (?:with|by|of) ${P}`),
+    ],
+    examples: [
+      ["[VIP] Steve was kicked from the guild by [MVP+] Alex_99!", ["Steve", "Alex_99"]],
+      ["[SkyBlock] Notch is visiting Your Island!", ["Notch"]],
+    ],
+  },
+  {
     family: "joined_line",
     gate: /joined|left|spooked/,
     doc: "Name joined. Name left. Name has joined the lobby!",
@@ -424,6 +496,24 @@ export const families: readonly Family[] = [
       ["\tAll players: 1 total; [EntityPlayerSP['Steve'/123, l='MpServer', x=1.50, y=70.00, z=3.50]]", ["Steve"]],
       ["[CHAT] <Alex_99> anyone for F7?", ["Alex_99"]],
     ],
+  },
+  {
+    family: "action",
+    gate: /ed /,
+    doc: "A player's action by its structure, whatever the mechanic: X recovered one of Elle's supplies! (3/6), X dropped Elle's supplies back into the lava! Oops!",
+    rules: [
+      // A teammate's action by its structure, whatever the mechanic (new floors, Kuudra, Slayer):
+      // a line that opens with a player and a verb in the past tense, "X recovered one of ...",
+      // "X dropped Elle's supplies ...!", "X has repaired the ...!": a player, a verb in the past
+      // tense, an object, and the exclamation every such broadcast ends with (the verbs above are
+      // this shape's known cases). Lore sentences have no "!" after such an opening; a system word
+      // in the subject's place drops it.
+      rule(
+        `${START}${P} (?:has |had |was )?[a-z]{2,20}ed (?:one of|a|an|the|their|some|all|[A-Z][a-z']{1,20})(?![A-Za-z])[^\\n]{0,120}?!`,
+        { speaker: true },
+      ),
+    ],
+    examples: [["Alex_99 recovered one of Elle's supplies! (3/6)", ["Alex_99"]]],
   },
 ];
 

@@ -1,6 +1,6 @@
 // Finding the player names a text holds: the families' rules run on the plain text (codes and
 // invisible characters stripped), and each name found is answered with its span in the original.
-import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG } from "./families.ts";
+import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
 /** A name and where it stands; `name` is empty for a rule that finds a shape, not a name. */
@@ -13,6 +13,9 @@ const LIST_ITEM = new RegExp(
 );
 
 const GROUPS = ["", "2", "3"] as const;
+
+/** A word a speaker rule reads that is a label or a log word, not anyone: "Ability", "INFO". */
+const systemWord = (name: string) => SYSTEM_WORDS.has(name.toLowerCase()) || /^[A-Z]+$/.test(name);
 
 /**
  * Calls `onHit` for every name found in the plain text (spans in plain positions), rule by rule;
@@ -36,7 +39,7 @@ function eachHit(plain: string, original: string, onHit: (h: NameHit, raw: boole
       if (GROUPS.some((n) => g[`rank${n}`] && NOT_RANKS.has(g[`rank${n}`]!.toUpperCase()))) continue;
       for (const n of GROUPS) {
         const name = g[`name${n}`];
-        if (!name || NOT_NAMES.has(name.toLowerCase())) continue;
+        if (!name || NOT_NAMES.has(name.toLowerCase()) || (rule.speaker && systemWord(name))) continue;
         const [start, end] = m.indices!.groups![`name${n}`]!;
         if (onHit({ family, name, start, end }, !!rule.raw)) return;
       }

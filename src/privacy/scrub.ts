@@ -26,6 +26,24 @@ const UNIX_HOME = /((?:^|[\s"'=:([])\/(?:home|Users)\/)[^/\s"':)\]]+/g;
 const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?::\\d{1,5})?(?![\\d.])`, "g");
 
+/**
+ * Four numeric parts that are a version, not an address (issue 36): "v2.3.4.5", "1.2.3.4-beta",
+ * "1.0.1.1a", after a version word ("version 2.1.0.3", "Version: 1.0.1.1", "build=3.2.0.4"), or four
+ * one-digit parts without a port ("1.0.1.1", "4.0.0.2": a mod's version far more often than anyone's
+ * address). Constant work a match: one character either side and at most 24 before it on its line.
+ */
+function isVersion(text: string, at: number, match: string): boolean {
+  const before = text[at - 1];
+  const after = text.slice(at + match.length, at + match.length + 2);
+  if (before === "v" || before === "V") return true;
+  if (/^(?:[A-Za-z_+]|-[A-Za-z])/.test(after)) return true;
+  if (/^\d\.\d\.\d\.\d$/.test(match)) return true;
+  const line = text.lastIndexOf("\n", at - 1) + 1;
+  return /(?<![A-Za-z])(?:version|ver|build|release|v)[ \t]{0,2}[:=]?[ \t]{0,2}$/i.test(
+    text.slice(Math.max(line, at - 24), at),
+  );
+}
+
 export type Found = { names: Set<string>; uuids: Set<string> };
 
 /** The player names and uuids a text holds: the families' names, `--username X`, and uuids. */
@@ -94,7 +112,7 @@ function scrubMachine(text: string): string {
     .replace(EMAIL, "<email>")
     .replace(WINDOWS_HOME, "$1<user>")
     .replace(UNIX_HOME, "$1<user>")
-    .replace(IPV4, "<ip>");
+    .replace(IPV4, (m: string, at: number, whole: string) => (isVersion(whole, at, m) ? m : "<ip>"));
 }
 
 /** Every regular expression the scrubber runs besides the families' rules (for the hostile-input tests). */

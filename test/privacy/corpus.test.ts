@@ -17,7 +17,15 @@ import {
   stillThere,
   altered,
   refused,
+  heldOutNameLines as batch1,
+  heldOutNameLines2,
+  heldOutCleanStrings as clean1,
+  heldOutCleanStrings2,
 } from "./corpus.ts";
+
+/** Both held-out batches (the second gathered after the rules were written). */
+const heldOutNameLines = [...batch1, ...heldOutNameLines2];
+const heldOutCleanStrings = [...clean1, ...heldOutCleanStrings2];
 
 const codes = (s: string) => (s.match(/§./g) ?? []).join("");
 
@@ -63,6 +71,36 @@ describe("every clean string", () => {
     // Display lines: at most 1% (today none).
     const all = cleanStrings.filter((s) => s.family === family).length;
     expect(wrong.length).toBeLessThanOrEqual(Math.floor(all / 100));
+  });
+});
+
+// The held-out part (issue 36) is measured as a whole, never line by line: its floor is the
+// issue's target, so a rule written for the development part that stops generalising fails here.
+describe("the held-out part, as a whole", () => {
+  const names = heldOutNameLines.reduce((n, l) => n + l.names.length, 0);
+  test("holds at least 300 lines with names from sources the rules were not written against", () => {
+    expect(heldOutNameLines.length).toBeGreaterThanOrEqual(300);
+    expect(heldOutNameLines.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
+  });
+
+  test("at least 99% of its names are replaced and 99% of its lines refused at ingest, with codes too", () => {
+    const left = heldOutNameLines.reduce((n, l) => n + namesLeft(l).length, 0);
+    const coded = heldOutNameLines.filter((l) => l.text.includes("§"));
+    const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
+    const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
+    const notRefused = heldOutNameLines.filter((l) => !refused(l.text)).length;
+    expect((names - left) / names).toBeGreaterThanOrEqual(0.99);
+    expect((codedNames - codedLeft) / codedNames).toBeGreaterThanOrEqual(0.99);
+    expect((heldOutNameLines.length - notRefused) / heldOutNameLines.length).toBeGreaterThanOrEqual(0.99);
+  });
+
+  test("no identifier and at most 0.5% of its clean display lines are altered or refused", () => {
+    const wrong = heldOutCleanStrings.filter((s) => altered(s.text) || refused(s.text));
+    expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBe(0);
+    const display = heldOutCleanStrings.filter((s) => !identifierFamilies.has(s.family));
+    expect(wrong.length - wrong.filter((s) => identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(
+      Math.floor(display.length * 0.005),
+    );
   });
 });
 

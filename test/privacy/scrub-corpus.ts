@@ -56,6 +56,23 @@ export const scrubCorpus: [string, string[], string[]][] = [
   ["mail me at steve.smith+mc@example.co.uk please", ["steve.smith", "example.co.uk"], ["mail me at <email> please"]],
   ["[ERROR] Something failed in module Loader", [], ["[ERROR] Something failed in module Loader"]],
   [
+    "tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on 10.0.0.7:25565 from 192.168.1.20, server 10.1.2.3",
+    ["10.0.0.7", "192.168.1.20", "10.1.2.3"],
+    ["tally 1.0.1.1 (v2.3.4.5, build 1.2.3.4-beta, version 10.2.0.7) on <ip> from <ip>, server <ip>"],
+  ],
+  [
+    "[VIP] Steve was kicked from the guild by [MVP+] Alex_99!\nGuild > Notch left.\nNotch: gg\n[MVP+] Alex_99 ●  jeb_ ●  Dinnerbone ●",
+    ["Steve", "Alex_99", "Notch", "jeb_", "Dinnerbone"],
+    [`[VIP] ${p("Steve")} was kicked from the guild by [MVP+] ${p("Alex_99")}!`, `${p("Notch")}: gg`],
+  ],
+  [
+    "Description: Rendering screen\nAbility: Throw  RIGHT CLICK\nCaused by: java.lang.NullPointerException\nINFO: loading",
+    [],
+    [
+      "Description: Rendering screen\nAbility: Throw  RIGHT CLICK\nCaused by: java.lang.NullPointerException\nINFO: loading",
+    ],
+  ],
+  [
     "Minecraft 1.21.4, Fabric 0.16.9, tally 1.3.1, Java 21.0.5",
     [],
     ["Minecraft 1.21.4, Fabric 0.16.9, tally 1.3.1, Java 21.0.5"],
