@@ -3,7 +3,7 @@
 // that no request leaves for another host, no console errors, and a screenshot of each page in
 // both themes under test/artifacts/ (git-ignored).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-setDefaultTimeout(60_000);
+setDefaultTimeout(240_000); // a page is opened four times (two themes, desktop and phone) on a busy machine
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
