@@ -106,10 +106,12 @@ async function checkPage(
       expect(await v.page.locator("main h1").count()).toBe(1);
       if (opts.see) await opts.see(v.page);
       await expectNoSideways(v.page);
-      await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}.png`), fullPage: true });
-      // A long page also gets its first screen, legible at a glance.
-      if ((await v.page.evaluate(() => document.documentElement.scrollHeight)) > 3000)
-        await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}-top.png`) });
+      // A long page also gets its first screen, legible at a glance; on a phone a very long page
+      // (the API reference is tens of thousands of pixels tall there) gets only that.
+      const height = await v.page.evaluate(() => document.documentElement.scrollHeight);
+      if (width === 1280 || height <= 12_000)
+        await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}.png`), fullPage: true, timeout: 120_000 });
+      if (height > 3000) await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}-top.png`) });
     } finally {
       await v.close();
     }
