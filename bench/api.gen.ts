@@ -3643,6 +3643,10 @@ export interface operations {
                      *             "from": "2026-05-31",
                      *             "to": "2026-05-31"
                      *           },
+                     *           "previousSameStretch": {
+                     *             "from": "2026-05-31",
+                     *             "to": "2026-05-31"
+                     *           },
                      *           "keys": [
                      *             {
                      *               "key": "farming.purse.coins",
@@ -3652,7 +3656,9 @@ export interface operations {
                      *               "unit": "coins",
                      *               "value": null,
                      *               "previous": 900000,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": 900000,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "mining.blocks.total",
@@ -3662,7 +3668,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 150,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             }
                      *           ]
                      *         },
@@ -3674,6 +3682,10 @@ export interface operations {
                      *             "from": "2026-05-25",
                      *             "to": "2026-05-31"
                      *           },
+                     *           "previousSameStretch": {
+                     *             "from": "2026-05-25",
+                     *             "to": "2026-05-25"
+                     *           },
                      *           "keys": [
                      *             {
                      *               "key": "dungeon.best_split.F7.finish",
@@ -3683,7 +3695,9 @@ export interface operations {
                      *               "unit": "ms",
                      *               "value": null,
                      *               "previous": 312000,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "farming.purse.coins",
@@ -3693,7 +3707,9 @@ export interface operations {
                      *               "unit": "coins",
                      *               "value": null,
                      *               "previous": 900000,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.best.hit",
@@ -3703,7 +3719,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 9100,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
@@ -3713,7 +3731,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 40,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
@@ -3723,7 +3743,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 3,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "mining.blocks.total",
@@ -3733,7 +3755,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 150,
                      *               "previous": 2560,
-                     *               "change": -2410
+                     *               "change": -2410,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             }
                      *           ]
                      *         },
@@ -3745,6 +3769,10 @@ export interface operations {
                      *             "from": "2026-05-01",
                      *             "to": "2026-05-31"
                      *           },
+                     *           "previousSameStretch": {
+                     *             "from": "2026-05-01",
+                     *             "to": "2026-05-01"
+                     *           },
                      *           "keys": [
                      *             {
                      *               "key": "dungeon.best_split.F7.finish",
@@ -3754,7 +3782,9 @@ export interface operations {
                      *               "unit": "ms",
                      *               "value": null,
                      *               "previous": 312000,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "farming.purse.coins",
@@ -3764,7 +3794,9 @@ export interface operations {
                      *               "unit": "coins",
                      *               "value": null,
                      *               "previous": 900000,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.best.hit",
@@ -3774,7 +3806,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 9100,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
@@ -3784,7 +3818,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 40,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
@@ -3794,7 +3830,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": null,
                      *               "previous": 3,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "mining.blocks.total",
@@ -3804,7 +3842,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 150,
                      *               "previous": 2560,
-                     *               "change": -2410
+                     *               "change": -2410,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             }
                      *           ]
                      *         },
@@ -3816,6 +3856,10 @@ export interface operations {
                      *             "from": "2025-01-01",
                      *             "to": "2025-12-31"
                      *           },
+                     *           "previousSameStretch": {
+                     *             "from": "2025-01-01",
+                     *             "to": "2025-06-01"
+                     *           },
                      *           "keys": [
                      *             {
                      *               "key": "dungeon.best_split.F7.finish",
@@ -3825,7 +3869,9 @@ export interface operations {
                      *               "unit": "ms",
                      *               "value": 312000,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "farming.purse.coins",
@@ -3835,7 +3881,9 @@ export interface operations {
                      *               "unit": "coins",
                      *               "value": 900000,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.best.hit",
@@ -3845,7 +3893,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 9100,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
@@ -3855,7 +3905,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 40,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
@@ -3865,7 +3917,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 3,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             },
                      *             {
                      *               "key": "mining.blocks.total",
@@ -3875,7 +3929,9 @@ export interface operations {
                      *               "unit": "count",
                      *               "value": 2710,
                      *               "previous": null,
-                     *               "change": null
+                     *               "change": null,
+                     *               "previousSameStretch": null,
+                     *               "changeSameStretch": null
                      *             }
                      *           ]
                      *         }
@@ -3895,6 +3951,11 @@ export interface operations {
                                 from: string;
                                 to: string;
                             };
+                            /** @description The previous period's start up to as many days as this period so far, clamped to its length (a week: the same weekdays; a month: days 1 to this day's date; a year: 1 January to this day's date). */
+                            previousSameStretch: {
+                                from: string;
+                                to: string;
+                            };
                             keys: {
                                 key: string;
                                 label: string;
@@ -3907,6 +3968,10 @@ export interface operations {
                                 previous: number | null;
                                 /** @description value - previous, when both are there. */
                                 change: number | null;
+                                /** @description The same stretch of the previous period (the period's `previousSameStretch` days), folded by kind (null: nothing observed in it). */
+                                previousSameStretch: number | null;
+                                /** @description value - previousSameStretch, when both are there: like with like. */
+                                changeSameStretch: number | null;
                             }[];
                         }[];
                         /** @description The keys are answered a page at a time, in key order (about 50 000 day values a page): ask again with `after` set to this for the next keys; null: this was the last page. */

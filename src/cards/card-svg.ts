@@ -2,9 +2,11 @@
 // for): a head (or tally's own mark where the card must not say who it is), a name, up to four
 // headline figures already in words, and a sparkline of one figure's recent days. Pure: the same
 // input gives the same bytes, so the text's hash is the card's cache key and its ETag.
-// Text width is estimated from the character count (resvg lays it out; we only keep it inside its
-// box): long words are cut with an ellipsis, long values get a smaller size.
+// Text is measured with the font's own advance widths (text-width.ts; resvg lays it out, we keep it
+// inside its box, issue 34): a long name or value is set smaller, and below a least size cut with
+// an ellipsis.
 import { CARD_FONT } from "./render.ts";
+import { fitText } from "./text-width.ts";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -60,9 +62,19 @@ export function cut(s: string, max: number): string {
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join("")}…`;
 }
 
-/** Inter's average advance is about 0.56 em (bold 0.6): the size that fits `text` in `width`. */
-export const fitSize = (text: string, width: number, size: number, bold = false) =>
-  Math.max(18, Math.min(size, Math.floor(width / ([...text].length * (bold ? 0.62 : 0.56)))));
+/** A <text> element of `text` fitted to `width` (smaller down to `minSize`, then cut). */
+function line(
+  attrs: string,
+  text: string,
+  width: number,
+  size: number,
+  minSize: number,
+  bold = false,
+  fill = bold ? COLOURS.fg : COLOURS.muted,
+): string {
+  const fitted = fitText(text, width, size, minSize, bold);
+  return `<text ${attrs} font-size="${fitted.size}"${bold ? ' font-weight="700"' : ""} fill="${fill}">${xmlText(fitted.text)}</text>`;
+}
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -146,10 +158,9 @@ export function cardSvg(card: CardContent): string {
 
   const textX = left + headSize + 40;
   const textW = W - textX - left;
-  const title = cut(card.name ?? "Shared statistics", 24);
   parts.push(
-    `<text x="${textX}" y="${top + 82}" font-size="${fitSize(title, textW, 76, true)}" font-weight="700" fill="${COLOURS.fg}">${xmlText(title)}</text>`,
-    `<text x="${textX}" y="${top + 136}" font-size="30" fill="${COLOURS.muted}">${xmlText(cut(card.subtitle, 48))}</text>`,
+    line(`x="${textX}" y="${top + 82}"`, card.name ?? "Shared statistics", textW, 76, 40, true),
+    line(`x="${textX}" y="${top + 136}"`, card.subtitle, textW, 30, 22),
   );
 
   const colW = (W - 2 * left - 40) / 2;
@@ -159,18 +170,16 @@ export function cardSvg(card: CardContent): string {
   figures.forEach((f, i) => {
     const x = left + (i % 2) * (colW + 40);
     const y = 300 + Math.floor(i / 2) * 118;
-    const label = cut(f.label, 34);
-    const value = cut(f.value, 28);
     parts.push(
-      `<text x="${x}" y="${y}" font-size="26" fill="${COLOURS.muted}">${xmlText(label)}</text>`,
-      `<text x="${x}" y="${y + 54}" font-size="${fitSize(value, colW, 50, true)}" font-weight="700" fill="${COLOURS.fg}">${xmlText(value)}</text>`,
+      line(`x="${x}" y="${y}"`, f.label, colW, 26, 20),
+      line(`x="${x}" y="${y + 54}"`, f.value, colW, 50, 28, true),
     );
   });
 
   if (card.spark) {
     const y = 540;
     parts.push(
-      `<text x="${W - left}" y="${y - 12}" font-size="22" text-anchor="end" fill="${COLOURS.muted}">${xmlText(cut(card.spark.caption, 60))}</text>`,
+      line(`x="${W - left}" y="${y - 12}" text-anchor="end"`, card.spark.caption, W - 2 * left, 22, 18),
       `<line x1="${left}" y1="${y + 62}" x2="${W - left}" y2="${y + 62}" stroke="${COLOURS.line}" stroke-width="2"/>`,
       sparkline(card.spark, left, y, W - 2 * left, 60),
     );

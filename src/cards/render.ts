@@ -8,6 +8,10 @@ import resvgWasm from "@resvg/resvg-wasm/index_bg.wasm" with { type: "file" };
 import interRegular from "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf" with { type: "file" };
 import interBold from "@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf" with { type: "file" };
 
+/** Where the two fonts are (inside the binary once compiled): text-width.ts measures with them. */
+export const INTER_REGULAR_FILE: string = interRegular;
+export const INTER_BOLD_FILE: string = interBold;
+
 /** The family every card and badge names (the only one the renderer knows). */
 export const CARD_FONT = "Inter";
 

@@ -41,6 +41,10 @@ const PeriodKey = T.Object(
     value: Maybe("The period so far, folded by kind (null: nothing observed in it)."),
     previous: Maybe("The whole previous period, folded by kind (null: nothing observed in it)."),
     change: Maybe("value - previous, when both are there."),
+    previousSameStretch: Maybe(
+      "The same stretch of the previous period (the period's `previousSameStretch` days), folded by kind (null: nothing observed in it).",
+    ),
+    changeSameStretch: Maybe("value - previousSameStretch, when both are there: like with like."),
   },
   strict,
 );
@@ -58,6 +62,11 @@ export const PeriodsAnswer = T.Object(
           period: T.Union([T.Literal("day"), T.Literal("week"), T.Literal("month"), T.Literal("year")]),
           ...Span,
           previous: T.Object(Span, strict),
+          previousSameStretch: T.Object(Span, {
+            ...strict,
+            description:
+              "The previous period's start up to as many days as this period so far, clamped to its length (a week: the same weekdays; a month: days 1 to this day's date; a year: 1 January to this day's date).",
+          }),
           keys: T.Array(PeriodKey),
         },
         strict,

@@ -1,7 +1,8 @@
 // Period totals (issue 16): the day, the week (Monday to Sunday), the month and the year holding a
 // day of the account's zone, each folded so far (up to and including that day) beside the whole
-// period before it, with the change between them. Calendar days are the client's (contract 2.1
-// rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
+// period before it, with the change between them, and beside the same stretch of the period before
+// (issue 34: Monday to Wednesday against Monday to Wednesday). Calendar days are the client's
+// (contract 2.1 rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
 import { addDays, daysBetween } from "../wire/day.ts";
 import { describeKey, type FoldDeps } from "./fold.ts";
 import { profileKeysAfter, windowRows, type Window } from "./periods.query.ts";
@@ -10,8 +11,17 @@ import { activeDayRows } from "./calendar.query.ts";
 export const PERIODS = ["day", "week", "month", "year"] as const;
 export type Period = (typeof PERIODS)[number];
 
-/** The period of `day` (from its start up to `day`) and the whole period before it. */
-export function periodWindows(period: Period, day: string): { current: Window; previous: Window } {
+/** Days in a month of the proleptic Gregorian calendar (month 1-12). */
+const monthLength = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/**
+ * The period of `day` (from its start up to `day`), the whole period before it, and the same
+ * stretch of the period before (`sameStretch`): as many days from its start as the period so far
+ * has, clamped to its length. A day's is yesterday; a week's the same weekdays; a month's days 1 to
+ * the day's date of the month before (to its last day when shorter: 31 March -> 1 to 29 February);
+ * a year's 1 January to the same date of the year before (29 February -> 28 February).
+ */
+export function periodWindows(period: Period, day: string): { current: Window; previous: Window; sameStretch: Window } {
   const y = Number(day.slice(0, 4));
   const m = Number(day.slice(5, 7));
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
@@ -38,9 +48,17 @@ export function periodWindows(period: Period, day: string): { current: Window; p
       before = `${pad(y - 1, 4)}-01-01`;
       break;
   }
+  const d = Number(day.slice(8, 10));
+  let stretchTo: string;
+  if (period === "month") {
+    const [py, pm] = m === 1 ? [y - 1, 12] : [y, m - 1];
+    stretchTo = `${pad(py, 4)}-${pad(pm)}-${pad(Math.min(d, monthLength(py, pm)))}`;
+  } else if (period === "year") stretchTo = `${pad(y - 1, 4)}-${pad(m)}-${pad(Math.min(d, monthLength(y - 1, m)))}`;
+  else stretchTo = addDays(before, daysBetween(start, day));
   return {
     current: { name: `${period}.current`, from: start, to: day },
     previous: { name: `${period}.previous`, from: before, to: addDays(start, -1) },
+    sameStretch: { name: `${period}.stretch`, from: before, to: stretchTo },
   };
 }
 
@@ -56,6 +74,10 @@ export type PeriodKey = {
   previous: number | null;
   /** value - previous, when both are there. */
   change: number | null;
+  /** The fold of the same stretch of the previous period (`PeriodTotals.previousSameStretch`; null: none observed). */
+  previousSameStretch: number | null;
+  /** value - previousSameStretch, when both are there: like with like. */
+  changeSameStretch: number | null;
 };
 
 export type PeriodTotals = {
@@ -63,6 +85,8 @@ export type PeriodTotals = {
   from: string;
   to: string;
   previous: { from: string; to: string };
+  /** The same stretch of the previous period: its start up to as many days as this period so far. */
+  previousSameStretch: { from: string; to: string };
   keys: PeriodKey[];
 };
 
@@ -83,13 +107,20 @@ export async function periodTotals(
     deps.db,
     uuid,
     profileId,
-    windows.flatMap((w) => [w.current, w.previous]),
+    windows.flatMap((w) => [w.current, w.previous, w.sameStretch]),
     keys,
   );
-  return windows.map(({ period, current, previous }) => {
+  return windows.map(({ period, current, previous, sameStretch }) => {
     const keys = new Map<string, PeriodKey>();
     for (const r of found) {
-      const which = r.window === current.name ? "value" : r.window === previous.name ? "previous" : null;
+      const which =
+        r.window === current.name
+          ? "value"
+          : r.window === previous.name
+            ? "previous"
+            : r.window === sameStretch.name
+              ? "previousSameStretch"
+              : null;
       if (!which) continue;
       let k = keys.get(r.key);
       if (!k) {
@@ -103,17 +134,23 @@ export async function periodTotals(
           value: null,
           previous: null,
           change: null,
+          previousSameStretch: null,
+          changeSameStretch: null,
         };
         keys.set(r.key, k);
       }
       k[which] = Number(r.value);
     }
-    for (const k of keys.values()) if (k.value !== null && k.previous !== null) k.change = k.value - k.previous;
+    for (const k of keys.values()) {
+      if (k.value !== null && k.previous !== null) k.change = k.value - k.previous;
+      if (k.value !== null && k.previousSameStretch !== null) k.changeSameStretch = k.value - k.previousSameStretch;
+    }
     return {
       period,
       from: current.from,
       to: current.to,
       previous: { from: previous.from, to: previous.to },
+      previousSameStretch: { from: sameStretch.from, to: sameStretch.to },
       keys: [...keys.values()],
     };
   });
@@ -152,6 +189,13 @@ export async function periodTotalsPage(
 
 const emptyPeriods = (day: string): PeriodTotals[] =>
   PERIODS.map((period) => {
-    const { current, previous } = periodWindows(period, day);
-    return { period, from: current.from, to: current.to, previous: { from: previous.from, to: previous.to }, keys: [] };
+    const { current, previous, sameStretch } = periodWindows(period, day);
+    return {
+      period,
+      from: current.from,
+      to: current.to,
+      previous: { from: previous.from, to: previous.to },
+      previousSameStretch: { from: sameStretch.from, to: sameStretch.to },
+      keys: [],
+    };
   });

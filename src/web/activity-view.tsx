@@ -2,7 +2,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import { describeKey } from "../stats/fold.ts";
 import type { RecentEvent, RecentSession } from "../stats/activity.ts";
 import { esc } from "./layout.tsx";
-import { formatDuration, formatTime, formatValue } from "./format.ts";
+import { formatLength, formatTime, formatValue } from "./format.ts";
 import { perHour } from "../stats/rates.ts";
 import { rateText } from "./rates-view.tsx";
 
@@ -26,48 +26,113 @@ function amountText(catalogue: Catalogue, a: { k: string; v: number }): JSX.Elem
   return `${describeKey(catalogue, a.k).label}: ${formatValue(catalogue, unit, a.v)}`;
 }
 
-/** A session's gains or costs, each with its rate per hour of the session: "Purse: 50,000 coins (120,000 coins / h)". */
-function amountsText(catalogue: Catalogue, amounts: { k: string; v: number }[], ms: number): string {
-  const each = amounts.map((a) => {
-    const rate = perHour(a.v, ms);
-    return `${amountText(catalogue, a)}${rate === null ? "" : ` (${rateText(catalogue, a.k, rate)})`}`;
-  });
-  return each.join(", ") || "none";
+const unitOf = (catalogue: Catalogue, key: string) => catalogue.lookup(key)?.unit ?? "count";
+const MINUS = "\u2212";
+
+/** One gain or cost of a session: what, how much and how much an hour of the session. */
+function AmountRow(props: {
+  catalogue: Catalogue;
+  a: { k: string; v: number };
+  ms: number;
+  side: "gain" | "cost";
+}): JSX.Element {
+  const { catalogue, a, ms, side } = props;
+  const sign = side === "cost" ? MINUS : "";
+  const rate = perHour(a.v, ms);
+  return (
+    <tr class={side}>
+      <th scope="row">
+        {esc(describeKey(catalogue, a.k).label)}
+        {side === "cost" ? <small class="muted"> spent</small> : ""}
+      </th>
+      <td class="num">{esc(sign + formatValue(catalogue, unitOf(catalogue, a.k), a.v))}</td>
+      <td class="num">{rate === null ? "\u2013" : esc(sign + rateText(catalogue, a.k, rate))}</td>
+    </tr>
+  );
+}
+
+/** Net coins of a session: its coin gains less its coin costs, when it has both (null otherwise). */
+function netCoins(catalogue: Catalogue, s: Pick<RecentSession, "gains" | "costs">): number | null {
+  const coins = (list: { k: string; v: number }[]) => list.filter((a) => unitOf(catalogue, a.k) === "coins");
+  const gains = coins(s.gains);
+  const costs = coins(s.costs);
+  if (gains.length === 0 || costs.length === 0) return null;
+  const sum = (list: { v: number }[]) => list.reduce((n, a) => n + a.v, 0);
+  return sum(gains) - sum(costs);
+}
+
+function Session(props: { catalogue: Catalogue; zone: string; s: RecentSession }): JSX.Element {
+  const { catalogue, s } = props;
+  const ms = s.endedAt - s.startedAt;
+  const net = netCoins(catalogue, s);
+  const netRate = net === null ? null : perHour(net, ms);
+  const signed = (n: number) => (n < 0 ? MINUS : "+") + formatValue(catalogue, "coins", Math.abs(n));
+  const rows = s.gains.length + s.costs.length;
+  return (
+    <li class="session" data-activity={s.activity}>
+      <h3>
+        {esc(words(s.activity))}{" "}
+        <small class="muted">
+          <time datetime={new Date(s.startedAt).toISOString()}>{esc(formatTime(s.startedAt, props.zone))}</time>,{" "}
+          <span class="length">{esc(formatLength(ms))}</span>
+        </small>
+      </h3>
+      {rows === 0 ? (
+        <p class="muted">No gains or costs recorded.</p>
+      ) : (
+        <table class="amounts">
+          <thead>
+            <tr>
+              <th scope="col">Gained or spent</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col" class="num">
+                Per hour
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.gains.map((a) => (
+              <AmountRow catalogue={catalogue} a={a} ms={ms} side="gain" />
+            ))}
+            {s.costs.map((a) => (
+              <AmountRow catalogue={catalogue} a={a} ms={ms} side="cost" />
+            ))}
+          </tbody>
+          {net === null ? (
+            ""
+          ) : (
+            <tfoot>
+              <tr class="net">
+                <th scope="row">Net coins</th>
+                <td class="num">{esc(signed(net))}</td>
+                <td class="num">{netRate === null ? "\u2013" : esc(`${signed(Math.round(netRate))} / h`)}</td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      )}
+    </li>
+  );
 }
 
 export function Sessions(view: { catalogue: Catalogue; zone: string; sessions: RecentSession[] }): JSX.Element {
   if (view.sessions.length === 0) return <p class="muted">No sessions recorded for this profile.</p>;
   return (
-    <table>
-      <caption class="muted">
+    <>
+      <p class="muted">
         {view.sessions.length === 1
           ? "The latest session"
           : `The latest ${view.sessions.length} sessions, newest first`}{" "}
-        (times in {esc(view.zone)})
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Activity</th>
-          <th scope="col" class="num">
-            Length
-          </th>
-          <th scope="col">Gains</th>
-          <th scope="col">Costs</th>
-        </tr>
-      </thead>
-      <tbody>
+        (times in {esc(view.zone)}; per hour: the amount over the session's length).
+      </p>
+      <ol class="sessions">
         {view.sessions.map((s) => (
-          <tr>
-            <td>{esc(formatTime(s.startedAt, view.zone))}</td>
-            <td>{esc(words(s.activity))}</td>
-            <td class="num">{esc(formatDuration(s.endedAt - s.startedAt))}</td>
-            <td>{esc(amountsText(view.catalogue, s.gains, s.endedAt - s.startedAt))}</td>
-            <td>{esc(amountsText(view.catalogue, s.costs, s.endedAt - s.startedAt))}</td>
-          </tr>
+          <Session catalogue={view.catalogue} zone={view.zone} s={s} />
         ))}
-      </tbody>
-    </table>
+      </ol>
+    </>
   );
 }
 

@@ -111,3 +111,6 @@ export function formatAge(ms: number): string {
   const days = Math.round(hours / 24);
   return `${days} days`;
 }
+
+/** How long something lasted, to the second as a person says it (issue 34): "25 min 42 s", "2 h 5 min". */
+export const formatLength = (ms: number): string => formatDuration(Math.round(ms / 1000) * 1000);

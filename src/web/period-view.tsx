@@ -1,29 +1,41 @@
 // Periods on the statistics page (issue 16): the chosen period (day, week, month or year) so far
-// beside the whole one before it, every key folded by its kind, with the change between them.
+// beside the same stretch of the one before (issue 34: a Wednesday's week against last week's
+// Monday to Wednesday), every key folded by its kind, with the change between them, better or
+// worse by kind (a lower fastest time is better) in colour and in words.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Period, PeriodKey, PeriodTotals } from "../stats/periods.ts";
 import { esc } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 
-const NAMES: Record<Period, { tab: string; current: string; previous: string }> = {
-  day: { tab: "Day", current: "Today", previous: "Yesterday" },
-  week: { tab: "Week", current: "This week", previous: "Last week" },
-  month: { tab: "Month", current: "This month", previous: "Last month" },
-  year: { tab: "Year", current: "This year", previous: "Last year" },
+const NAMES: Record<Period, { tab: string; current: string; previous: string; unit: string }> = {
+  day: { tab: "Day", current: "Today", previous: "Yesterday", unit: "day" },
+  week: { tab: "Week", current: "This week", previous: "Last week", unit: "week" },
+  month: { tab: "Month", current: "This month", previous: "Last month", unit: "month" },
+  year: { tab: "Year", current: "This year", previous: "Last year", unit: "year" },
 };
+
+/** Whether a change is better for the player: a lower best time is, a higher anything else (decisions.md). */
+export function judged(k: Pick<PeriodKey, "kind">, change: number | null): "better" | "worse" | null {
+  if (change === null || change === 0) return null;
+  return (k.kind === "min" ? change < 0 : change > 0) ? "better" : "worse";
+}
 
 const span = (from: string, to: string) => (from === to ? formatDay(from) : `${formatDay(from)} to ${formatDay(to)}`);
 
-/** The change in the key's unit with its sign; a count's also as a share of the previous period. */
+/** The change against the same stretch in the key's unit with its sign; a count's also as a share. */
 function changeText(catalogue: Catalogue, k: PeriodKey): string {
-  if (k.change === null) return k.value === null ? "none yet" : "new";
-  if (k.change === 0) return "same";
-  const sign = k.change > 0 ? "+" : "\u2212";
-  const amount = `${sign}${formatValue(catalogue, k.unit, Math.abs(k.change))}`;
-  if (k.kind !== "count" || !k.previous || k.previous < 0) return amount;
-  const share = Math.round((Math.abs(k.change) / k.previous) * 100);
+  const change = k.changeSameStretch;
+  if (change === null) return k.value === null ? "none yet" : "new";
+  if (change === 0) return "same";
+  const sign = change > 0 ? "+" : "\u2212";
+  const amount = `${sign}${formatValue(catalogue, k.unit, Math.abs(change))}`;
+  const before = k.previousSameStretch;
+  if (k.kind !== "count" || !before || before < 0) return amount;
+  const share = Math.round((Math.abs(change) / before) * 100);
   return `${amount} (${sign}${share}%)`;
 }
+
+const CUES = { better: "\u25b2 better", worse: "\u25bc worse" } as const;
 
 function PeriodTable(props: {
   catalogue: Catalogue;
@@ -52,6 +64,7 @@ function PeriodTable(props: {
           </th>
           <th scope="col" class="num">
             {esc(names.previous)}
+            {sameDays(totals) ? "" : <small class="muted"> (same days)</small>}
           </th>
           <th scope="col" class="num">
             Change
@@ -66,16 +79,27 @@ function PeriodTable(props: {
               {k.kind === "count" ? "" : <small class="muted"> {esc(kindWords[k.kind])}</small>}
             </th>
             <td class="num">{esc(value(k, k.value))}</td>
-            <td class="num">{esc(value(k, k.previous))}</td>
-            <td class={`num change${k.change === null || k.change === 0 ? "" : k.change > 0 ? " up" : " down"}`}>
-              {esc(changeText(catalogue, k))}
-            </td>
+            <td class="num">{esc(value(k, k.previousSameStretch))}</td>
+            {changeCell(catalogue, k)}
           </tr>
         ))}
       </tbody>
     </table>
   );
 }
+
+function changeCell(catalogue: Catalogue, k: PeriodKey): JSX.Element {
+  const judgement = judged(k, k.changeSameStretch);
+  return (
+    <td class={`num change${judgement ? ` ${judgement}` : ""}`}>
+      {esc(changeText(catalogue, k))}
+      {judgement ? <span class="cue">{CUES[judgement]}</span> : ""}
+    </td>
+  );
+}
+
+/** True when the stretch compared is the whole previous period (a Sunday's week, a day, ...). */
+const sameDays = (t: PeriodTotals) => t.previousSameStretch.to === t.previous.to;
 
 const kindWords: Record<PeriodKey["kind"], string> = {
   count: "total",
@@ -111,9 +135,11 @@ export function Periods(view: PeriodsView): JSX.Element {
         </ul>
       </nav>
       <p class="muted">
-        {esc(names.current)} so far ({esc(span(first.from, first.to))}) against {esc(names.previous.toLowerCase())} (
-        {esc(span(first.previous.from, first.previous.to))}). A count adds up its days, a best keeps the best day, a
-        reading is the last one taken.
+        {esc(names.current)} so far ({esc(span(first.from, first.to))}) against{" "}
+        {sameDays(first)
+          ? `${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))})`
+          : `the same days of ${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))}), like with like`}
+        . A count adds up its days, a best keeps the best day (a lower time is better), a reading is the last one taken.
       </p>
       {view.scopes.map((s) => (
         <PeriodTable catalogue={view.catalogue} caption={s.caption} totals={s.totals} order={view.order} />

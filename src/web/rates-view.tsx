@@ -5,7 +5,7 @@ import { describeKey } from "../stats/fold.ts";
 import type { ActivityRate, RangeRates } from "../stats/rates.ts";
 import { esc } from "./layout.tsx";
 import { LEADING_PER_GROUP, leadingBy } from "./key-list.ts";
-import { formatDay, formatDuration, formatNumber, formatValue } from "./format.ts";
+import { formatDay, formatLength, formatNumber, formatValue } from "./format.ts";
 
 /**
  * An amount per hour in its key's unit: "2.4 / h", "1,250,000 coins / h". A whole-number unit
@@ -86,7 +86,7 @@ export function ActivityRates(props: {
           <tr data-activity={r.activity}>
             <th scope="row">{esc(words(r.activity))}</th>
             <td class="num">
-              {esc(formatDuration(r.ms))}
+              {esc(formatLength(r.ms))}
               <br />
               <small class="muted">
                 {String(r.sessions)} session{r.sessions === 1 ? "" : "s"}

@@ -90,6 +90,20 @@ test("the statistics card, the share card and the profile card, opened by their 
   }
 });
 
+test("the card of a 16-character name: the widest legal names stay on the card (issue 34)", async () => {
+  for (const name of ["WWWWWWWWWWWWWWWW", "MMMMMMMMMMMMMMMM"]) {
+    await seedPlayer(env.t, { name, findable: true });
+    const { page, status, done } = await open(`/u/${name}/card.png`, "light");
+    expect(status).toBe(200);
+    expect(await naturalSize(page)).toEqual([1200, 630]);
+    await page.screenshot({
+      path: join(artifacts, `card-${name.slice(0, 1)}16.browser.png`),
+      clip: { x: 0, y: 0, width: 1200, height: 630 },
+    });
+    await done();
+  }
+});
+
 test("a badge in both themes, alone and in the owner's snippet section", async () => {
   for (const scheme of ["light", "dark"] as const) {
     // The SVG opened by its address, zoomed so its text can be read in the screenshot.

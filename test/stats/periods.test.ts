@@ -10,6 +10,7 @@ import { testApp, type TestApp } from "../support/app.ts";
 import { FIXTURE_PROFILE, fixtureAccount, fixtureCatalogue, fixturesDir, sendFixtures } from "../support/fixtures.ts";
 import type { Uploader } from "../support/uploads.ts";
 import { periodWindows } from "../../src/stats/periods.ts";
+import { daysBetween } from "../../src/wire/day.ts";
 
 let t: TestApp;
 let u: Uploader;
@@ -29,7 +30,16 @@ type Answer = {
     from: string;
     to: string;
     previous: { from: string; to: string };
-    keys: { key: string; kind: string; value: number | null; previous: number | null; change: number | null }[];
+    previousSameStretch: { from: string; to: string };
+    keys: {
+      key: string;
+      kind: string;
+      value: number | null;
+      previous: number | null;
+      change: number | null;
+      previousSameStretch: number | null;
+      changeSameStretch: number | null;
+    }[];
   }[];
 };
 
@@ -77,8 +87,30 @@ test("each period of the fixtures is the fold by kind of the expected days insid
     for (const k of p.keys) {
       expect(k.kind).toBe(kinds.get(k.key)!);
       expect(k.change).toBe(k.value !== null && k.previous !== null ? k.value - k.previous : null);
+      // Like with like: the previous period's same stretch (a Monday's: the Monday before, ...).
+      expect(k.previousSameStretch).toBe(fold(k.key, p.previousSameStretch.from, p.previousSameStretch.to));
+      expect(k.changeSameStretch).toBe(
+        k.value !== null && k.previousSameStretch !== null ? k.value - k.previousSameStretch : null,
+      );
       compared++;
     }
+  }
+  expect(answer.periods.map((p) => [p.period, p.previousSameStretch.from, p.previousSameStretch.to])).toEqual([
+    ["day", "2026-05-31", "2026-05-31"],
+    ["week", "2026-05-25", "2026-05-25"],
+    ["month", "2026-05-01", "2026-05-01"],
+    ["year", "2025-01-01", "2025-06-01"],
+  ]);
+  // A Wednesday's week against last week's Monday to Wednesday, each folded by kind.
+  const wednesday = (await periods("&day=2026-05-27")).periods.find((p) => p.period === "week")!;
+  expect([wednesday.from, wednesday.previousSameStretch.from, wednesday.previousSameStretch.to]).toEqual([
+    "2026-05-25",
+    "2026-05-18",
+    "2026-05-20",
+  ]);
+  for (const k of wednesday.keys) {
+    expect(k.value).toBe(fold(k.key, "2026-05-25", "2026-05-27"));
+    expect(k.previousSameStretch).toBe(fold(k.key, "2026-05-18", "2026-05-20"));
   }
   expect(compared).toBeGreaterThan(15);
   // Mined blocks: 150 so far this week against 2150 + 410 last week; the purse's last reading was 900 000 on 31 May.
@@ -120,4 +152,21 @@ test.each([
 ] as const)("the %s of %s starts on %s; the one before runs %s to %s", (period, day, start, pFrom, pTo) => {
   const w = periodWindows(period, day);
   expect([w.current.from, w.current.to, w.previous.from, w.previous.to]).toEqual([start, day, pFrom, pTo]);
+});
+
+// Like with like (issue 34): the period so far against as many days from the start of the one before.
+test.each([
+  ["day", "2026-06-03", "2026-06-02", "2026-06-02"],
+  ["week", "2026-05-27", "2026-05-18", "2026-05-20"], // a Wednesday: Monday to Wednesday of last week
+  ["week", "2026-05-25", "2026-05-18", "2026-05-18"], // a Monday: last Monday
+  ["week", "2026-05-31", "2026-05-18", "2026-05-24"], // a Sunday: the whole of last week
+  ["month", "2026-01-15", "2025-12-01", "2025-12-15"],
+  ["month", "2026-03-31", "2026-02-01", "2026-02-28"], // clamped to a short month
+  ["month", "2024-03-30", "2024-02-01", "2024-02-29"], // a leap February
+  ["year", "2026-11-26", "2025-01-01", "2025-11-26"],
+  ["year", "2024-02-29", "2023-01-01", "2023-02-28"], // a leap day against the last of February
+] as const)("the %s of %s is compared with %s to %s", (period, day, from, to) => {
+  const w = periodWindows(period, day);
+  expect([w.sameStretch.from, w.sameStretch.to]).toEqual([from, to]);
+  expect(daysBetween(w.sameStretch.from, w.sameStretch.to)).toBeLessThanOrEqual(daysBetween(w.current.from, day));
 });

@@ -12,7 +12,7 @@ import { pageEnv, alice, empty, stale } from "./env.ts";
 import { seedPlayer, pageLink, MINING_DAYS, SEED_NOW, type Seeded } from "./seed.ts";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/respond.ts";
 import { stylesheet } from "../../src/web/assets.ts";
-import { formatDay, formatDuration, formatValue, formatNumber } from "../../src/web/format.ts";
+import { formatDay, formatDuration, formatLength, formatValue, formatNumber } from "../../src/web/format.ts";
 import { sinceText } from "../../src/web/stats-view.tsx";
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
@@ -494,6 +494,10 @@ describe("formatting", () => {
     expect(formatDuration(7_500_000)).toBe("2 h 5 min");
     expect(formatDuration(3 * 86_400_000 + 4 * 3_600_000)).toBe("3 d 4 h");
     expect(formatDuration(250)).toBe("0.250 s");
+    // How long a session lasted, to the second (issue 34).
+    expect(formatLength(25 * 60_000 + 42_444)).toBe("25 min 42 s");
+    expect(formatLength(25 * 60_000 + 59_600)).toBe("26 min");
+    expect(formatLength(7_500_000 + 499)).toBe("2 h 5 min");
     expect(formatNumber(1234567)).toBe("1,234,567");
     expect(formatNumber(-1234567)).toBe("-1,234,567");
     expect(formatNumber(12345, 100)).toBe("123.45");

@@ -73,7 +73,7 @@ export async function seedPlayer(
         activity: "dungeon",
         day: MINING_DAYS[4]!,
         startedAt: started,
-        endedAt: started + 25 * 60_000,
+        endedAt: started + 25 * 60_000 + 42_444, // 25 min 42.444 s, shown to the second
         gains: [{ k: "loot.item.NECRON_HANDLE", v: 1 }],
         costs: [{ k: "farming.purse.coins", v: 50_000 }],
       },
@@ -120,6 +120,9 @@ export async function pageLink(t: TestApp, p: Uploader): Promise<string> {
   return u.pathname + u.search;
 }
 
+/** An item id as long as the game has (its label is the id until item names are known): it must wrap on a phone. */
+export const LONG_ITEM = "ENCHANTED_GOLDEN_CARROT_OF_THE_MOUNTAIN_KING_SUPREME_EDITION";
+
 /** Days of the period player (offsets from today, a Monday): six weeks with a gap every fifth day. */
 export const PERIOD_OFFSETS = Array.from({ length: 45 }, (_, i) => i - 44).filter((o) => (o + 44) % 5 !== 3);
 
@@ -144,6 +147,8 @@ export async function seedPeriodPlayer(t: TestApp, name: string): Promise<Seeded
         { k: "kills.best.hit", v: 5000 + ((i * 13) % 7) * 400, m: "max" as const },
         { k: "dungeon.best_split.F7.finish", v: 300_000 - ((i * 11) % 5) * 6000 },
         { k: "farming.purse.coins", v: 1_000_000 + i * 15_000 + [40_000, -60_000, 0][reading]! },
+        // a long item id on the days before today (today's calendar cell counts the five above)
+        ...(o < 0 ? [{ k: `loot.item.${LONG_ITEM}`, v: 1 + (i % 3) }] : []),
       ],
     }));
     const account = PERIOD_OFFSETS.map((o) => ({
@@ -179,7 +184,11 @@ export async function seedPeriodPlayer(t: TestApp, name: string): Promise<Seeded
               day: addDays(TODAY, -1),
               startedAt: sessionAt(-1, 19),
               endedAt: sessionAt(-1, 19) + 50 * 60_000,
-              gains: [{ k: "loot.item.NECRON_HANDLE", v: 2 }],
+              gains: [
+                { k: "loot.item.NECRON_HANDLE", v: 2 },
+                { k: `loot.item.${LONG_ITEM}`, v: 1 },
+                { k: "farming.purse.coins", v: 250_000 },
+              ],
               costs: [{ k: "farming.purse.coins", v: 100_000 }],
             },
           ]
