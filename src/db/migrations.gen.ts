@@ -24,6 +24,7 @@ import m21 from "../../drizzle/0021_rollup_fillfactor.sql" with { type: "text" }
 import m22 from "../../drizzle/0022_calendar_day_keys.sql" with { type: "text" };
 import m23 from "../../drizzle/0023_admin_sessions.sql" with { type: "text" };
 import m24 from "../../drizzle/0024_account_mod_version.sql" with { type: "text" };
+import m25 from "../../drizzle/0025_red_abomination.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -51,4 +52,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0022_calendar_day_keys", sql: m22 },
   { tag: "0023_admin_sessions", sql: m23 },
   { tag: "0024_account_mod_version", sql: m24 },
+  { tag: "0025_red_abomination", sql: m25 },
 ];
