@@ -35,6 +35,7 @@ import { statsPageRoutes } from "./web/stats.routes.tsx";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
+import { itemNames } from "./items/item-names.ts";
 
 export type AppDeps = {
   db: Db;
@@ -63,6 +64,8 @@ export function createApp(deps: AppDeps) {
   const openapiJson = async () => describe() as OpenApiDocument;
   // One gate for every route that streams an export (the API's and the owner's CSV on the page).
   const exports = exportGate(deps.config.exportsMaxRunning);
+  // This instance's copy of the game's item names (the items.refresh job stores the list).
+  const items = itemNames(deps);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -85,7 +88,7 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports }))
+    .use(statsPageRoutes({ ...deps, exports, items }))
     .use(cardRoutes(deps));
   return app;
 }

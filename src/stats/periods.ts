@@ -4,6 +4,7 @@
 // rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
 import { addDays, daysBetween } from "../wire/day.ts";
 import { describeKey, type FoldDeps } from "./fold.ts";
+import { distinctLabels } from "./labels.ts";
 import { profileKeysAfter, windowRows, type Window } from "./periods.query.ts";
 import { activeDayRows } from "./calendar.query.ts";
 
@@ -93,7 +94,7 @@ export async function periodTotals(
       if (!which) continue;
       let k = keys.get(r.key);
       if (!k) {
-        const { label, group } = describeKey(deps.catalogue, r.key);
+        const { label, group } = describeKey(deps.catalogue, r.key, deps.items);
         k = {
           key: r.key,
           label,
@@ -114,7 +115,7 @@ export async function periodTotals(
       from: current.from,
       to: current.to,
       previous: { from: previous.from, to: previous.to },
-      keys: [...keys.values()],
+      keys: distinctLabels([...keys.values()]),
     };
   });
 }

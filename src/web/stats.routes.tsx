@@ -37,14 +37,18 @@ import { etagMatches } from "../http/etag.ts";
 import { pageCache, renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
+import type { ItemNames } from "../items/item-names.ts";
 
 export type StatsPageDeps = {
   db: Db;
   clock: Clock;
   catalogue: Catalogue;
+  /** The game's item names (absent: item ids in words). */
+  items?: ItemNames;
   config: Pick<
     Config,
     | "baseUrl"
+    | "itemImagesUrl"
     | "pageCookieTtlMs"
     | "pageRateLimit"
     | "pageCacheTtlMs"
@@ -105,7 +109,8 @@ export async function statsView(
   const days = params.range;
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
-  const fold = { db: deps.db, catalogue: deps.catalogue };
+  const items = await deps.items?.current();
+  const fold = { db: deps.db, catalogue: deps.catalogue, items };
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The same figures as totals(); on Postgres each read on its own connection at once.
@@ -136,6 +141,8 @@ export async function statsView(
   return {
     ...page,
     catalogue: deps.catalogue,
+    items,
+    itemImages: deps.config.itemImagesUrl !== "",
     zone: account.zone,
     // The page names its profiles by handle only: `id` below is the handle, the link's ?profile=.
     profiles: profiles.map((p) => ({ id: handleOf(p.id), cuteName: p.cuteName })),

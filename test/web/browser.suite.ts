@@ -275,7 +275,7 @@ async function seeStats(page: Page) {
   expect(await figure("Fastest finish, F7").locator(".value").innerText()).toBe("5 min 4 s");
   expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
   expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
-  expect(await figure("Trophy golden fish").locator(".value").innerText()).toBe("4");
+  expect(await figure("Fishing trophy Golden Fish").locator(".value").innerText()).toBe("4");
   // Groups of one key share a row of cards, each card headed by its group (the seed has five).
   expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
   const top = async (label: string) => (await figure(label).boundingBox())!.y;
