@@ -7,7 +7,7 @@ import { groupSlug, type groupPage } from "./key-list.ts";
 
 export type KeyListView = Pick<
   StatsView,
-  "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range" | "period" | "itemImages"
+  "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range" | "period" | "itemImages" | "items"
 > & {
   catalogue: Catalogue;
   scope: "p" | "a";

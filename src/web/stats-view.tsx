@@ -108,11 +108,13 @@ const slug = groupSlug;
  * through the image proxy (issue 34).
  */
 export function ItemLabel(props: {
-  view: Pick<StatsView, "catalogue" | "itemImages">;
+  view: Pick<StatsView, "catalogue" | "itemImages" | "items">;
   f: { key: string; label: string };
 }): JSX.Element {
   const { view, f } = props;
-  const item = view.itemImages ? itemOfKey(view.catalogue, f.key) : undefined;
+  // Only items the game's list names get a picture: an id it does not know has no image either.
+  const id = view.itemImages ? itemOfKey(view.catalogue, f.key) : undefined;
+  const item = id !== undefined && view.items?.itemName(id) !== undefined ? id : undefined;
   return (
     <span class="label" title={f.key}>
       {item ? (
