@@ -3,7 +3,6 @@
 // The API never passes one off as the other: they live in different fields and routes.
 import type { Db } from "../db/database.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { ApiError } from "../http/errors.ts";
 import { addDays } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";

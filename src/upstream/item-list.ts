@@ -20,11 +20,10 @@ const TIER = /^[A-Z_]{1,24}$/;
 /** A name: 1 to 100 characters, no control characters, no § colour codes left. */
 const cleanName = (name: unknown): string | undefined => {
   if (typeof name !== "string") return undefined;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const text = name
-    .replace(/§./g, "")
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .trim();
+  let text = "";
+  // Colour codes (§ and the next character) and control characters removed.
+  for (const c of name.replace(/§./g, "")) if (c.charCodeAt(0) >= 0x20 && c !== "\u007f") text += c;
+  text = text.trim();
   return text.length > 0 && text.length <= 100 ? text : undefined;
 };
 
