@@ -472,7 +472,7 @@ describe("periods, the calendar, charts and rates", () => {
           ]);
           expect(await rates.locator('tr[data-activity="dungeon"] td').allInnerTexts()).toEqual([
             "50 min\n1 session",
-            "NECRON_HANDLE: 2.4 / h",
+            "Necron Handle: 2.4 / h",
             "Purse: 120,000 coins / h",
           ]);
           expect(await page.locator("table:not(.rates):not(.periods) tbody").innerText()).toContain("(2.4 / h)");
