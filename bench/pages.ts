@@ -12,7 +12,7 @@ import { testApp } from "../test/support/app.ts";
 import { backend } from "../test/support/db.ts";
 import { fixtureCatalogue } from "../test/support/fixtures.ts";
 import { accountByName } from "../src/accounts/accounts.ts";
-import { statsView } from "../src/web/stats.routes.tsx";
+import { profileHandle, statsView } from "../src/web/stats.routes.tsx";
 import { StatsPage } from "../src/web/stats-view.tsx";
 import { closeDaysPass } from "../src/stats/rollups.ts";
 
@@ -190,6 +190,7 @@ const readView = () =>
       path: page,
       noindex: false,
     },
+    profileHandle(`tally page ${owner.uuid}`),
   );
 const readsMs = await p50Of(readView);
 const view = await readView();

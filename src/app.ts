@@ -37,6 +37,7 @@ import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
+import { itemNames } from "./items/item-names.ts";
 
 export type AppDeps = {
   db: Db;
@@ -78,6 +79,8 @@ export function createApp(deps: AppDeps) {
     queue: deps.config.pageRenderQueue,
     stopping: deps.stopping,
   });
+  // This instance's copy of the game's item names (the items.refresh job stores the list).
+  const items = itemNames(deps);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -100,7 +103,7 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders }))
+    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
     .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;
 }

@@ -656,6 +656,30 @@ export const settings = {
     default: "600000",
     doc: "How often the job runs: forgetting cached copies of other players' public data older than CACHE_MAX_AGE_HOURS.",
   }),
+  jobItemsRefreshEnabled: setting({
+    env: "JOB_ITEMS_REFRESH_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off fetching the game's public item list (item names on the pages; the last stored copy stays in use).",
+  }),
+  jobItemsRefreshIntervalMs: setting({
+    env: "JOB_ITEMS_REFRESH_INTERVAL_MS",
+    schema: Millis(1_000, 7 * 86_400_000),
+    default: "3600000",
+    doc: "How often the item list job looks at the stored list: it fetches a new one when the stored one is older than ITEM_LIST_MAX_AGE_HOURS, so a failed fetch is tried again at the next run.",
+  }),
+  itemListMaxAgeHours: setting({
+    env: "ITEM_LIST_MAX_AGE_HOURS",
+    schema: T.Integer({ minimum: 1, maximum: 24 * 90 }),
+    default: "24",
+    doc: "Age at which the stored item list of the game (GET {GAME_API_URL}/v2/resources/skyblock/items, no key) is fetched again; until a fetch succeeds the last good copy is used.",
+  }),
+  itemNamesReloadMs: setting({
+    env: "ITEM_NAMES_RELOAD_MS",
+    schema: Millis(0, 86_400_000),
+    default: "600000",
+    doc: "How often an instance reloads the item names from the stored list into memory (another instance's job may have fetched a new one).",
+  }),
   pageCookieTtlMs: setting({
     env: "PAGE_COOKIE_TTL_MS",
     schema: Millis(60_000, 86_400_000),

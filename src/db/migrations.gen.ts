@@ -25,6 +25,7 @@ import m22 from "../../drizzle/0022_calendar_day_keys.sql" with { type: "text" }
 import m23 from "../../drizzle/0023_admin_sessions.sql" with { type: "text" };
 import m24 from "../../drizzle/0024_account_mod_version.sql" with { type: "text" };
 import m25 from "../../drizzle/0025_release_health.sql" with { type: "text" };
+import m26 from "../../drizzle/0026_item_list.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -53,4 +54,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0023_admin_sessions", sql: m23 },
   { tag: "0024_account_mod_version", sql: m24 },
   { tag: "0025_release_health", sql: m25 },
+  { tag: "0026_item_list", sql: m26 },
 ];

@@ -9,5 +9,6 @@ export * from "../stats/calendar.table.ts";
 export * from "../upstream/backoff.table.ts";
 export * from "../profiles/profiles.table.ts";
 export * from "../assets/assets.table.ts";
+export * from "../items/items.table.ts";
 export * from "../reports/reports.table.ts";
 export * from "../reports/release-health.table.ts";

@@ -4,7 +4,8 @@ import type { Job } from "../job.ts";
 import { reportJobs } from "../reports/reports.jobs.ts";
 import { statsJobs } from "../stats/stats.jobs.ts";
 import { cachesJobs } from "../profiles/caches.jobs.ts";
+import { itemsJobs } from "../items/items.jobs.ts";
 
 export function serviceJobs(deps: AppDeps): Job[] {
-  return [...reportJobs(deps), ...statsJobs(deps), ...cachesJobs(deps)];
+  return [...reportJobs(deps), ...statsJobs(deps), ...cachesJobs(deps), ...itemsJobs(deps)];
 }

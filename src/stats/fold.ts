@@ -3,13 +3,14 @@
 // The API never passes one off as the other: they live in different fields and routes.
 import type { Db } from "../db/database.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { ApiError } from "../http/errors.ts";
 import { addDays } from "../wire/day.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { chartRows, dayRows, lifetimeRows, profilesOf, seriesRows, type LifetimeRow } from "./fold.query.ts";
 import { refreshStaleRollups } from "./rollup.query.ts";
 import { heldKeyCount } from "./key-cap.query.ts";
 import { SAFE_LIMIT } from "../wire/safe-integer.ts";
+import { distinctLabels, labelFromKey, readableSegment } from "./labels.ts";
+import type { ItemNamer } from "../items/item-names.ts";
 
 type Kind = "count" | "max" | "min" | "gauge";
 /** Figures are folded as BigInt: a sum of baselines and days may pass 2^53 - 1, and must not round. */
@@ -43,28 +44,40 @@ function answerable(value: bigint): { value: number; clamped: boolean } {
   return { value: Number(value), clamped: false };
 }
 
-/** A label made from a key the catalogue does not know: "fishing.trophy.GOLDEN_FISH" -> "Trophy golden fish". */
-export function labelFromKey(key: string): string {
-  const words = key.split(".").slice(1).join(" ").replaceAll("_", " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** Label, group and icon of a key: the catalogue's (placeholders filled in), else made from the key. */
-export function describeKey(catalogue: Catalogue, key: string) {
+/**
+ * Label, group and icon of a key: the catalogue's, its placeholders filled in words (an item id by
+ * the game's own item name when the item list has it), else a label made from the key that keeps
+ * its namespace (labels.ts; issue 34).
+ */
+export function describeKey(catalogue: Catalogue, key: string, items?: ItemNamer) {
   const entry = catalogue.lookup(key);
   const namespace = key.slice(0, key.indexOf("."));
   if (!entry) {
-    const group = catalogue.document.namespaces.find((n) => n.id === namespace)?.label ?? namespace;
-    return { label: labelFromKey(key), group, icon: null as string | null };
+    const known = catalogue.document.namespaces.find((n) => n.id === namespace)?.label;
+    return { label: labelFromKey(key, known), group: known ?? namespace, icon: null as string | null };
   }
   let label = entry.label;
   if (entry.pattern) {
     const segments = key.split(".");
     entry.pattern.split(".").forEach((part, i) => {
-      if (/^\{[A-Z][A-Z0-9_]*\}$/.test(part)) label = label.replaceAll(part, segments[i]!);
+      if (!/^\{[A-Z][A-Z0-9_]*\}$/.test(part)) return;
+      const segment = segments[i]!;
+      const words = (part === ITEM_PLACEHOLDER && items?.itemName(segment)) || readableSegment(segment);
+      label = label.replaceAll(part, words);
     });
   }
   return { label, group: entry.group, icon: entry.icon ?? null };
+}
+
+/** The placeholder of an item id in the catalogue's patterns (loot.item.{ITEM_ID}). */
+export const ITEM_PLACEHOLDER = "{ITEM_ID}";
+
+/** The item a key counts, when its catalogue pattern names one (its picture comes through the image proxy). */
+export function itemOfKey(catalogue: Catalogue, key: string): string | undefined {
+  const pattern = catalogue.lookup(key)?.pattern;
+  if (!pattern) return undefined;
+  const i = pattern.split(".").indexOf(ITEM_PLACEHOLDER);
+  return i < 0 ? undefined : key.split(".")[i];
 }
 
 function lifetimeOf(row: LifetimeRow) {
@@ -89,19 +102,23 @@ function lifetimeOf(row: LifetimeRow) {
   };
 }
 
-export type FoldDeps = { db: Db; catalogue: Catalogue };
+/** `items`: the game's item names, for labels of item keys (absent: ids in words). */
+export type FoldDeps = { db: Db; catalogue: Catalogue; items?: ItemNamer };
 
 /** Every key of one profile with its lifetime figure; `only`: that key alone (absent: none). */
 export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string) {
   await refreshStaleRollups(deps.db, uuid, profileId, only);
-  return (await lifetimeRows(deps.db, uuid, profileId, only)).map((row) => ({
-    key: row.key,
-    ...describeKey(deps.catalogue, row.key),
-    kind: row.kind,
-    unit: row.unit,
-    category: row.category,
-    lifetime: lifetimeOf(row),
-  }));
+  const rows = await lifetimeRows(deps.db, uuid, profileId, only);
+  return distinctLabels(
+    rows.map((row) => ({
+      key: row.key,
+      ...describeKey(deps.catalogue, row.key, deps.items),
+      kind: row.kind,
+      unit: row.unit,
+      category: row.category,
+      lifetime: lifetimeOf(row),
+    })),
+  );
 }
 
 export async function listProfiles(db: Db, uuid: string) {
@@ -149,7 +166,7 @@ export async function series(deps: FoldDeps, uuid: string, profileId: string, ke
   return {
     profileId,
     key,
-    ...describeKey(deps.catalogue, key),
+    ...describeKey(deps.catalogue, key, deps.items),
     kind: rows[0]?.kind ?? null,
     from,
     to,

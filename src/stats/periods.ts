@@ -5,6 +5,7 @@
 // (contract 2.1 rule 4): a week is seven of them, starting on Monday, and no timestamp is read.
 import { addDays, daysBetween } from "../wire/day.ts";
 import { describeKey, type FoldDeps } from "./fold.ts";
+import { distinctLabels } from "./labels.ts";
 import { profileKeysAfter, windowRows, type Window } from "./periods.query.ts";
 import { activeDayRows } from "./calendar.query.ts";
 
@@ -124,7 +125,7 @@ export async function periodTotals(
       if (!which) continue;
       let k = keys.get(r.key);
       if (!k) {
-        const { label, group } = describeKey(deps.catalogue, r.key);
+        const { label, group } = describeKey(deps.catalogue, r.key, deps.items);
         k = {
           key: r.key,
           label,
@@ -151,7 +152,7 @@ export async function periodTotals(
       to: current.to,
       previous: { from: previous.from, to: previous.to },
       previousSameStretch: { from: sameStretch.from, to: sameStretch.to },
-      keys: [...keys.values()],
+      keys: distinctLabels([...keys.values()]),
     };
   });
 }

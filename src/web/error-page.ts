@@ -2,6 +2,8 @@
 // composition root hands it to the one onError (http/ knows no page of the website).
 import { stylesheet } from "./assets.ts";
 import { pageSecurityHeaders } from "./respond.ts";
+import { NotFoundPage } from "./not-found.tsx";
+import { sync } from "./layout.tsx";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -14,14 +16,22 @@ export function errorPage(status: number, message: string, requestId?: string): 
   );
 }
 
-/** The whole answer: the page, the headers of every page, never cached; `headers` are the refusal's own. */
+/**
+ * The whole answer: the page, the headers of every page, never cached; `headers` are the refusal's own.
+ * A 404 is the site's own not-found page with its navigation (issue 34: one 404 for every unknown
+ * address, `/u/` and `/s/` included); other refusals are the small page above.
+ */
 export function errorPageResponse(refusal: {
   status: number;
   message: string;
   requestId?: string;
   headers: Record<string, string>;
 }): Response {
-  return new Response(errorPage(refusal.status, refusal.message, refusal.requestId), {
+  const html =
+    refusal.status === 404
+      ? sync(NotFoundPage({ noindex: true }))
+      : errorPage(refusal.status, refusal.message, refusal.requestId);
+  return new Response(html, {
     status: refusal.status,
     headers: {
       ...refusal.headers,

@@ -2,12 +2,12 @@
 // rest of a group the statistics page shows only the leading figures of (issue 22).
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { esc, Layout } from "./layout.tsx";
-import { lifetimeText, query, sinceText, type StatsView } from "./stats-view.tsx";
+import { ItemLabel, lifetimeText, query, sinceText, type StatsView } from "./stats-view.tsx";
 import { groupSlug, type groupPage } from "./key-list.ts";
 
 export type KeyListView = Pick<
   StatsView,
-  "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range" | "period"
+  "title" | "heading" | "path" | "noindex" | "selected" | "profiles" | "range" | "period" | "itemImages" | "items"
 > & {
   catalogue: Catalogue;
   scope: "p" | "a";
@@ -42,7 +42,9 @@ export function KeyListPage(view: KeyListView): JSX.Element {
         <tbody>
           {list.figures.map((f) => (
             <tr data-key={f.key}>
-              <td>{esc(f.label)}</td>
+              <td>
+                <ItemLabel view={view} f={f} />
+              </td>
               <td class="value">{esc(lifetimeText(view.catalogue, f))}</td>
               <td class="since">{esc(sinceText(f.kind, f.lifetime))}</td>
             </tr>

@@ -9,7 +9,10 @@ import { PERIODS, type Period } from "../stats/periods.ts";
 export const RANGE_OPTIONS = [30, 90, 365] as const;
 
 export type PageParams = {
-  /** The profile asked for (32 hex), else null: the page picks its default. */
+  /**
+   * The profile asked for by its handle (profileHandle in stats.routes.tsx: never its id, issue 34),
+   * else null: the page picks its default.
+   */
   profile: string | null;
   range: number;
   period: Period;
@@ -17,7 +20,8 @@ export type PageParams = {
   list: { group: string; scope: "p" | "a"; page: number } | null;
 };
 
-const PROFILE_ID = /^[0-9a-f]{32}$/;
+/** A profile's handle on a page: 12 base64url characters (a raw profile id is not one). */
+const PROFILE_HANDLE = /^[A-Za-z0-9_-]{12}$/;
 /** A group's slug (key-list.ts groupSlug makes them): lower-case words joined by hyphens. */
 const GROUP_SLUG = /^[a-z0-9-]{1,64}$/;
 /** A list page past this is the list's last page anyway (a profile's keys are capped). */
@@ -31,7 +35,7 @@ export function pageParams(url: URL): PageParams {
   const group = q.get("group");
   const page = Number.parseInt(q.get("page") ?? "1", 10);
   return {
-    profile: profile !== null && PROFILE_ID.test(profile) ? profile : null,
+    profile: profile !== null && PROFILE_HANDLE.test(profile) ? profile : null,
     range: (RANGE_OPTIONS as readonly number[]).includes(range) ? range : RANGE_OPTIONS[1],
     period: (PERIODS as readonly string[]).includes(period) ? (period as Period) : "week",
     list:

@@ -12,6 +12,8 @@ import { Calendar } from "./calendar-view.tsx";
 import { ActivityRates } from "./rates-view.tsx";
 import { groupSlug } from "./key-list.ts";
 import type { KeyFigure } from "./key-figure.ts";
+import type { ItemNamer } from "../items/item-names.ts";
+import { itemOfKey } from "../stats/fold.ts";
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
 export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
@@ -20,6 +22,10 @@ export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
 
 export type StatsView = {
   catalogue: Catalogue;
+  /** The game's item names, for the labels the views make themselves (sessions, rates). */
+  items?: ItemNamer;
+  /** Item pictures come through the image proxy (ITEM_IMAGES_URL is set). */
+  itemImages?: boolean;
   title: string;
   heading: string;
   /** the page's own path, without query (links of the range switch and the profile tabs) */
@@ -84,6 +90,37 @@ function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
 
 const slug = groupSlug;
 
+/**
+ * A figure's label: its words, the raw key one hover away (title), and for an item its picture
+ * through the image proxy (issue 34).
+ */
+export function ItemLabel(props: {
+  view: Pick<StatsView, "catalogue" | "itemImages" | "items">;
+  f: { key: string; label: string };
+}): JSX.Element {
+  const { view, f } = props;
+  // Only items the game's list names get a picture: an id it does not know has no image either.
+  const id = view.itemImages ? itemOfKey(view.catalogue, f.key) : undefined;
+  const item = id !== undefined && view.items?.itemName(id) !== undefined ? id : undefined;
+  return (
+    <span class="label" title={f.key}>
+      {item ? (
+        <img
+          class="item"
+          src={`/v1/assets/item/${encodeURIComponent(item)}.png`}
+          width="20"
+          height="20"
+          alt=""
+          loading="lazy"
+        />
+      ) : (
+        ""
+      )}
+      {esc(f.label)}
+    </span>
+  );
+}
+
 /** One key's card: its lifetime figure, where that starts, and its chart of the range. */
 function Figure(props: {
   view: StatsView;
@@ -97,7 +134,7 @@ function Figure(props: {
   return (
     <li data-key={f.key}>
       {props.group ?? ""}
-      <span class="label">{esc(f.label)}</span>
+      <ItemLabel view={view} f={f} />
       <span class="value">{esc(lifetimeText(view.catalogue, f))}</span>
       <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
       {points?.length ? (

@@ -1,6 +1,7 @@
 // GET /u/<name> (a page its owner made findable, or the owner's own page through its page token)
 // and GET /s/<key> (a share link: never cached, never indexed; a rotated key answers 404).
 // A page that does not exist for this visitor answers exactly like a name nobody holds.
+import { createHmac } from "node:crypto";
 import { Elysia } from "elysia";
 import { readsOf, type Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
@@ -39,6 +40,7 @@ import { etagMatches } from "../http/etag.ts";
 import { pageCache, renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
+import type { ItemNames } from "../items/item-names.ts";
 
 export type StatsPageDeps = {
   db: Db;
@@ -48,9 +50,12 @@ export type StatsPageDeps = {
   renders: WorkGate;
   clock: Clock;
   catalogue: Catalogue;
+  /** The game's item names (absent: item ids in words). */
+  items?: ItemNames;
   config: Pick<
     Config,
     | "baseUrl"
+    | "itemImagesUrl"
     | "pageCookieTtlMs"
     | "pageRateLimit"
     | "pageCacheTtlMs"
@@ -78,9 +83,24 @@ function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The profile a page shows: the one asked for if the account holds it, else the one last uploaded for. */
-function shownProfile(profiles: Profiles, asked: string | null): Profiles[number] | null {
-  return profiles.find((p) => p.id === asked) ?? latestProfile(profiles);
+/** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
+type HandleOf = (profileId: string) => string;
+
+/**
+ * A profile's handle on a page: an HMAC of its id under a secret of that page (a share page: its
+ * share key, so the handle means nothing without the key and changes when the key is rotated; a
+ * page by name: the account's uuid). 12 base64url characters: no 32-hex id ever reaches a link.
+ */
+export function profileHandle(secret: string): HandleOf {
+  return (profileId) => createHmac("sha256", secret).update(profileId).digest("base64url").slice(0, 12);
+}
+
+/** The handle secret of a page by name (the share page's is its key). */
+const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
+
+/** The profile a page shows: the one asked for (by handle) if the account holds it, else the one last uploaded for. */
+function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
+  return (asked !== null ? profiles.find((p) => handleOf(p.id) === asked) : undefined) ?? latestProfile(profiles);
 }
 
 /** Everything the page shows for one account. */
@@ -89,15 +109,17 @@ export async function statsView(
   account: Account,
   params: PageParams,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
+  handleOf: HandleOf,
   held?: Profiles,
 ): Promise<StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } }> {
   const profiles = held ?? (await listProfiles(deps.db, account.uuid));
-  const selected = shownProfile(profiles, params.profile);
+  const selected = shownProfile(profiles, params.profile, handleOf);
   const days = params.range;
   const to = dayIn(account.zone, deps.clock.now());
   const from = addDays(to, -(days - 1));
+  const items = await deps.items?.current();
   /** How each read folds: through the handle readsOf gives it (on Postgres, under the page's statement timeout). */
-  const fold = (db: Db) => ({ db, catalogue: deps.catalogue });
+  const fold = (db: Db) => ({ db, catalogue: deps.catalogue, items });
   const timeout = deps.config.pageStatementTimeoutMs;
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
@@ -131,9 +153,12 @@ export async function statsView(
   return {
     ...page,
     catalogue: deps.catalogue,
+    items,
+    itemImages: deps.config.itemImagesUrl !== "",
     zone: account.zone,
-    profiles: profiles.map((p) => ({ id: p.id, cuteName: p.cuteName })),
-    selected: selected ? { id: selected.id, cuteName: selected.cuteName } : null,
+    // The page names its profiles by handle only: `id` below is the handle, the link's ?profile=.
+    profiles: profiles.map((p) => ({ id: handleOf(p.id), cuteName: p.cuteName })),
+    selected: selected ? { id: handleOf(selected.id), cuteName: selected.cuteName } : null,
     range: { days, from, to, options: RANGE_OPTIONS },
     profileKeys,
     accountKeys,
@@ -207,7 +232,13 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     account: Account,
     url: URL,
     render: (params: PageParams, profiles: Profiles) => Promise<string | null>,
-    opts: { notFound: () => Response; cacheControl: string; noindex: boolean; headers?: Record<string, string> },
+    opts: {
+      notFound: () => Response;
+      cacheControl: string;
+      noindex: boolean;
+      handleOf: HandleOf;
+      headers?: Record<string, string>;
+    },
   ) => {
     // Erasing the statistics keeps the account row as it is but takes its profiles: they are in the
     // key too, so an erased page is never answered from a kept copy.
@@ -216,7 +247,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     // The key holds the parameters the page uses, as it uses them (page-params.ts), nothing else of
     // the query string.
     const params = pageParams(url);
-    const shown = shownProfile(profiles, params.profile)?.id ?? null;
+    const shown = shownProfile(profiles, params.profile, opts.handleOf)?.id ?? null;
     const key = `${url.pathname}|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${held}|${pageParamsKey(params, shown)}`;
     const page = await cache.fetch(key, () => budget(account.uuid, () => render(params, profiles)));
     if (!page) return opts.notFound();
@@ -286,6 +317,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           own && own.name.toLowerCase() === name.toLowerCase() ? own : holder?.findable ? holder : undefined;
         if (!account) return notFound(request);
         const isOwn = own?.uuid === account.uuid;
+        const handleOf = profileHandle(namePageSecret(account));
         const page = {
           title: `${account.name}'s statistics`,
           heading: `${account.name}'s statistics`,
@@ -298,9 +330,13 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
             account,
             url,
             async (params, profiles) =>
-              pageOf(previewed(await statsView(deps, account, params, page, profiles), account, account.name), params),
+              pageOf(
+                previewed(await statsView(deps, account, params, page, handleOf, profiles), account, account.name),
+                params,
+              ),
             {
               notFound: () => notFound(request),
+              handleOf,
               cacheControl: account.findable ? "public, max-age=60" : "private, no-store",
               noindex: !account.findable,
               headers: { vary: "accept-encoding, cookie" },
@@ -309,13 +345,19 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
         // The owner's own page is never kept, but costs its render like any other.
         const asked = pageParams(url);
         const html = await budget(account.uuid, async () => {
-          const view = await statsView(deps, account, asked, {
-            ...page,
-            ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
-            notice: !account.findable
-              ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
-              : undefined,
-          });
+          const view = await statsView(
+            deps,
+            account,
+            asked,
+            {
+              ...page,
+              ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
+              notice: !account.findable
+                ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
+                : undefined,
+            },
+            handleOf,
+          );
           // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
           if (account.findable) previewed(view, account, account.name);
           const h = pageHeadline(deps.catalogue, view);
@@ -347,14 +389,17 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
         if (!account) return missing();
         const url = new URL(request.url);
         const page = { title: "Shared statistics", heading: "Shared statistics", path: `/s/${key}`, noindex: true };
+        // Profiles by a handle made with the share key: the page and its links name nobody (issue 34).
+        const handleOf = profileHandle(`tally share ${key}`);
         return cachedPage(
           request,
           account,
           url,
           async (params, profiles) =>
-            pageOf(previewed(await statsView(deps, account, params, page, profiles), account, null), params),
+            pageOf(previewed(await statsView(deps, account, params, page, handleOf, profiles), account, null), params),
           {
             notFound: missing,
+            handleOf,
             ...hidden,
           },
         );

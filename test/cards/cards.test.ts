@@ -124,7 +124,7 @@ describe("link previews", () => {
     // The most recorded figures of the last 30 days, in their units, as the page writes them.
     const description = tags.get("og:description")!;
     expect(description).toContain("Blocks mined: 268,000");
-    expect(description).toContain("Trophy golden fish: 4");
+    expect(description).toContain("Fishing trophy Golden Fish: 4");
     expect(tags.get("og:image")).toMatch(new RegExp(`^${BASE}/u/Alice_01/card\\.png\\?v=\\d+$`));
 
     const card = await fetchImage(tags.get("og:image")!);

@@ -193,11 +193,13 @@ describe("every answer", () => {
     expect(await res.json()).toEqual({ error: { code: "not_found", message: "no such route" } });
   });
 
-  test("an unknown web route answers an HTML page", async () => {
+  test("an unknown web route answers the site's own not-found page, with its navigation", async () => {
     const res = await t.request("/no-such-page");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("text/html");
-    expect(await res.text()).toContain("404");
+    const html = await res.text();
+    expect(html).toContain("<h1>Not found</h1>");
+    expect(html).toContain('<nav aria-label="Site">');
   });
 
   test("an internal error answers a generic 500 with the request id; the log keeps the whole error", async () => {

@@ -208,8 +208,8 @@ describe("the totals answer", () => {
     ]);
     const totals = await totalsOf(u);
     expect(totals.profile.keys.map((k) => [k.key, k.label, k.group])).toEqual([
-      ["fishing.trophy.GOLDEN_FISH", "Trophy golden fish", "Fishing"],
-      ["kills.island.crimson_isle", "Kills on crimson_isle", "Kills"],
+      ["fishing.trophy.GOLDEN_FISH", "Fishing trophy Golden Fish", "Fishing"],
+      ["kills.island.crimson_isle", "Kills on Crimson Isle", "Kills"],
     ]);
     expect(totals.account.keys.map((k) => [k.key, k.label, k.lifetime.value])).toEqual([
       ["tally.playtime.total", "Playtime", 60_000],

@@ -21,6 +21,14 @@ export function recordedProfiles(uuid: (typeof RECORDED_PLAYERS)[number]): Recor
   return JSON.parse(read(`hypixel/profiles-${uuid}.json`)) as RecordedProfiles;
 }
 
+/** The recorded item list (GET /v2/resources/skyblock/items), trimmed: { success, lastUpdated, items }. */
+export const recordedItemList = () =>
+  JSON.parse(read("hypixel/skyblock-items.json")) as {
+    success: true;
+    lastUpdated: number;
+    items: { id: string; name: string; tier?: string }[];
+  };
+
 /** The recorded name lookup (api.mojang.com /users/profiles/minecraft/Notch). */
 export const recordedName = () => JSON.parse(read("mojang/names-notch.json")) as { id: string; name: string };
 

@@ -19,6 +19,8 @@ import {
   TODAY,
   type Seeded,
 } from "./seed.ts";
+/** The long item id as a page names it (no item list holds it: its words in title case). */
+const LONG_ITEM_WORDS = "Enchanted Golden Carrot Of The Mountain King Supreme Edition";
 import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
 import { launchChromium } from "../support/browser.ts";
@@ -302,7 +304,7 @@ async function seeStats(page: Page) {
   expect(await figure("Fastest finish, F7").locator(".value").innerText()).toBe("5 min 4 s");
   expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
   expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
-  expect(await figure("Trophy golden fish").locator(".value").innerText()).toBe("4");
+  expect(await figure("Fishing trophy Golden Fish").locator(".value").innerText()).toBe("4");
   // Groups of one key share a row of cards, each card headed by its group (the seed has five).
   expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
   const top = async (label: string) => (await figure(label).boundingBox())!.y;
@@ -509,7 +511,7 @@ describe("periods, the calendar, charts and rates", () => {
           ]);
           expect(await rates.locator('tr[data-activity="dungeon"] td').allInnerTexts()).toEqual([
             "50 min\n1 session",
-            `Purse: 300,000 coins / h\nNECRON_HANDLE: 2.4 / h\n${LONG_ITEM}: 1.2 / h`,
+            `Purse: 300,000 coins / h\nNecron Handle: 2.4 / h\n${LONG_ITEM_WORDS}: 1.2 / h`,
             "Purse: 120,000 coins / h",
           ]);
           // The latest session: a short table of gains and costs with rates per hour, and net coins an hour.
@@ -517,8 +519,8 @@ describe("periods, the calendar, charts and rates", () => {
           expect(await session.locator("h3").innerText()).toContain("Dungeon");
           expect(await session.locator("h3 .length").innerText()).toBe("50 min");
           expect(await session.locator("tbody tr").allInnerTexts()).toEqual([
-            "NECRON_HANDLE\t2\t2.4 / h",
-            `${LONG_ITEM}\t1\t1.2 / h`,
+            "Necron Handle\t2\t2.4 / h",
+            `${LONG_ITEM_WORDS}\t1\t1.2 / h`,
             "Purse\t250,000 coins\t300,000 coins / h",
             "Purse spent\t\u2212100,000 coins\t\u2212120,000 coins / h",
           ]);

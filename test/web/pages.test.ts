@@ -398,11 +398,18 @@ describe("/u/<name> edge cases", () => {
     expect(html).toContain('<nav aria-label="Profiles">');
     expect(html).toContain("Profile Kiwi");
     expect(html).toContain('<span class="value">77</span>');
-    expect(html).toContain(`<a href="/u/Multi_Player?profile=${PROFILE}">Pomegranate</a>`);
-    const first = await (await get(`/u/Multi_Player?profile=${PROFILE}`)).text();
+    // Profiles are named by a handle, never by the game's profile id (issue 34).
+    const tab = /<a href="\/u\/Multi_Player\?profile=([A-Za-z0-9_-]{12})">Pomegranate<\/a>/.exec(html);
+    expect(tab).not.toBeNull();
+    expect(html).not.toContain(PROFILE);
+    expect(html).not.toContain(other);
+    const handle = tab![1]!;
+    const first = await (await get(`/u/Multi_Player?profile=${handle}`)).text();
     expect(first).toContain("Profile Pomegranate");
     expect(first).toContain('<span class="value">268,000</span>');
-    expect(first).toContain(`<a href="/u/Multi_Player?profile=${PROFILE}&amp;range=30">Last 30 days</a>`);
+    expect(first).toContain(`<a href="/u/Multi_Player?profile=${handle}&amp;range=30">Last 30 days</a>`);
+    // A raw profile id is not a handle: the page's default profile.
+    expect(await (await get(`/u/Multi_Player?profile=${PROFILE}`)).text()).toContain("Profile Kiwi");
   });
 });
 

@@ -3,10 +3,11 @@
 //   200 { success: true, profiles: [...] } or { success: true, profiles: null } (no profiles);
 //   403 { success: false, cause: "Invalid API key" }; 422 { success: false, cause: "Malformed UUID" };
 //   429 { success: false, cause: "Key throttle", throttle: true } once the window's budget is spent.
+//   GET /v2/resources/skyblock/items (no key): the recorded item list (hypixel/skyblock-items.json).
 // Every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds).
 // `state.failure` makes it misbehave the ways the real one does behind Cloudflare.
 import { fakeUpstream, json } from "../upstream.ts";
-import { recordedProfiles } from "../recorded.ts";
+import { recordedItemList, recordedProfiles } from "../recorded.ts";
 
 export type GameApiFailure =
   | "none"
@@ -36,6 +37,7 @@ export function fakeGameApi(opts: { key: string; limit?: number; resetSeconds?: 
     resetSeconds: opts.resetSeconds ?? 240,
     slowMs: 300,
     sentBytes: 0,
+    items: null as unknown,
   };
   const rateHeaders = () => ({
     "RateLimit-Limit": String(opts.limit ?? 300),
@@ -43,6 +45,22 @@ export function fakeGameApi(opts: { key: string; limit?: number; resetSeconds?: 
     "RateLimit-Reset": String(state.resetSeconds),
   });
   const server = fakeUpstream({
+    // The public item list: no key, no rate limit headers on the real one (a resource endpoint);
+    // `state.items` replaces the recorded body (null: the recorded one).
+    "GET /v2/resources/skyblock/items": async () => {
+      switch (state.failure) {
+        case "cloudflare502":
+          return cloudflarePage(502, "Bad gateway");
+        case "cloudflare504":
+          return cloudflarePage(504, "Gateway time-out");
+        case "notJson":
+          return new Response("<html>maintenance</html>", { status: 200, headers: { "content-type": "text/html" } });
+        case "hang":
+          await new Promise(() => {});
+          break;
+      }
+      return json(state.items ?? recordedItemList(), 200);
+    },
     "GET /v2/skyblock/profiles": async (req, call) => {
       switch (state.failure) {
         case "cloudflare502":
@@ -90,6 +108,8 @@ export function fakeGameApi(opts: { key: string; limit?: number; resetSeconds?: 
     players,
     /** Calls that reached the profiles endpoint. */
     lookups: () => server.calls.filter((c) => c.path === "/v2/skyblock/profiles").length,
+    /** Calls that reached the item list. */
+    itemListCalls: () => server.calls.filter((c) => c.path === "/v2/resources/skyblock/items").length,
   };
 }
 

@@ -1,0 +1,102 @@
+// The game's own item names (issue 34): the game API's public item list, fetched by a job
+// (items.jobs.ts) at most once per ITEM_LIST_MAX_AGE_HOURS and kept in the database (one row,
+// items.table.ts), so every instance shares it and a restart does not fetch it again. A failed
+// fetch keeps the last good copy. Each instance holds the names in one Map (about 4 700 entries,
+// well under a MiB), reloaded from the row at most every ITEM_NAMES_RELOAD_MS: a look-up is a Map
+// read, O(1), and never waits on the upstream.
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Log } from "../log.ts";
+import { skyblockItems } from "../upstream/item-list.ts";
+import { UpstreamError } from "../upstream/upstream-error.ts";
+import { itemListFetchedAt, storedItemList, storeItemList, type StoredNames } from "./items.query.ts";
+
+/** What a label needs: an item's name by its id (undefined: the list does not know it). */
+export type ItemNamer = { itemName(id: string): string | undefined };
+
+const HOUR = 3_600_000;
+
+export type ItemsDeps = {
+  db: Db;
+  clock: Clock;
+  fetch: typeof fetch;
+  log?: Log;
+  config: Pick<Config, "gameApiUrl" | "upstreamTimeoutMs" | "gameApiMaxBytes" | "itemListMaxAgeHours">;
+};
+
+/**
+ * Fetches the item list when the stored one is older than ITEM_LIST_MAX_AGE_HOURS (or `force`) and
+ * stores it; a failing upstream leaves the stored copy as it was. Answers counts for the job's log.
+ */
+export async function refreshItemList(deps: ItemsDeps, opts: { force?: boolean } = {}) {
+  const now = deps.clock.now();
+  const fetchedAt = await itemListFetchedAt(deps.db);
+  if (!opts.force && fetchedAt !== undefined && now - fetchedAt < deps.config.itemListMaxAgeHours * HOUR)
+    return { fetched: 0, items: 0, failed: 0 };
+  let list: Awaited<ReturnType<typeof skyblockItems>>;
+  try {
+    list = await skyblockItems({
+      fetch: deps.fetch,
+      gameApiUrl: deps.config.gameApiUrl,
+      timeoutMs: deps.config.upstreamTimeoutMs,
+      maxBytes: deps.config.gameApiMaxBytes,
+    });
+  } catch (e) {
+    if (!(e instanceof UpstreamError)) throw e;
+    deps.log?.warn("item list not refreshed: the last good copy stays", { reason: e.reason, message: e.message });
+    return { fetched: 0, items: 0, failed: 1 };
+  }
+  // An answer with no usable item would wipe every name: keep the last good copy instead.
+  if (list.items.length === 0) {
+    deps.log?.warn("item list not refreshed: the answer held no usable item; the last good copy stays");
+    return { fetched: 0, items: 0, failed: 1 };
+  }
+  const names: StoredNames = {};
+  for (const item of list.items) names[item.id] = item.tier ? [item.name, item.tier] : [item.name];
+  await storeItemList(deps.db, {
+    names,
+    items: Object.keys(names).length,
+    fetchedAt: now,
+    lastUpdated: list.lastUpdated,
+  });
+  return { fetched: 1, items: Object.keys(names).length, failed: 0 };
+}
+
+export type ItemNames = ItemNamer & {
+  /** The names as this instance holds them, reloaded from the stored list when older than the reload interval. */
+  current(): Promise<ItemNamer>;
+  /** How many names are held. */
+  size(): number;
+};
+
+/** This instance's copy of the stored item names. */
+export function itemNames(deps: { db: Db; clock: Clock; config: Pick<Config, "itemNamesReloadMs"> }): ItemNames {
+  let names = new Map<string, string>();
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | null = null;
+  const reload = async () => {
+    const row = await storedItemList(deps.db);
+    const next = new Map<string, string>();
+    if (row) for (const [id, [name]] of Object.entries(row.names)) next.set(id, name);
+    names = next;
+    loadedAt = deps.clock.now();
+  };
+  const self: ItemNames = {
+    itemName: (id) => names.get(id),
+    size: () => names.size,
+    async current() {
+      if (deps.clock.now() - loadedAt >= deps.config.itemNamesReloadMs) {
+        // One reload at a time; a failed one (the database away) keeps the names held.
+        loading ??= reload()
+          .catch(() => {})
+          .finally(() => {
+            loading = null;
+          });
+        await loading;
+      }
+      return self;
+    },
+  };
+  return self;
+}

@@ -1,0 +1,120 @@
+// The share page names nobody (issue 34): a share link's page, every page and file it links to
+// (profile tabs, ranges, periods, group lists, its card, the site's pages) and its link preview
+// tags hold no 32-hex id (uuid, profile id, install id) and not the owner's name. A profile is
+// named there by a handle that means something only with that share key, and changes with it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { pageEnv } from "../web/env.ts";
+import { seedPlayer, MINING_DAYS, type Seeded } from "../web/seed.ts";
+import { PROFILE, envelope } from "../support/uploads.ts";
+
+const OWNER = { name: "Owner_Walks", uuid: "5e6f708192a3b4c5d6e7f80112233445" };
+const OTHER_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
+const HEX32 = /[0-9a-f]{32}/i;
+
+let env: Awaited<ReturnType<typeof pageEnv>>;
+let owner: Seeded;
+beforeAll(async () => {
+  env = await pageEnv();
+  owner = await seedPlayer(env.t, { ...OWNER, findable: true, share: true });
+  env.t.clock.advance(60_000);
+  const res = await owner.player.send(
+    envelope(env.t, {
+      profile: { id: OTHER_PROFILE, cuteName: "Kiwi" },
+      counters: [
+        {
+          profileId: OTHER_PROFILE,
+          scope: "day",
+          day: MINING_DAYS[8]!,
+          rows: [
+            { k: "mining.blocks.total", v: 77 },
+            { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
+          ],
+        },
+      ],
+    }),
+  );
+  expect(res.status).toBe(200);
+});
+afterAll(() => env.close());
+
+/** Every address a page refers to: links, pictures, styles, and the link preview tags' URLs. */
+function addressesIn(html: string, base: string): string[] {
+  const found = [...html.matchAll(/\b(?:href|src|content)="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+  return found
+    .map((a) => (a.startsWith(base) ? a.slice(base.length) : a))
+    .filter((a) => a.startsWith("/") && !a.startsWith("//"));
+}
+
+/** What a visitor of the share link can reach: every address, followed within /s/<key>, once each. */
+async function walk(start: string) {
+  const base = env.t.config.baseUrl;
+  const seen = new Map<string, { status: number; type: string; body: string }>();
+  const queue = [start, `${start}/card.png`];
+  while (queue.length > 0 && seen.size < 200) {
+    const path = queue.shift()!;
+    if (seen.has(path)) continue;
+    const res = await env.t.request(path, { headers: { accept: "text/html" } });
+    const type = res.headers.get("content-type") ?? "";
+    const body = /^(text|application\/json|image\/svg)/.test(type) ? await res.text() : "";
+    seen.set(path, { status: res.status, type, body });
+    if (path.startsWith(start) && type.startsWith("text/html")) queue.push(...addressesIn(body, base));
+  }
+  return seen;
+}
+
+describe("a share page", () => {
+  test("names nobody: no 32-hex id and not the owner's name in any page, link, card or tag it reaches", async () => {
+    const start = `/s/${owner.shareKey}`;
+    const reached = await walk(start);
+    const own = [...reached.keys()].filter((p) => p.startsWith(start));
+    expect(own.length).toBeGreaterThan(10);
+    // The walk went through the profile tabs, the ranges, the periods and the card.
+    expect(own.some((p) => /[?&]profile=[A-Za-z0-9_-]{12}\b/.test(p))).toBe(true);
+    expect(own.some((p) => p.includes("range="))).toBe(true);
+    expect(own).toContain(`${start}/card.png`);
+    expect(reached.get(`${start}/card.png`)!.type).toBe("image/png");
+    for (const [path, page] of reached) {
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect({ path, hex: HEX32.test(path.replace(owner.shareKey!, "")) }).toEqual({ path, hex: false });
+      const text = page.body.replaceAll(owner.shareKey!, "");
+      expect({ path, hex: text.match(HEX32)?.[0] ?? null }).toEqual({ path, hex: null });
+      expect({ path, name: text.toLowerCase().includes(OWNER.name.toLowerCase()) }).toEqual({ path, name: false });
+    }
+    // The pet reads as a pet, by name and rarity.
+    const kiwi = [...reached.entries()].find(([, p]) => p.body.includes("Profile Kiwi"))!;
+    expect(kiwi[1].body).toContain("Ender Dragon (Legendary)");
+  });
+
+  test("the handles change when the key is rotated; an old handle is no profile on the new page", async () => {
+    const before = await (await env.t.request(`/s/${owner.shareKey}`)).text();
+    const handles = [...before.matchAll(/[?&]profile=([A-Za-z0-9_-]{12})/g)].map((m) => m[1]!);
+    expect(handles.length).toBeGreaterThan(0);
+    const rotated = (await (
+      await env.t.request("/v1/stats/share/rotate", { method: "POST", headers: owner.player.auth })
+    ).json()) as { shareUrl: string };
+    const key = rotated.shareUrl.split("/s/")[1]!;
+    const after = await (await env.t.request(`/s/${key}`)).text();
+    for (const h of handles) expect(after).not.toContain(h);
+    // A raw profile id asks for nothing: the page's default profile.
+    const raw = await (await env.t.request(`/s/${key}?profile=${PROFILE}`)).text();
+    expect(raw).not.toContain(PROFILE);
+    owner = { ...owner, shareKey: key };
+  });
+});
+
+describe("one 404", () => {
+  test("any unknown address asked for a page answers the site's styled 404 with its navigation; /v1/ keeps JSON", async () => {
+    for (const path of ["/no/such/page", "/admin", "/admin/reports", "/u/", "/s/", "/docs/nothing", "/favicon.ico"]) {
+      const res = await env.t.request(path, { headers: { accept: "text/html" } });
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await res.text();
+      expect(html).toContain('<nav aria-label="Site">');
+      expect(html).toContain("<h1>Not found</h1>");
+      expect(html).toContain('<a href="/">Home</a>');
+    }
+    const api = await env.t.request("/v1/no/such/route", { headers: { accept: "text/html" } });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ error: { code: "not_found", message: "no such route" } });
+  });
+});
