@@ -16,3 +16,14 @@ export function plainText(text: string): string {
 export function plainLine(text: string): string {
   return plainText(text).replace(/\s+/g, " ").trim();
 }
+
+/** Rows as aligned columns for the terminal (`tally reports`), two spaces apart, the last column unpadded. */
+export function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
+}

@@ -19,7 +19,7 @@ import {
 } from "./reports.query.ts";
 import { compareVersions, versionRange } from "./versions.ts";
 import { cut } from "./chat-message.ts";
-import { plainLine, plainText } from "./plain-text.ts";
+import { plainLine, plainText, table } from "./plain-text.ts";
 import { applyAction } from "./states.ts";
 import { webhookKey } from "./chat-outbox.ts";
 import { versionsTable } from "./release-health-text.ts";
@@ -50,16 +50,6 @@ export function distinctSamples(samples: Sample[]): { sample: Sample; count: num
     else by.set(key, { sample: s, count: 1 });
   }
   return [...by.values()];
-}
-
-export function table(head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [line(head), ...rows.map(line)];
 }
 
 /** What the chat said about the configured webhook (deleted, tags required), if anything. */

@@ -4,9 +4,8 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { plainLine } from "./plain-text.ts";
+import { plainLine, table } from "./plain-text.ts";
 import { ComparisonText, rateText, releaseHealth, WINDOW_DAYS } from "./release-health.ts";
-import { table } from "./problems-list.ts";
 
 export async function versionsTable(deps: { db: Db; clock: Clock; config: Pick<Config, "releaseHealthDays"> }) {
   const h = await releaseHealth(deps);

@@ -17,7 +17,6 @@ import { addDays, utcDay } from "../../src/wire/day.ts";
 import { envelope, PROFILE, uploader, type Uploader } from "../support/uploads.ts";
 import { rng } from "../support/random.ts";
 import { traceCorpus } from "./corpus.ts";
-import { report } from "./report.ts";
 import { chatSetup } from "./chat-setup.ts";
 
 const VERSIONS = ["1.4.0", "1.4.1", "1.5.0"];
