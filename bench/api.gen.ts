@@ -3025,7 +3025,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "key": "kills.island.hub",
-                     *             "label": "Kills on hub",
+                     *             "label": "Kills on Hub",
                      *             "group": "Kills",
                      *             "icon": null,
                      *             "kind": "count",
@@ -3050,7 +3050,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "key": "loot.item.ENCHANTED_BONE",
-                     *             "label": "ENCHANTED_BONE",
+                     *             "label": "Enchanted Bone",
                      *             "group": "Loot",
                      *             "icon": null,
                      *             "kind": "count",
@@ -3725,7 +3725,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
-                     *               "label": "Kills on hub",
+                     *               "label": "Kills on Hub",
                      *               "group": "Kills",
                      *               "kind": "count",
                      *               "unit": "count",
@@ -3737,7 +3737,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
-                     *               "label": "ENCHANTED_BONE",
+                     *               "label": "Enchanted Bone",
                      *               "group": "Loot",
                      *               "kind": "count",
                      *               "unit": "count",
@@ -3812,7 +3812,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
-                     *               "label": "Kills on hub",
+                     *               "label": "Kills on Hub",
                      *               "group": "Kills",
                      *               "kind": "count",
                      *               "unit": "count",
@@ -3824,7 +3824,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
-                     *               "label": "ENCHANTED_BONE",
+                     *               "label": "Enchanted Bone",
                      *               "group": "Loot",
                      *               "kind": "count",
                      *               "unit": "count",
@@ -3899,7 +3899,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "kills.island.hub",
-                     *               "label": "Kills on hub",
+                     *               "label": "Kills on Hub",
                      *               "group": "Kills",
                      *               "kind": "count",
                      *               "unit": "count",
@@ -3911,7 +3911,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "key": "loot.item.ENCHANTED_BONE",
-                     *               "label": "ENCHANTED_BONE",
+                     *               "label": "Enchanted Bone",
                      *               "group": "Loot",
                      *               "kind": "count",
                      *               "unit": "count",
