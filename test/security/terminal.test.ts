@@ -44,7 +44,9 @@ describe("tally reports", () => {
     const list = await problemsTable(t.db);
     const detail = await problemDetail(t.db, problemId, t.clock.now());
     for (const out of [list, detail]) expect(CONTROL.test(out)).toBe(false);
-    expect(list).toContain("Crash ");
+    // The list names the exception and where it was thrown; the problem's detail has the title.
+    expect(list).toContain("java.lang.Error at dev.tally.mod.A.b");
+    expect(detail).toContain("Crash ");
     expect(list).not.toContain("you have been owned"); // the whole OSC sequence goes, not just its ESC
     // Nothing hostile is stored either.
     const [sample] = await samplesOf(t.db, problemId);

@@ -348,7 +348,7 @@ async function seeStats(page: Page) {
   const session = sessions.locator("li.session").first();
   expect(await session.locator("h3 .length").innerText()).toBe("25 min 42 s");
   expect(await session.locator("tbody tr").allInnerTexts()).toEqual([
-    "NECRON_HANDLE\t1\t2.3 / h",
+    "Necron Handle\t1\t2.3 / h",
     "Purse spent\t\u221250,000 coins\t\u2212116,698 coins / h",
   ]);
 }
