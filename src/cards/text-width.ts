@@ -99,8 +99,21 @@ export function fitText(
   if (full <= width) return { text, size };
   const shrunk = Math.floor((size * width) / full);
   if (shrunk >= minSize) return { text, size: shrunk };
+  // The longest start (never the whole) that fits with its trailing spaces dropped and an ellipsis
+  // after it, found in one pass: its width only grows with its length (a 32 KiB label costs one pass,
+  // not one measure per character).
+  const font = bold ? loaded().bold : loaded().regular;
+  const ems = (c: string) => font.of.get(c.codePointAt(0)!) ?? font.missing;
   const chars = [...text];
-  let keep = chars.length - 1;
-  while (keep > 0 && textWidth(`${chars.slice(0, keep).join("").trimEnd()}…`, minSize, bold) > width) keep--;
+  const room = width / (minSize * MARGIN) - ems("…");
+  let sum = 0;
+  let trimmed = 0;
+  let keep = 0;
+  for (let i = 0; i < chars.length - 1; i++) {
+    sum += ems(chars[i]!);
+    if (chars[i]!.trim() !== "") trimmed = sum;
+    if (trimmed > room) break;
+    keep = i + 1;
+  }
   return { text: `${chars.slice(0, keep).join("").trimEnd()}…`, size: minSize };
 }
