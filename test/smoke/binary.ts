@@ -438,7 +438,9 @@ try {
   const listed = await run(["reports"], empty);
   check(
     "tally reports lists the problem by count",
-    listed.code === 0 && /^1\s+2\s+.*Smoke test crash$/m.test(listed.out),
+    // The list names each problem by its exception and the mod's frame it was thrown at (issue 38).
+    listed.code === 0 &&
+      /^1\s+2\s+.*java\.lang\.IllegalStateException at dev\.tally\.mod\.Smoke\.run$/m.test(listed.out),
     listed.out.trim().split("\n")[1] ?? listed.err.trim(),
   );
   check(
@@ -492,7 +494,7 @@ try {
   const restoredReports = await run(["reports"], restoredDir);
   check(
     "tally restore into an empty folder brings the data back",
-    restore.code === 0 && restoredReports.out.includes("Smoke test crash"),
+    restore.code === 0 && restoredReports.out.includes("java.lang.IllegalStateException at dev.tally.mod.Smoke.run"),
     restore.err.trim() || restore.out.trim(),
   );
   const restored = await start(restoredDir, {});
