@@ -7,8 +7,8 @@
 // their budgets); the renderer is handed the head's bytes and fetches nothing.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Account } from "../accounts/accounts.ts";
-import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
-import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
+import { chartSeries, latestProfile, listProfiles } from "../stats/fold.ts";
+import { lifetimeState, type LifetimeMemo } from "../stats/lifetime-memo.ts";
 import type { WorkGate } from "../http/work-gate.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays, dayIn } from "../wire/day.ts";
@@ -78,7 +78,7 @@ export async function accountHeadline(
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
   // the days of those keys, not of every key the account holds).
-  const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
+  const state = lifetimeState(account, profiles);
   const timeout = deps.config.pageStatementTimeoutMs;
   const lifetimes = await readsOf(
     deps.db,

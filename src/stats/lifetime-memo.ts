@@ -7,7 +7,7 @@
 // last upload and its profiles (an upload or an erasure changes it); what changes without an upload
 // (a retention seal moving a baseline's date) shows within the page cache's own time to live.
 import type { Clock } from "../clock.ts";
-import { keysWithLifetime, type FoldDeps } from "./fold.ts";
+import { keysWithLifetime, profilesState, type FoldDeps } from "./fold.ts";
 
 type Figures = Awaited<ReturnType<typeof keysWithLifetime>>;
 
@@ -69,3 +69,7 @@ export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: C
     },
   };
 }
+
+/** The account state its lifetime figures are kept for: its last upload and its profiles (profilesState). */
+export const lifetimeState = (account: { lastUploadAt: number | null }, profiles: { lastSeenAt: number }[]) =>
+  `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;

@@ -16,7 +16,7 @@ import {
   type Account,
 } from "../accounts/accounts.ts";
 import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
-import type { LifetimeMemo } from "../stats/lifetime-memo.ts";
+import { lifetimeState, type LifetimeMemo } from "../stats/lifetime-memo.ts";
 import type { WorkGate } from "../http/work-gate.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
 import { activeDays, periodTotals } from "../stats/periods.ts";
@@ -123,7 +123,7 @@ export async function statsView(
   const timeout = deps.config.pageStatementTimeoutMs;
   const period = params.period;
   const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
-  const state = `${account.lastUploadAt ?? ""}|${profilesState(profiles)}`;
+  const state = lifetimeState(account, profiles);
   // The same figures as totals(); on Postgres each read on its own connection at once.
   const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await readsOf(
     deps.db,
