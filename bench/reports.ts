@@ -15,7 +15,7 @@ import { listen } from "../src/http/serve.ts";
 import { createScheduler } from "../src/jobs/scheduler.ts";
 import { jobLockFor } from "../src/jobs/job-lock.ts";
 import { serviceJobs } from "../src/jobs/jobs.ts";
-import { pendingOutbox } from "../src/reports/reports.query.ts";
+import { pendingOutbox } from "../src/reports/chat.query.ts";
 import { testDatabase, backend } from "../test/support/db.ts";
 import { fakeDiscord } from "../test/support/fakes/discord.ts";
 import { traceCorpus } from "../test/reports/corpus.ts";

@@ -1,10 +1,6 @@
-// Maintainers' access to bug intake, behind ADMIN_TOKEN (absent, 404, without it):
-//   JSON, for `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time; wrong tokens, here
-//   and in the sign-in form, limited per address: http/operator-token.ts):
-//     GET  /v1/admin/reports?state=&tool=&version=   problems by count, then last seen
-//     GET  /v1/admin/reports/<id>                    one problem: versions, daily counts, state changes, samples
-//     POST /v1/admin/reports/<id>/resolve {version}  | /reopen | /mute
-//   The page, for a browser:
+// Maintainers' access to bug intake, behind ADMIN_TOKEN (absent, 404, without it): the JSON routes
+// for a bearer token are admin-api.routes.ts; this file is the page, for a browser (wrong tokens
+// in the sign-in form limited per address: http/operator-token.ts):
 //     GET  /admin/login, POST /admin/login (form: token) -> an HttpOnly, SameSite=Strict cookie for
 //          /admin/ (8 hours): a session kept as a row (admin-sessions.ts), so signing out ends it on
 //          every instance, and a new ADMIN_TOKEN ends them all
@@ -12,109 +8,45 @@
 //          POST /admin/logout: each form carries a CSRF field bound to the cookie, and a request
 //          whose Origin is another site is refused.
 import { Elysia } from "elysia";
-import { Type as T } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { sameSecret } from "../http/secret.ts";
-import { operatorSecretMatches, requireOperatorBearer } from "../http/operator-token.ts";
+import { operatorSecretMatches } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
-import { validBody } from "../http/valid-body.ts";
 import { readForm } from "../http/body.ts";
 import { htmlPage } from "../web/respond.ts";
 import { addDays, utcDay } from "../wire/day.ts";
-import {
-  chatStatus,
-  dailyCounts,
-  eventsOf,
-  filterChoices,
-  problemByNumber,
-  problemsWhere,
-  samplesOf,
-  versionsOf,
-  type Problem,
-  type ProblemFilter,
-} from "./reports.query.ts";
+import { dailyCounts } from "./reports.query.ts";
+import { filterChoices, problemsWhere } from "./problems-list.query.ts";
+import { chatStatus } from "./chat.query.ts";
 import { applyAction, VERSION_PATTERN } from "./states.ts";
 import { newestVersion, releaseHealth, versionHealth } from "./release-health.ts";
 import { VersionPage, VersionsPage } from "./version-view.tsx";
 import { compareVersions } from "./versions.ts";
 import { webhookKey } from "./chat-outbox.ts";
-import { DetailPage, ListPage, LoginPage } from "./admin-view.tsx";
+import { LoginPage } from "./admin-layout.tsx";
+import { ListPage } from "./problems-list-view.tsx";
+import { DetailPage } from "./problem-view.tsx";
+import { reportAdminApiRoutes } from "./admin-api.routes.ts";
 import { stateText } from "./problems-list.ts";
 import { ADMIN_SESSION_MS, adminSessions, mac } from "./admin-sessions.ts";
-
-export const ADMIN_COOKIE = "tally_admin";
-const DAYS_SHOWN = 30;
-/** The list orders by reports of the last this many days (after open regressions). */
-const RECENT_DAYS = 7;
-const ID = /^[1-9]\d{0,9}$/;
-const ACTIONS = { resolve: "resolved", reopen: "reopened", mute: "muted" } as const;
+import {
+  ACTIONS,
+  ADMIN_COOKIE,
+  DAYS_SHOWN,
+  RECENT_DAYS,
+  cookieOf,
+  filterOf,
+  fullDays,
+  idOf,
+  problemDetail,
+  sameSite,
+} from "./admin-request.ts";
 
 type Deps = { db: Db; clock: Clock; config: Config };
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
-
-/** The problem as the JSON routes answer it. */
-function problemJson(p: Problem) {
-  return {
-    id: p.number,
-    title: p.title,
-    tool: p.tool,
-    state: p.state,
-    stateText: stateText(p),
-    resolvedIn: p.resolvedIn,
-    regressedIn: p.regressedIn,
-    count: p.count,
-    firstSeenAt: p.firstSeenAt,
-    lastSeenAt: p.lastSeenAt,
-    minVersion: p.minVersion,
-    maxVersion: p.maxVersion,
-    lastMinecraft: p.lastMinecraft,
-    thread: p.chatThreadId !== null,
-  };
-}
-
-function filterOf(url: URL, today: string): ProblemFilter {
-  const state = url.searchParams.get("state") ?? "";
-  const tool = url.searchParams.get("tool") ?? "";
-  const version = url.searchParams.get("version") ?? "";
-  const text = (url.searchParams.get("q") ?? "").trim();
-  if (state && !["open", "regressed", "resolved", "muted"].includes(state))
-    throw new ApiError("invalid_query", "state is open, regressed, resolved or muted", "/state");
-  if (tool.length > 32 || version.length > 64 || text.length > 100)
-    throw new ApiError("invalid_query", "tool is at most 32, version 64 and q 100 characters");
-  return {
-    ...(state ? { state: state as ProblemFilter["state"] } : {}),
-    ...(tool ? { tool } : {}),
-    ...(version ? { version } : {}),
-    ...(text ? { text } : {}),
-    recentFrom: addDays(today, -(RECENT_DAYS - 1)),
-    limit: 500,
-  };
-}
-
-const idOf = (text: string) => {
-  if (!ID.test(text)) throw new ApiError("not_found", `no problem ${JSON.stringify(text.slice(0, 20))}`);
-  return Number(text);
-};
-
-/** Each day of the last 30 with its count (a day without a report is 0). */
-function fullDays(rows: { day: string; count: number }[], from: string): { day: string; value: number }[] {
-  const by = new Map(rows.map((r) => [r.day, r.count]));
-  return Array.from({ length: DAYS_SHOWN }, (_, i) => addDays(from, i)).map((day) => ({
-    day,
-    value: by.get(day) ?? 0,
-  }));
-}
 
 export function reportAdminRoutes(deps: Deps) {
   const app = new Elysia({ name: "tally.reports.admin" });
@@ -131,13 +63,7 @@ export function reportAdminRoutes(deps: Deps) {
     return value && (await sessions.live(value)) ? value : undefined;
   };
   const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
-  const sameOrigin = (request: Request) => {
-    // The pages send Referrer-Policy: no-referrer, under which a browser's form post says
-    // `Origin: null`; then Sec-Fetch-Site (when sent) decides, and the CSRF field in any case.
-    const origin = request.headers.get("origin");
-    if (origin === null || origin === "null") return request.headers.get("sec-fetch-site") !== "cross-site";
-    return origin === new URL(request.url).origin || origin === new URL(deps.config.baseUrl).origin;
-  };
+  const sameOrigin = (request: Request) => sameSite(request, deps.config.baseUrl);
   /** The signed-in page's session, or a redirect to the sign-in form. */
   const toLogin = () =>
     new Response(null, { status: 303, headers: { location: "/admin/login", "cache-control": "no-store" } });
@@ -163,82 +89,10 @@ export function reportAdminRoutes(deps: Deps) {
   const signedInForm = async ({ request }: { request: Request }) => {
     if (!(await session(request))) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
   };
-  const actionBody = validBody(
-    T.Object({ version: T.Optional(T.String({ maxLength: 64 })) }, { additionalProperties: false }),
-  );
-  type Caller = Parameters<typeof requireOperatorBearer>[1];
-  const bearer = (caller: Caller) =>
-    requireOperatorBearer(deps, caller, token, {
-      realm: "tally admin",
-      message: "the admin routes need the ADMIN_TOKEN bearer token",
-    });
-
-  const detail = async (id: number) => {
-    const problem = await problemByNumber(deps.db, id);
-    if (!problem) throw new ApiError("not_found", `no problem #${id}`);
-    const to = utcDay(deps.clock.now());
-    const from = addDays(to, -(DAYS_SHOWN - 1));
-    const [versions, days, events, samples] = await Promise.all([
-      versionsOf(deps.db, problem.id),
-      dailyCounts(deps.db, [problem.id], from),
-      eventsOf(deps.db, problem.id),
-      samplesOf(deps.db, problem.id),
-    ]);
-    return { problem, versions, days, events, samples, from, to };
-  };
-
   const hidden = { detail: { hide: true } } as const;
   return (
     app
-      // --- JSON ------------------------------------------------------------------------------
-      .get(
-        "/v1/admin/reports",
-        async ({ request, server }) => {
-          await bearer({ request, server });
-          const problems = await problemsWhere(deps.db, filterOf(new URL(request.url), utcDay(deps.clock.now())));
-          return { problems: problems.map(problemJson) };
-        },
-        hidden,
-      )
-      .get(
-        "/v1/admin/reports/:id",
-        async ({ request, server, params }) => {
-          await bearer({ request, server });
-          const d = await detail(idOf(params.id));
-          return {
-            problem: problemJson(d.problem),
-            versions: d.versions,
-            days: d.days.map((r) => ({ day: r.day, count: r.count })),
-            events: d.events.map((e) => ({ at: e.at, action: e.action, version: e.version, actor: e.actor })),
-            samples: d.samples.map(({ problemId: _p, ...s }) => s),
-          };
-        },
-        hidden,
-      )
-      .post(
-        "/v1/admin/reports/:id/:action",
-        async ({ params, body }) => {
-          const action = ACTIONS[params.action as keyof typeof ACTIONS];
-          if (!action) throw new ApiError("not_found", "the actions are resolve, reopen and mute");
-          const version = (body as { version?: string } | undefined)?.version;
-          const done = await applyAction(deps, idOf(params.id), action, "admin", version);
-          return { problem: problemJson(done.problem), changed: done.changed };
-        },
-        {
-          ...hidden,
-          // The token first, then (only then) the body is read.
-          transform: [
-            // Async, so Elysia awaits it (as below).
-            async (caller: Caller) => {
-              await bearer(caller);
-            },
-            // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
-            async (ctx: { request: Request; body: unknown }) => {
-              if (ctx.body !== undefined) await actionBody(ctx as never);
-            },
-          ],
-        },
-      )
+      .use(reportAdminApiRoutes(deps))
       // --- the page --------------------------------------------------------------------------
       .get("/admin", () => new Response(null, { status: 303, headers: { location: "/admin/reports" } }), hidden)
       .get(
@@ -336,7 +190,7 @@ export function reportAdminRoutes(deps: Deps) {
         async ({ request, params }) => {
           const s = await session(request);
           if (!s) return toLogin();
-          const d = await detail(idOf(params.id));
+          const d = await problemDetail(deps, idOf(params.id));
           const done = new URL(request.url).searchParams.get("done");
           const newest = await newestVersion(
             deps,

@@ -6,17 +6,16 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import {
-  chatStatuses,
   dailyCounts,
   eventsOf,
-  pendingOutbox,
   problemByNumber,
-  problemsByCount,
   samplesOf,
   versionsOf,
   type Problem,
   type Sample,
 } from "./reports.query.ts";
+import { problemsByCount } from "./problems-list.query.ts";
+import { chatStatuses, pendingOutbox } from "./chat.query.ts";
 import { compareVersions, versionRange } from "./versions.ts";
 import { cut } from "./chat-message.ts";
 import { plainLine, plainText, table } from "./plain-text.ts";

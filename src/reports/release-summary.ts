@@ -10,7 +10,7 @@ import type { Log } from "../log.ts";
 import { createThread, type ChatMessage } from "../upstream/chat.ts";
 import { addDays } from "../wire/day.ts";
 import { cut, escapeText, LIMITS } from "./chat-message.ts";
-import { chatStatus } from "./reports.query.ts";
+import { chatStatus } from "./chat.query.ts";
 import { webhookKey } from "./chat-outbox.ts";
 import * as q from "./release-health.query.ts";
 import { rateText, releaseHealth, WINDOW_DAYS, type VersionSummary } from "./release-health.ts";

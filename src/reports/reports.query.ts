@@ -1,9 +1,8 @@
-// SQL of bug intake: count a report into its problem, keep its sample, queue the chat; and the
-// reads and writes of the chat outbox drain and the maintainer's list.
-import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lte, sql } from "drizzle-orm";
+// SQL of bug intake: count a report into its problem, keep its sample, queue the chat; the
+// maintainers' list and a problem's detail. The chat outbox and threads are chat.query.ts.
+import { and, asc, desc, eq, gt, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import {
-  reportChatStatus,
   reportDays,
   reportEvents,
   reportOutbox,
@@ -16,7 +15,6 @@ import { addVersionReport } from "./release-health.query.ts";
 
 export type Problem = typeof reportProblems.$inferSelect;
 export type Sample = typeof reportSamples.$inferSelect;
-export type OutboxRow = typeof reportOutbox.$inferSelect;
 export type ProblemEvent = typeof reportEvents.$inferSelect;
 export type ProblemState = "open" | "resolved" | "muted";
 export type StateAction = "resolved" | "reopened" | "muted";
@@ -152,62 +150,6 @@ export function recordReport(
   });
 }
 
-/** Every problem, regressions first, then most reported lately (the maintainer's list). */
-export function problemsByCount(db: Db, recentFrom = "9999-12-31"): Promise<ListedProblem[]> {
-  return problemsWhere(db, { recentFrom });
-}
-
-export type ProblemFilter = {
-  state?: ProblemState | "regressed";
-  tool?: string;
-  version?: string;
-  /** Words the title, the exception or the grouping signature contains (case-insensitive). */
-  text?: string;
-  /** Reports from this UTC day on are "recent" (the order after regressions). */
-  recentFrom?: string;
-  limit?: number;
-};
-
-export type ListedProblem = Problem & { recent: number };
-
-/** `%`, `_` and `\` of a search taken literally by ILIKE. */
-const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * The list: open regressions first, then by reports since `recentFrom`, then by count and last
- * seen; narrowed by state, tool, a mod version seen, and a text search.
- */
-export function problemsWhere(db: Db, f: ProblemFilter): Promise<ListedProblem[]> {
-  const seen = f.version
-    ? sql`exists (select 1 from ${reportVersions} where ${reportVersions.problemId} = ${reportProblems.id} and ${reportVersions.version} = ${f.version})`
-    : undefined;
-  const words = (f.text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  const text = words.map((w) => {
-    const like = likeLiteral(w);
-    return sql`(${reportProblems.title} ilike ${like} or ${reportProblems.exceptionType} ilike ${like} or ${reportProblems.signature} ilike ${like})`;
-  });
-  const state =
-    f.state === "regressed"
-      ? and(eq(reportProblems.state, "open"), sql`${reportProblems.regressedIn} is not null`)
-      : f.state
-        ? eq(reportProblems.state, f.state)
-        : undefined;
-  const recent = sql<number>`coalesce((select sum(${reportDays.count}) from ${reportDays} where ${reportDays.problemId} = ${reportProblems.id} and ${reportDays.day} >= ${f.recentFrom ?? "9999-12-31"}), 0)::int`;
-  const regressed = sql`(${reportProblems.state} = 'open' and ${reportProblems.regressedIn} is not null)`;
-  return db
-    .select({ ...getTableColumns(reportProblems), recent })
-    .from(reportProblems)
-    .where(and(state, f.tool ? eq(reportProblems.tool, f.tool) : undefined, seen, ...text))
-    .orderBy(
-      desc(regressed),
-      desc(recent),
-      desc(reportProblems.count),
-      desc(reportProblems.lastSeenAt),
-      asc(reportProblems.number),
-    )
-    .limit(f.limit ?? 1000);
-}
-
 export type StateChange = { action: StateAction; version?: string; actor: Actor; now: number; chat: boolean };
 
 /**
@@ -300,42 +242,6 @@ export function versionsOf(
     .where(eq(reportVersions.problemId, problemId));
 }
 
-/** Every mod version and tool with a report (the page's filters). */
-export async function filterChoices(db: Db): Promise<{ versions: string[]; tools: string[] }> {
-  const versions = await db.selectDistinct({ v: reportVersions.version }).from(reportVersions).limit(500);
-  const tools = await db.selectDistinct({ t: reportProblems.tool }).from(reportProblems).limit(100);
-  return {
-    versions: versions
-      .map((r) => r.v)
-      .sort(compareVersions)
-      .reverse(),
-    tools: tools.map((r) => r.t).sort(),
-  };
-}
-
-export type ChatStatus = typeof reportChatStatus.$inferSelect;
-
-export async function chatStatus(db: Db, webhookKey: string): Promise<ChatStatus | undefined> {
-  const [row] = await db.select().from(reportChatStatus).where(eq(reportChatStatus.webhookKey, webhookKey));
-  return row;
-}
-
-/** Every status the chat reported, newest first (`tally reports` shows them). */
-export function chatStatuses(db: Db): Promise<ChatStatus[]> {
-  return db.select().from(reportChatStatus).orderBy(desc(reportChatStatus.since));
-}
-
-export async function setChatStatus(db: Db, s: ChatStatus) {
-  await db
-    .insert(reportChatStatus)
-    .values(s)
-    .onConflictDoUpdate({ target: reportChatStatus.webhookKey, set: { status: s.status, detail: s.detail } });
-}
-
-export async function clearChatStatus(db: Db, webhookKey: string) {
-  await db.delete(reportChatStatus).where(eq(reportChatStatus.webhookKey, webhookKey));
-}
-
 export function samplesOf(db: Db, problemId: number): Promise<Sample[]> {
   return db.select().from(reportSamples).where(eq(reportSamples.problemId, problemId)).orderBy(desc(reportSamples.id));
 }
@@ -349,75 +255,4 @@ export async function problemById(db: Db, id: number): Promise<Problem | undefin
 export async function problemByNumber(db: Db, number: number): Promise<Problem | undefined> {
   const [row] = await db.select().from(reportProblems).where(eq(reportProblems.number, number));
   return row;
-}
-
-/** Outbox rows due now, oldest due first. */
-export function dueOutbox(db: Db, now: number, limit: number): Promise<OutboxRow[]> {
-  return db
-    .select()
-    .from(reportOutbox)
-    .where(lte(reportOutbox.dueAt, now))
-    .orderBy(asc(reportOutbox.dueAt), asc(reportOutbox.problemId))
-    .limit(limit);
-}
-
-export function pendingOutbox(db: Db): Promise<OutboxRow[]> {
-  return db.select().from(reportOutbox).orderBy(asc(reportOutbox.problemId));
-}
-
-export async function setChatThread(db: Db, problemId: number, threadId: string, messageId: string, count: number) {
-  await db
-    .update(reportProblems)
-    .set({ chatThreadId: threadId, chatMessageId: messageId, chatCount: count, chatUncertainAt: null })
-    .where(eq(reportProblems.id, problemId));
-}
-
-/** A post about this problem got no answer (it may be in the chat or not): it waits until `dueAt`. */
-export async function setChatUncertain(db: Db, problemId: number, at: number, dueAt: number, error: string) {
-  await db.transaction(async (tx) => {
-    await tx.update(reportProblems).set({ chatUncertainAt: at }).where(eq(reportProblems.id, problemId));
-    await tx
-      .update(reportOutbox)
-      .set({ dueAt: sql`greatest(${reportOutbox.dueAt}, ${dueAt})`, lastError: error.slice(0, 500) })
-      .where(eq(reportOutbox.problemId, problemId));
-  });
-}
-
-/** The post after the pause got its answer: whatever the chat shows now is known. */
-export async function clearChatUncertain(db: Db, problemId: number) {
-  await db.update(reportProblems).set({ chatUncertainAt: null }).where(eq(reportProblems.id, problemId));
-}
-
-export async function setChatCount(db: Db, problemId: number, count: number) {
-  await db.update(reportProblems).set({ chatCount: count }).where(eq(reportProblems.id, problemId));
-}
-
-export async function setChatThreshold(db: Db, problemId: number, threshold: number) {
-  await db.update(reportProblems).set({ chatThreshold: threshold }).where(eq(reportProblems.id, problemId));
-}
-
-/** The thread was deleted in the chat: the next pass opens a new one showing the current count. */
-export async function forgetChatThread(db: Db, problemId: number) {
-  await db
-    .update(reportProblems)
-    .set({ chatThreadId: null, chatMessageId: null, chatCount: 0, chatThreshold: 0 })
-    .where(eq(reportProblems.id, problemId));
-}
-
-/** The chat is up to date with this row's reports: forget it, unless a report came meanwhile. */
-export async function finishOutbox(db: Db, problemId: number, seq: number) {
-  await db.delete(reportOutbox).where(and(eq(reportOutbox.problemId, problemId), eq(reportOutbox.seq, seq)));
-  await db.update(reportOutbox).set({ attempts: 0, lastError: null }).where(eq(reportOutbox.problemId, problemId));
-}
-
-export async function failOutbox(db: Db, problemId: number, dueAt: number, attempts: number, error: string) {
-  await db
-    .update(reportOutbox)
-    .set({ dueAt, attempts, lastError: error.slice(0, 500) })
-    .where(eq(reportOutbox.problemId, problemId));
-}
-
-/** Nothing is sent before `until` (the chat asked us to wait, or is down). */
-export async function deferOutbox(db: Db, until: number) {
-  await db.update(reportOutbox).set({ dueAt: sql`greatest(${reportOutbox.dueAt}, ${until})` });
 }

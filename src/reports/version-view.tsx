@@ -13,7 +13,7 @@ import {
   type Comparison,
   type VersionSummary,
 } from "./release-health.ts";
-import { AdminLayout } from "./admin-view.tsx";
+import { AdminLayout } from "./admin-layout.tsx";
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 const versionHref = (v: string) => `/admin/versions/${encodeURIComponent(v)}`;

@@ -6,7 +6,8 @@
 import { describe, expect, test, setDefaultTimeout } from "bun:test";
 setDefaultTimeout(30_000);
 import type { TestAppOptions } from "../support/app.ts";
-import { problemById, problemsByCount } from "../../src/reports/reports.query.ts";
+import { problemById } from "../../src/reports/reports.query.ts";
+import { problemsByCount } from "../../src/reports/problems-list.query.ts";
 import { problemsTable } from "../../src/reports/problems-list.ts";
 import { traceCorpus } from "./corpus.ts";
 import { chatSetup } from "./chat-setup.ts";
@@ -71,7 +72,7 @@ describe("a slow answer within CHAT_TIMEOUT_MS", () => {
 
 describe("an answer that never comes", () => {
   test("the problem waits the pause while the others are posted, then gets one thread more that says so", async () => {
-    const { t, discord, send, creations, drain } = await setup({ chatTimeoutMs: 200 });
+    const { t, discord, send, creations, drain } = await setup({ chatTimeoutMs: 500 });
     const a = await send(nameA);
     const c = await send(nameC);
     discord.state.failures = ["late"];
@@ -127,7 +128,7 @@ describe("an answer that never comes", () => {
   });
 
   test("a reply whose answer never comes is posted once more only after the pause", async () => {
-    const { t, discord, send, drain } = await setup({ chatTimeoutMs: 100, chatReplyThresholds: "2" });
+    const { t, discord, send, drain } = await setup({ chatTimeoutMs: 1000, chatReplyThresholds: "2" });
     await send(nameA);
     await drain();
     await send(nameA);

@@ -5,7 +5,8 @@ import { describe, expect, test, setDefaultTimeout } from "bun:test";
 // A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
 setDefaultTimeout(30_000);
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
-import { pendingOutbox, problemsByCount } from "../../src/reports/reports.query.ts";
+import { problemsByCount } from "../../src/reports/problems-list.query.ts";
+import { pendingOutbox } from "../../src/reports/chat.query.ts";
 import { LIMITS } from "../../src/reports/chat-message.ts";
 import { traceCorpus } from "./corpus.ts";
 import { chatSetup } from "./chat-setup.ts";

@@ -6,7 +6,9 @@ setDefaultTimeout(30_000);
 import { testApp, type TestApp } from "../support/app.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
-import { problemsByCount, samplesOf, pendingOutbox } from "../../src/reports/reports.query.ts";
+import { samplesOf } from "../../src/reports/reports.query.ts";
+import { problemsByCount } from "../../src/reports/problems-list.query.ts";
+import { pendingOutbox } from "../../src/reports/chat.query.ts";
 
 const opened: TestApp[] = [];
 const open = async (settings: Parameters<typeof testApp>[0] = {}) => {

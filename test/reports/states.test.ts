@@ -5,7 +5,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(30_000);
 import type { TestAppOptions } from "../support/app.ts";
-import { eventsOf, problemById, pendingOutbox } from "../../src/reports/reports.query.ts";
+import { eventsOf, problemById } from "../../src/reports/reports.query.ts";
+import { pendingOutbox } from "../../src/reports/chat.query.ts";
 import { runReportsCommand, parseReportsArgs, type ReportsCommand } from "../../src/reports/problems-list.ts";
 import { compareVersions } from "../../src/reports/versions.ts";
 import { traceCorpus } from "./corpus.ts";

@@ -1,5 +1,6 @@
 // A fresh database per test file: a new in-memory PGlite started from the migrated seed, or, when
 // DATABASE_URL is set, a new Postgres database created for the file and dropped after it.
+import { renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -29,7 +30,11 @@ export function testSeed(): Promise<Blob> {
     const file = Bun.file(join(tmpdir(), `tally-test-seed-${key}.tgz`));
     if (await file.exists()) return new Blob([await file.arrayBuffer()]);
     const blob = await buildSeed();
-    await Bun.write(file, blob);
+    // Written aside and renamed: workers of a parallel run may build it at once, and a reader
+    // must never see half a file.
+    const aside = `${file.name}.${process.pid}.tmp`;
+    await Bun.write(aside, blob);
+    renameSync(aside, file.name!);
     return blob;
   })();
   return seed;

@@ -39,12 +39,22 @@ const tally = ((
   operations: new Set<string>(),
 });
 
+/** What this process checked, as plain data: a worker of a parallel run hands it to scripts/test.ts. */
+export type Coverage = { checked: number; seen: string[]; operations: string[] };
+
+export function coverageSoFar(): Coverage {
+  return { checked: tally.checked, seen: [...tally.seen], operations: [...tally.operations] };
+}
+
 /** The run's line: how many answers were checked, and which documented operations no test answered with JSON. */
-export function openapiSummary(): string | null {
-  if (tally.checked === 0) return null;
-  const unseen = [...tally.operations].filter((o) => !tally.seen.has(o)).sort();
+export function openapiSummary(parts: Coverage[] = [coverageSoFar()]): string | null {
+  const checked = parts.reduce((n, p) => n + p.checked, 0);
+  if (checked === 0) return null;
+  const seen = new Set(parts.flatMap((p) => p.seen));
+  const operations = new Set(parts.flatMap((p) => p.operations));
+  const unseen = [...operations].filter((o) => !seen.has(o)).sort();
   return (
-    `openapi: ${tally.checked} JSON answers checked against /v1/openapi.json, covering ${tally.seen.size} of ${tally.operations.size} operations` +
+    `openapi: ${checked} JSON answers checked against /v1/openapi.json, covering ${seen.size} of ${operations.size} operations` +
     (unseen.length ? ` (never answered with JSON: ${unseen.join(", ")})` : "")
   );
 }
