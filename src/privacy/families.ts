@@ -22,6 +22,14 @@ export { SYSTEM_WORDS };
 export const NAME = "[A-Za-z0-9_]{3,16}(?![A-Za-z0-9_])";
 /** A rank tag: [VIP], [MVP++], [YOUTUBE], [JR HELPER], [PIG+++], colours already stripped. */
 export const RANK_TAG = "\\[[A-Z][A-Z0-9]{0,11}(?: [A-Z0-9]{1,8})?\\+{0,3}\\]";
+/**
+ * The server's own ranks (issue 36): a rank tag standing alone before a word is only a rank when it
+ * is one of these; a mod's chat prefix has the same shape ("[MWR] Unknown command.", "[GTBP] ...")
+ * and is followed by a sentence, not a player. Inside a line's structure (a channel, a verb) any
+ * tag of RANK_TAG's shape still counts, as before.
+ */
+const SERVER_RANK =
+  "\\[(?:VIP\\+?|MVP\\+{0,2}|YOUTUBE|YT|PIG\\+{3}|INNIT|MOJANG|EVENTS|MCP|GM|ADMIN|MOD|HELPER|JR HELPER|OWNER|BUILD TEAM|STAFF)\\]";
 /** A SkyBlock level in front of a name: [287] */
 export const LEVEL = "\\[\\d{1,3}\\] ";
 /** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */
@@ -32,6 +40,9 @@ const START = "(?:^[ \\t]{0,40}|\\[CHAT\\] [ \\t]{0,40})";
 const USERLIKE = "(?=[A-Za-z0-9_]{0,15}[0-9_]|[a-z])";
 /** A formatting code, on the original text. */
 const CODE = "§[0-9a-fA-Fk-oK-OrR]";
+
+/** The chat channels' prefixes, long and compact: "Party >", "G >". */
+const CHANNEL = "Party|Guild|Officer|Co-op|Coop|Friend|P|G|O|C|CC|GC|PC|OC";
 
 /** A player as chat prints them: level, emblem, rank tag, then the name. */
 const player = (n = "") => `(?:${LEVEL})?${EMBLEM}?(?:(?<rank${n}>${RANK_TAG}) ?)?(?<name${n}>${NAME})`;
@@ -153,7 +164,7 @@ export const families: readonly Family[] = [
     family: "rank_tag",
     gate: /\[[A-Z]/,
     doc: "A rank tag and the name after it, anywhere: [MVP+] Steve, [JR HELPER] Name, [PIG+++] Name",
-    rules: [rule(`(?<rank>${RANK_TAG}) ?(?<name>${NAME})`)],
+    rules: [rule(`(?<rank>${SERVER_RANK}) ?(?<name>${NAME})`)],
     examples: [
       ["§7☢ §r§b[MVP§d+§b] hannibal2", ["hannibal2"]],
       ["RARE DROP! Enchanted Book (+120% ✯ Magic Find) [MVP+]Steve", ["Steve"]],
@@ -165,8 +176,13 @@ export const families: readonly Family[] = [
     gate: />/,
     doc: "Party, guild, officer and co-op chat, friend lines, and the compact prefixes P > G > O > C >",
     rules: [
-      rule(`${START}(?:Party|Guild|Officer|Co-op|Coop|Friend|P|G|O|C|CC|GC|PC|OC) ?> ?${P}`),
+      rule(`${START}(?:${CHANNEL}) ?> ?${P}`),
       rule(`${START}(?:Party|Guild|Officer|Co-op|Coop|Friend) ?> ?[^ \\t\\n]`, { shape: true }),
+      // Another player named in a channel message by its structure (issue 36): a mention at the
+      // start of the message ("Guild > Bot [Staff]: @Name, Name's weight: ..."), and a bot
+      // command's one argument ("Guild > A: !skyblock Name", "From A: !nw Name").
+      rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: @(?<name>${NAME})`),
+      rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
     ],
     examples: [
       ["§9Party §8> §7nea89o§f: peee", ["nea89o"]],
@@ -178,7 +194,11 @@ export const families: readonly Family[] = [
     family: "whisper",
     gate: /(?:From|To) /,
     doc: "Private messages: From Name: ..., To [MVP+] Name: ...",
-    rules: [rule(`${START}(?:From|To) ${P}: `)],
+    rules: [
+      rule(`${START}(?:From|To) ${P}: `),
+      // A bot command's one argument in a whisper: "From [VIP] A: !nw Name" (see channel_line).
+      rule(`${START}(?:From|To) [^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
+    ],
     examples: [
       ["To nea89o: lol", ["nea89o"]],
       ["From [MVP+] Eisengolem: Boop!", ["Eisengolem"]],
@@ -460,12 +480,12 @@ export const families: readonly Family[] = [
   },
   {
     family: "joined_line",
-    gate: /joined|left|spooked/,
-    doc: "Name joined. Name left. Name has joined the lobby!",
+    gate: /joined|left|spooked|quit/,
+    doc: "Name joined. Name left. Name has joined the lobby! Name has joined (5/12)! Name has quit!",
     rules: [
       rule(
-        `${START}${EMBLEM}?(?:(?<rank>${RANK_TAG}) )?(?<name>${NAME}) (?:has )?(?:joined|left|spooked)` +
-          `(?: (?:the|your) (?:lobby|party|guild|game|server))?[.!]`,
+        `${START}${EMBLEM}?(?:(?<rank>${RANK_TAG}) )?(?<name>${NAME}) (?:has )?(?:joined|left|spooked|quit)` +
+          `(?: (?:the|your) (?:lobby|party|guild|game|server)| \\(\\d{1,3}/\\d{1,3}\\))?[.!]`,
       ),
     ],
     examples: [

@@ -21,6 +21,8 @@ import {
   heldOutNameLines2,
   heldOutCleanStrings as clean1,
   heldOutCleanStrings2,
+  heldOutNameLines3,
+  heldOutCleanStrings3,
 } from "./corpus.ts";
 
 /** Both held-out batches (the second gathered after the rules were written). */
@@ -101,6 +103,35 @@ describe("the held-out part, as a whole", () => {
     expect(wrong.length - wrong.filter((s) => identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(
       Math.floor(display.length * 0.005),
     );
+  });
+});
+
+// The third held-out batch (issue 36): measured before any rule change for it (448 of 463 names,
+// 376 of 387 lines, 4 of 111 display lines altered), then once after the rules were generalised
+// against the development part. It holds the figures reached then, below the 99% floor, so a
+// regression fails here; it is not tuned against line by line (see CHANGELOG.md).
+describe("the third held-out batch, as a whole", () => {
+  const names = heldOutNameLines3.reduce((n, l) => n + l.names.length, 0);
+  test("holds at least 300 lines with names, each with its source", () => {
+    expect(heldOutNameLines3.length).toBeGreaterThanOrEqual(300);
+    expect(heldOutNameLines3.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
+  });
+
+  test("at least 456 of its 463 names are replaced (240 of 244 with codes) and 380 of 387 lines refused", () => {
+    const left = heldOutNameLines3.reduce((n, l) => n + namesLeft(l).length, 0);
+    const coded = heldOutNameLines3.filter((l) => l.text.includes("§"));
+    const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
+    const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
+    expect(names).toBe(463);
+    expect(names - left).toBeGreaterThanOrEqual(456);
+    expect(codedNames - codedLeft).toBeGreaterThanOrEqual(240);
+    expect(heldOutNameLines3.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(380);
+  });
+
+  test("no identifier and at most 2 of its 111 clean display lines are altered or refused", () => {
+    const wrong = heldOutCleanStrings3.filter((s) => altered(s.text) || refused(s.text));
+    expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBe(0);
+    expect(wrong.filter((s) => !identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(2);
   });
 });
 
