@@ -25,6 +25,7 @@ import { foldRoutes } from "./stats/fold.routes.ts";
 import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
 import { exportGate } from "./stats/export-gate.ts";
+import { tokenRoutes } from "./tokens/tokens.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
 import { reportRoutes } from "./reports/reports.routes.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
+    .use(tokenRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

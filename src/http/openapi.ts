@@ -6,10 +6,12 @@
 // added here. Every refusal is described with the one error shape and, per status, its codes.
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { errorStatus, type ErrorCode } from "./errors.ts";
-import { SIGNED_IN } from "./signed-in.ts";
+import { SIGNED_IN, TOKEN_POLICY, type TokenPolicy } from "./signed-in.ts";
 
 export const REFUSES = "x-tally-refuses";
 const EXAMPLES = "x-tally-examples";
+/** On every signed-in operation: the personal access token scopes it takes (empty: device sessions only). */
+export const TOKEN_SCOPES = "x-tally-token-scopes";
 const ANSWERS = "x-tally-answers";
 const DESCRIBED = "x-tally-described";
 
@@ -112,7 +114,24 @@ function signedIn(hooks: Record<string, unknown>): boolean {
   return Array.isArray(transform) && transform.some((h) => h.fn?.[SIGNED_IN] === true);
 }
 
-function refusalsOf(hooks: Record<string, unknown>, detail: Detail): Refusals {
+/**
+ * The scopes of personal access token a signed-in route takes, from its guard's policy (an empty
+ * list: it takes the mod's device sessions only); undefined for a route that needs no sign-in.
+ */
+function tokenScopesOf(hooks: Record<string, unknown>, method: string, path: string): readonly string[] | undefined {
+  if (!signedIn(hooks)) return undefined;
+  const transform = hooks.transform as { fn?: Record<symbol, unknown> }[];
+  const policy = transform.find((h) => h.fn?.[TOKEN_POLICY])?.fn?.[TOKEN_POLICY] as TokenPolicy | undefined;
+  return policy?.[`${method} ${path}`] ?? [];
+}
+
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": { description: "To a personal access token: its requests per window.", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "To a personal access token: requests left in this window.", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "To a personal access token: seconds until the window ends.", schema: { type: "integer" } },
+};
+
+function refusalsOf(hooks: Record<string, unknown>, detail: Detail, scopes?: readonly string[]): Refusals {
   const declared = (detail[REFUSES] as Refusals | undefined) ?? { codes: [], extra: {} };
   const codes = new Set<ErrorCode>(declared.codes);
   if (hooks.body)
@@ -130,6 +149,8 @@ function refusalsOf(hooks: Record<string, unknown>, detail: Detail): Refusals {
   // A path segment of the wrong shape names nothing (on-error.ts): 404.
   if (JSON.stringify(hooks.params ?? {}).includes('"pattern"')) codes.add("not_found");
   if (signedIn(hooks)) codes.add("unauthorized");
+  if (scopes && scopes.length > 0) for (const c of ["missing_scope", "rate_limited"] as const) codes.add(c);
+  else if (scopes) codes.add("token_not_accepted");
   codes.add("internal");
   codes.add("database_unavailable");
   return { codes: [...codes], extra: declared.extra };
@@ -225,6 +246,7 @@ const TAGS: Record<string, string> = {
   auth: "The account check with the identity provider, and device sessions.",
   account: "The signed-in player's settings, status, page link and share link.",
   stats: "Uploads, the folded statistics, export and erasure.",
+  tokens: "Personal access tokens: read-only credentials a player makes for their own tools.",
   profiles: "Profile look-ups through the project's game API key, and players by name.",
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
@@ -259,13 +281,24 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
         },
       };
     }
-    const refusals = refusalsOf(hooks, detail);
+    const scopes = tokenScopesOf(hooks, route.method, route.path);
+    const refusals = refusalsOf(hooks, detail, scopes);
     const documented = documentedAnswers(hooks, detail, example.answers ?? {});
+    if (scopes?.length)
+      for (const [status, answer] of Object.entries(documented))
+        if (status.startsWith("2")) (answer as Json).headers = { ...RATE_LIMIT_HEADERS, ...((answer as Json).headers as Json) };
     const errors = errorResponses(refusals);
     // A status the route answers with its own schema (health's 503) keeps that schema.
     for (const status of Object.keys(documented)) delete errors[status];
     operation.responses = { ...documented, ...errors };
-    operation.security = signedIn(hooks) ? [{ bearer: [] }] : [];
+    operation.security = !scopes ? [] : [{ bearer: [] }, ...(scopes.length ? [{ personalToken: [...scopes] }] : [])];
+    if (scopes) {
+      operation[TOKEN_SCOPES] = [...scopes];
+      const takes = scopes.length
+        ? `Takes a personal access token with the scope ${scopes.map((x) => `\`${x}\``).join(" or ")}.`
+        : "Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).";
+      operation.description = operation.description ? `${operation.description}\n\n${takes}` : takes;
+    }
     (paths[path] ??= {})[method] = operation;
   }
   const tags = [
@@ -287,6 +320,12 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
           type: "http",
           scheme: "bearer",
           description: "The token from POST /v1/auth/verify: Authorization: Bearer <token>.",
+        },
+        personalToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal access token from POST /v1/stats/tokens (`tly_` and 43 characters): read-only, limited to its scopes, rate limited per token.",
         },
       },
     },

@@ -75,6 +75,34 @@ export async function withinCostLimit<T>(
   }
 }
 
+/**
+ * Counts one request of a metered subject (a personal access token) in the limit's window and
+ * answers its RateLimit-Limit, -Remaining and -Reset headers (seconds to the window's end); past
+ * the limit throws 429 rate_limited carrying them and Retry-After.
+ */
+export async function meterRequest(
+  deps: { db: Db; clock: Clock },
+  limit: RateLimit,
+  subject: string,
+): Promise<Record<string, string>> {
+  const now = deps.clock.now();
+  const windowStart = now - (now % limit.windowMs);
+  const count = await countRequest(deps.db, `${limit.name}:${subject}`, windowStart);
+  if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
+  const reset = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
+  const headers = {
+    "ratelimit-limit": String(limit.perWindow),
+    "ratelimit-remaining": String(Math.max(0, limit.perWindow - count)),
+    "ratelimit-reset": String(reset),
+  };
+  if (count > limit.perWindow) {
+    const refusal = tooMany(windowStart + limit.windowMs - now, limit.what);
+    Object.assign(refusal.headers, headers);
+    throw refusal;
+  }
+  return headers;
+}
+
 function tooMany(waitMs: number, what = "requests") {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
   return new ApiError("rate_limited", `too many ${what}; try again in ${retryAfter} s`, undefined, {
