@@ -33,6 +33,7 @@ import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
+import { tokenPageRoutes } from "./web/tokens-page.routes.tsx";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps) {
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
+    .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;
 }

@@ -126,9 +126,18 @@ function tokenScopesOf(hooks: Record<string, unknown>, method: string, path: str
 }
 
 const RATE_LIMIT_HEADERS = {
-  "RateLimit-Limit": { description: "To a personal access token: its requests per window.", schema: { type: "integer" } },
-  "RateLimit-Remaining": { description: "To a personal access token: requests left in this window.", schema: { type: "integer" } },
-  "RateLimit-Reset": { description: "To a personal access token: seconds until the window ends.", schema: { type: "integer" } },
+  "RateLimit-Limit": {
+    description: "To a personal access token: its requests per window.",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Remaining": {
+    description: "To a personal access token: requests left in this window.",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Reset": {
+    description: "To a personal access token: seconds until the window ends.",
+    schema: { type: "integer" },
+  },
 };
 
 function refusalsOf(hooks: Record<string, unknown>, detail: Detail, scopes?: readonly string[]): Refusals {
@@ -286,7 +295,8 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     const documented = documentedAnswers(hooks, detail, example.answers ?? {});
     if (scopes?.length)
       for (const [status, answer] of Object.entries(documented))
-        if (status.startsWith("2")) (answer as Json).headers = { ...RATE_LIMIT_HEADERS, ...((answer as Json).headers as Json) };
+        if (status.startsWith("2"))
+          (answer as Json).headers = { ...RATE_LIMIT_HEADERS, ...((answer as Json).headers as Json) };
     const errors = errorResponses(refusals);
     // A status the route answers with its own schema (health's 503) keeps that schema.
     for (const status of Object.keys(documented)) delete errors[status];

@@ -18,6 +18,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { sameSecret } from "../http/secret.ts";
+import { sameOrigin } from "../http/same-origin.ts";
 import { operatorSecretMatches, requireOperatorBearer } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
@@ -131,13 +132,8 @@ export function reportAdminRoutes(deps: Deps) {
     return value && (await sessions.live(value)) ? value : undefined;
   };
   const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
-  const sameOrigin = (request: Request) => {
-    // The pages send Referrer-Policy: no-referrer, under which a browser's form post says
-    // `Origin: null`; then Sec-Fetch-Site (when sent) decides, and the CSRF field in any case.
-    const origin = request.headers.get("origin");
-    if (origin === null || origin === "null") return request.headers.get("sec-fetch-site") !== "cross-site";
-    return origin === new URL(request.url).origin || origin === new URL(deps.config.baseUrl).origin;
-  };
+  // The pages send Referrer-Policy: no-referrer: a browser's form post says `Origin: null` (http/same-origin.ts).
+  const fromOurPage = (request: Request) => sameOrigin(request, deps.config.baseUrl);
   /** The signed-in page's session, or a redirect to the sign-in form. */
   const toLogin = () =>
     new Response(null, { status: 303, headers: { location: "/admin/login", "cache-control": "no-store" } });
@@ -153,7 +149,7 @@ export function reportAdminRoutes(deps: Deps) {
     const s = await session(request);
     if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
     const csrf = (body as Record<string, unknown> | undefined)?.csrf;
-    if (!sameOrigin(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
+    if (!fromOurPage(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
       throw new ApiError("csrf_failed", "this form did not come from the maintainers' page; open the page again");
     }
     return s;
@@ -255,7 +251,7 @@ export function reportAdminRoutes(deps: Deps) {
           const given = (body as Record<string, unknown> | undefined)?.token;
           // A wrong token counts against the address like a wrong bearer token (429 past the limit).
           if (
-            !sameOrigin(request) ||
+            !fromOurPage(request) ||
             typeof given !== "string" ||
             !(await operatorSecretMatches(deps, { request, server }, given, token))
           ) {

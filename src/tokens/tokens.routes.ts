@@ -11,20 +11,16 @@ export function tokenRoutes(deps: TokenDeps) {
   const tags = ["tokens"];
   return new Elysia({ name: "tally.tokens" })
     .use(authGuard(deps))
-    .post(
-      "/v1/stats/tokens",
-      ({ signedIn, body }) => createToken(deps, signedIn.uuid, body),
-      {
-        body: CreateTokenBody,
-        transform: validBody(CreateTokenBody),
-        response: CreatedToken,
-        detail: {
-          tags,
-          summary: "Make a personal access token for one's own tools; its secret is in this answer only",
-          ...refuses("denylisted_string", "too_many_tokens", "invalid_expiry"),
-        },
+    .post("/v1/stats/tokens", ({ signedIn, body }) => createToken(deps, signedIn.uuid, body), {
+      body: CreateTokenBody,
+      transform: validBody(CreateTokenBody),
+      response: CreatedToken,
+      detail: {
+        tags,
+        summary: "Make a personal access token for one's own tools; its secret is in this answer only",
+        ...refuses("denylisted_string", "too_many_tokens", "invalid_expiry"),
       },
-    )
+    })
     .get(
       "/v1/stats/tokens",
       async ({ signedIn }) => ({

@@ -9,10 +9,9 @@ const Epoch = T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 /** A label is for its owner: what the token is for ("Discord bot"); printable, at most 64 characters. */
 export const LABEL_MAX = 64;
 
-const ScopeName = T.Union(
-  [T.Literal("stats:read"), T.Literal("page:read"), T.Literal("export")],
-  { description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_WORDS[s]}`).join("; ") },
-);
+const ScopeName = T.Union([T.Literal("stats:read"), T.Literal("page:read"), T.Literal("export")], {
+  description: SCOPES.map((s) => `\`${s}\`: ${SCOPE_WORDS[s]}`).join("; "),
+});
 
 export const CreateTokenBody = T.Object(
   {
@@ -54,9 +53,6 @@ export const CreatedToken = T.Object(
   },
   strict,
 );
-export const TokensAnswer = T.Object(
-  { tokens: T.Array(TokenInfo), maxTokens: T.Integer({ minimum: 1 }) },
-  strict,
-);
+export const TokensAnswer = T.Object({ tokens: T.Array(TokenInfo), maxTokens: T.Integer({ minimum: 1 }) }, strict);
 export const RevokedAnswer = T.Object({ revoked: T.Integer({ minimum: 0 }) }, strict);
 export const TokenIdParams = T.Object({ id: T.String({ pattern: TOKEN_ID_PATTERN }) }, strict);

@@ -120,6 +120,7 @@ export async function tokenOwner(deps: { db: Db; clock: Clock }, token: string) 
   const now = deps.clock.now();
   if (!row || (row.expiresAt !== null && row.expiresAt <= now))
     throw unauthorized("the token is not valid, was revoked or has expired");
-  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) await touchToken(deps.db, row.id, now);
+  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS)
+    await touchToken(deps.db, row.id, now);
   return { uuid: row.uuid, tokenId: row.id, scopes: parseScopes(row.scopes) };
 }

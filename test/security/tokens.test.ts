@@ -18,7 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const counters = [{ profileId: PROFILE, scope: "day" as const, day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 5 }] }];
+const counters = [
+  { profileId: PROFILE, scope: "day" as const, day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 5 }] },
+];
 
 test("a token cannot upload: 403 token_not_accepted and nothing is stored", async () => {
   const before = await storedState(t.db, p.uuid);
@@ -43,7 +45,11 @@ test("a token cannot change settings, erase, or mint a page link or share link",
       headers: { ...token.auth, "content-type": "application/json" },
       body: method === "DELETE" ? undefined : JSON.stringify({ settingsVersion: 1, zone: "Asia/Tokyo" }),
     });
-    expect({ path, status: res.status, code: await codeOf(res) }).toEqual({ path, status: 403, code: "token_not_accepted" });
+    expect({ path, status: res.status, code: await codeOf(res) }).toEqual({
+      path,
+      status: 403,
+      code: "token_not_accepted",
+    });
   }
   const settings = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as { zone: string };
   expect(settings.zone).toBe("UTC");
@@ -72,9 +78,15 @@ test("a token cannot make, list or revoke tokens (its own included)", async () =
     ["DELETE", `/v1/stats/tokens/${token.id}`],
   ] as const) {
     const res = await t.request(path, { method, headers: token.auth });
-    expect({ path, status: res.status, code: await codeOf(res) }).toEqual({ path, status: 403, code: "token_not_accepted" });
+    expect({ path, status: res.status, code: await codeOf(res) }).toEqual({
+      path,
+      status: 403,
+      code: "token_not_accepted",
+    });
   }
-  const list = (await (await t.request("/v1/stats/tokens", { headers: p.auth })).json()) as { tokens: { id: string }[] };
+  const list = (await (await t.request("/v1/stats/tokens", { headers: p.auth })).json()) as {
+    tokens: { id: string }[];
+  };
   expect(list.tokens.map((x) => x.id)).toEqual([token.id]);
   expect((await t.request("/v1/stats/profiles", { headers: token.auth })).status).toBe(200);
 });

@@ -55,7 +55,14 @@ const SCOPES = ["stats:read", "page:read", "export"];
 type Operation = {
   security: Record<string, string[]>[];
   "x-tally-token-scopes"?: string[];
-  responses: Record<string, { content?: { "application/json": { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } } } }>;
+  responses: Record<
+    string,
+    {
+      content?: {
+        "application/json": { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } };
+      };
+    }
+  >;
 };
 let t: TestApp;
 let p: Uploader;
@@ -66,7 +73,9 @@ beforeAll(async () => {
   p = await uploader(t, { name: "Scoped", zone: "UTC" });
   for (const scope of SCOPES) tokens[scope] = await makeToken(t, p.auth, { label: scope, scopes: [scope] });
   tokens.all = await makeToken(t, p.auth, { label: "all", scopes: SCOPES });
-  const doc = (await (await t.request("/v1/openapi.json")).json()) as { paths: Record<string, Record<string, Operation>> };
+  const doc = (await (await t.request("/v1/openapi.json")).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
   ops = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
   );
@@ -116,7 +125,9 @@ describe.each(SCOPES.concat("all"))("a token of scope %s", (scope) => {
       const code = res.status === 403 ? await codeOf(res) : `status ${res.status}`;
       const documented = ops.find(([n]) => n === name)![1].responses["403"]?.content?.["application/json"].schema
         .properties.error.properties.code.enum;
-      outcomes.push(`${name}: ${documented?.includes(code) ? "refused as documented" : `refused ${code}, not documented`}`);
+      outcomes.push(
+        `${name}: ${documented?.includes(code) ? "refused as documented" : `refused ${code}, not documented`}`,
+      );
       expect(code).toBe(policy.length ? "missing_scope" : "token_not_accepted");
     }
     expect(outcomes).toEqual(

@@ -1,7 +1,13 @@
 // Making personal access tokens in tests, through the API as a player would.
 import type { TestApp } from "../support/app.ts";
 
-export type Made = { id: string; token: string; scopes: string[]; expiresAt: number | null; auth: { authorization: string } };
+export type Made = {
+  id: string;
+  token: string;
+  scopes: string[];
+  expiresAt: number | null;
+  auth: { authorization: string };
+};
 
 export async function makeToken(
   t: TestApp,

@@ -14,7 +14,9 @@ beforeAll(async () => {
     now: "2026-06-01T12:00:00Z",
   });
   p = await uploader(t, { name: "Owner", zone: "UTC" });
-  const counters = [{ profileId: PROFILE, scope: "day" as const, day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 5 }] }];
+  const counters = [
+    { profileId: PROFILE, scope: "day" as const, day: "2026-06-01", rows: [{ k: "mining.blocks.stone", v: 5 }] },
+  ];
   expect((await p.send(envelope(t, { zone: { id: "UTC" }, counters }))).status).toBe(200);
 });
 afterAll(() => t.close());
@@ -23,7 +25,14 @@ afterEach(() => del("/v1/stats/tokens", p.auth));
 
 const get = (path: string, auth?: { authorization: string }) => t.request(path, { headers: auth });
 const del = (path: string, auth: { authorization: string }) => t.request(path, { method: "DELETE", headers: auth });
-type Listed = { id: string; label: string; scopes: string[]; createdAt: number; lastUsedAt: number | null; expiresAt: number | null };
+type Listed = {
+  id: string;
+  label: string;
+  scopes: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+};
 const listed = async (auth = p.auth) =>
   ((await (await get("/v1/stats/tokens", auth)).json()) as { tokens: Listed[]; maxTokens: number }).tokens;
 const nextWindow = () => t.clock.advance(60_000 - (t.clock.now() % 60_000));
@@ -49,7 +58,11 @@ describe("making and listing", () => {
   });
 
   test("a label with a player name's shape is refused denylisted_string at /label, and nothing is stored", async () => {
-    const res = await t.postJson("/v1/stats/tokens", { label: "[MVP+] Steve", scopes: ["stats:read"] }, { headers: p.auth });
+    const res = await t.postJson(
+      "/v1/stats/tokens",
+      { label: "[MVP+] Steve", scopes: ["stats:read"] },
+      { headers: p.auth },
+    );
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ error: { code: "denylisted_string", path: "/label" } });
     expect(await listed()).toEqual([]);
@@ -67,7 +80,11 @@ describe("making and listing", () => {
   });
 
   test("an expiry past TOKEN_MAX_DAYS is refused invalid_expiry; at most TOKENS_MAX_PER_ACCOUNT tokens", async () => {
-    const far = await t.postJson("/v1/stats/tokens", { label: "bot", scopes: ["export"], expiresInDays: 31 }, { headers: p.auth });
+    const far = await t.postJson(
+      "/v1/stats/tokens",
+      { label: "bot", scopes: ["export"], expiresInDays: 31 },
+      { headers: p.auth },
+    );
     expect(far.status).toBe(422);
     expect(await codeOf(far)).toBe("invalid_expiry");
     for (let i = 0; i < 3; i++) await makeToken(t, p.auth, { label: `bot ${i}`, scopes: ["export"], expiresInDays: 1 });
