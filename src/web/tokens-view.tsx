@@ -22,8 +22,8 @@ export function TokenList(view: TokensView): JSX.Element {
       <h2 id="tokens-h">Tokens for your own tools</h2>
       <p class="muted">
         A token lets a tool of yours (a Discord bot, a stream overlay, a spreadsheet) read your statistics. It never
-        uploads or changes anything. Make one from the mod; <a href="/docs/tokens">how tokens work</a>. Revoke a token
-        you no longer use, or one you may have shown someone: it stops working at once.
+        uploads or changes anything. A token is made with the mod's sign-in: <a href="/docs/tokens">how tokens work</a>.
+        Revoke a token you no longer use, or one you may have shown someone: it stops working at once.
       </p>
       {view.tokens.length === 0 ? (
         <p class="muted">You have no tokens.</p>
