@@ -6,12 +6,10 @@
 // added here. Every refusal is described with the one error shape and, per status, its codes.
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { errorStatus, type ErrorCode } from "./errors.ts";
-import { SIGNED_IN, TOKEN_POLICY, type TokenPolicy } from "./signed-in.ts";
+import { PERSONAL_TOKEN_SCHEME, RATE_LIMIT_HEADERS, signedIn, tokenScopesOf, tokenSecurity } from "./openapi-tokens.ts";
 
 export const REFUSES = "x-tally-refuses";
 const EXAMPLES = "x-tally-examples";
-/** On every signed-in operation: the personal access token scopes it takes (empty: device sessions only). */
-export const TOKEN_SCOPES = "x-tally-token-scopes";
 const ANSWERS = "x-tally-answers";
 const DESCRIBED = "x-tally-described";
 
@@ -107,38 +105,6 @@ const operationId = (method: string, path: string) =>
     .filter(Boolean)
     .map((p) => p[0]!.toUpperCase() + p.slice(1))
     .join("");
-
-/** Whether a route runs the token guard (its derive hook carries the SIGNED_IN mark). */
-function signedIn(hooks: Record<string, unknown>): boolean {
-  const transform = hooks.transform as { fn?: Record<symbol, unknown> }[] | undefined;
-  return Array.isArray(transform) && transform.some((h) => h.fn?.[SIGNED_IN] === true);
-}
-
-/**
- * The scopes of personal access token a signed-in route takes, from its guard's policy (an empty
- * list: it takes the mod's device sessions only); undefined for a route that needs no sign-in.
- */
-function tokenScopesOf(hooks: Record<string, unknown>, method: string, path: string): readonly string[] | undefined {
-  if (!signedIn(hooks)) return undefined;
-  const transform = hooks.transform as { fn?: Record<symbol, unknown> }[];
-  const policy = transform.find((h) => h.fn?.[TOKEN_POLICY])?.fn?.[TOKEN_POLICY] as TokenPolicy | undefined;
-  return policy?.[`${method} ${path}`] ?? [];
-}
-
-const RATE_LIMIT_HEADERS = {
-  "RateLimit-Limit": {
-    description: "To a personal access token: its requests per window.",
-    schema: { type: "integer" },
-  },
-  "RateLimit-Remaining": {
-    description: "To a personal access token: requests left in this window.",
-    schema: { type: "integer" },
-  },
-  "RateLimit-Reset": {
-    description: "To a personal access token: seconds until the window ends.",
-    schema: { type: "integer" },
-  },
-};
 
 function refusalsOf(hooks: Record<string, unknown>, detail: Detail, scopes?: readonly string[]): Refusals {
   const declared = (detail[REFUSES] as Refusals | undefined) ?? { codes: [], extra: {} };
@@ -301,14 +267,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     // A status the route answers with its own schema (health's 503) keeps that schema.
     for (const status of Object.keys(documented)) delete errors[status];
     operation.responses = { ...documented, ...errors };
-    operation.security = !scopes ? [] : [{ bearer: [] }, ...(scopes.length ? [{ personalToken: [...scopes] }] : [])];
-    if (scopes) {
-      operation[TOKEN_SCOPES] = [...scopes];
-      const takes = scopes.length
-        ? `Takes a personal access token with the scope ${scopes.map((x) => `\`${x}\``).join(" or ")}.`
-        : "Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).";
-      operation.description = operation.description ? `${operation.description}\n\n${takes}` : takes;
-    }
+    Object.assign(operation, tokenSecurity(scopes, operation.description as string | undefined));
     (paths[path] ??= {})[method] = operation;
   }
   const tags = [
@@ -331,12 +290,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
           scheme: "bearer",
           description: "The token from POST /v1/auth/verify: Authorization: Bearer <token>.",
         },
-        personalToken: {
-          type: "http",
-          scheme: "bearer",
-          description:
-            "A personal access token from POST /v1/stats/tokens (`tly_` and 43 characters): read-only, limited to its scopes, rate limited per token.",
-        },
+        personalToken: PERSONAL_TOKEN_SCHEME,
       },
     },
   };
