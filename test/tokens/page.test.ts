@@ -126,3 +126,13 @@ describe("revoking from the page", () => {
     expect(await works(made)).toBe(true);
   });
 });
+
+test("the players' page on tokens is served at /docs/tokens and linked from the docs index and the owner's list", async () => {
+  const res = await t.request("/docs/tokens");
+  expect(res.status).toBe(200);
+  const html = await res.text();
+  expect(html.includes("<h1>Tokens for your own tools</h1>")).toBe(true);
+  expect(html.includes("RateLimit-Remaining")).toBe(true);
+  expect((await (await t.request("/docs/")).text()).includes('href="/docs/tokens"')).toBe(true);
+  expect((await ownPage()).includes('href="/docs/tokens"')).toBe(true);
+});
