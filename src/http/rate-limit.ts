@@ -3,7 +3,7 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "./errors.ts";
-import { countRequest, purgeWindows, uncountRequest } from "./rate-limit.query.ts";
+import { countRequest, countRequestNoFlush, purgeWindows, uncountRequest } from "./rate-limit.query.ts";
 import { addressSubject } from "./client-address.ts";
 
 /** `what` names what is counted in the refusal ("requests" unless said). */
@@ -87,7 +87,7 @@ export async function meterRequest(
 ): Promise<Record<string, string>> {
   const now = deps.clock.now();
   const windowStart = now - (now % limit.windowMs);
-  const count = await countRequest(deps.db, `${limit.name}:${subject}`, windowStart);
+  const count = await countRequestNoFlush(deps.db, `${limit.name}:${subject}`, windowStart);
   if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
   const reset = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
   const headers = {
