@@ -1,5 +1,5 @@
 // The personal access tokens' rows: made, found by hash, listed, touched, revoked.
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { accessTokens } from "./tokens.table.ts";
 
@@ -43,4 +43,22 @@ export async function deleteToken(db: Db, uuid: string, id: string): Promise<num
 export async function deleteAllTokens(db: Db, uuid: string): Promise<number> {
   const gone = await db.delete(accessTokens).where(eq(accessTokens.uuid, uuid)).returning({ id: accessTokens.id });
   return gone.length;
+}
+
+/** A page of the account's tokens in id order after `afterId`, for its export: never the hash. */
+export function tokenPage(db: Db, uuid: string, afterId: string | null, size: number) {
+  const t = accessTokens;
+  return db
+    .select({
+      id: t.id,
+      label: t.label,
+      scopes: t.scopes,
+      createdAt: t.createdAt,
+      lastUsedAt: t.lastUsedAt,
+      expiresAt: t.expiresAt,
+    })
+    .from(t)
+    .where(afterId === null ? eq(t.uuid, uuid) : and(eq(t.uuid, uuid), gt(t.id, afterId)))
+    .orderBy(asc(t.id))
+    .limit(size);
 }

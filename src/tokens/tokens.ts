@@ -14,6 +14,7 @@ import {
   deleteToken,
   insertToken,
   tokenByHash,
+  tokenPage,
   tokensOf,
   touchToken,
   type AccessToken,
@@ -108,6 +109,11 @@ export async function revokeToken(db: Db, uuid: string, id: string) {
 /** Revokes every token of the account (the owner's call, signing out everywhere, erasure); answers how many. */
 export function revokeAllTokens(db: Db, uuid: string): Promise<number> {
   return deleteAllTokens(db, uuid);
+}
+
+/** A page of the account's tokens for its export, in id order after `afterId` (label, scopes, times; never the hash). */
+export function tokensForExport(db: Db, uuid: string, afterId: string | null, size: number) {
+  return tokenPage(db, uuid, afterId, size);
 }
 
 const unauthorized = (message: string) =>

@@ -221,3 +221,18 @@ describe("the end of a token", () => {
     expect((await get("/v1/stats/profiles", made.auth)).status).toBe(401);
   });
 });
+
+test("the export lists the account's tokens (label, scopes, times), never a secret or a hash", async () => {
+  const made = await makeToken(t, p.auth, { label: "Overlay", scopes: ["page:read"] });
+  const doc = (await (await get("/v1/stats/export", p.auth)).json()) as { accessTokens: Record<string, unknown>[] };
+  expect(doc.accessTokens).toEqual([
+    {
+      id: made.id,
+      label: "Overlay",
+      scopes: "page:read",
+      createdAt: t.clock.now(),
+      lastUsedAt: null,
+      expiresAt: made.expiresAt,
+    },
+  ]);
+});
