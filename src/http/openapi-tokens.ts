@@ -4,7 +4,7 @@
 import { SIGNED_IN, TOKEN_POLICY, type TokenPolicy } from "./signed-in.ts";
 
 /** On every signed-in operation: the personal access token scopes it takes (empty: device sessions only). */
-export const TOKEN_SCOPES = "x-tally-token-scopes";
+const TOKEN_SCOPES = "x-tally-token-scopes";
 
 type Hooks = Record<string, unknown>;
 type GuardHook = { fn?: Record<symbol, unknown> };
