@@ -136,3 +136,12 @@ test("the players' page on tokens is served at /docs/tokens and linked from the 
   expect((await (await t.request("/docs/")).text()).includes('href="/docs/tokens"')).toBe(true);
   expect((await ownPage()).includes('href="/docs/tokens"')).toBe(true);
 });
+
+test("the API reference marks each route that takes an access token with its scopes", async () => {
+  const html = await (await t.request("/docs/api")).text();
+  const op = (path: string) =>
+    html.slice(html.indexOf(`<code>${path}</code>`), html.indexOf("</h3>", html.indexOf(`<code>${path}</code>`)));
+  expect(op("/v1/stats/days")).toContain("access token: stats:read");
+  expect(op("/v1/stats/export.csv")).toContain("access token: export");
+  expect(op("/v1/stats/ingest")).not.toContain("access token");
+});
