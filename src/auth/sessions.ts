@@ -14,7 +14,7 @@ import {
 import { hashToken, PERSONAL_TOKEN_PREFIX, TOKEN_PATTERN } from "../http/secret.ts";
 import type { SignedIn } from "../http/signed-in.ts";
 import { deletePageTokens } from "../accounts/accounts.ts";
-import { revokeAllTokens } from "../tokens/tokens.ts";
+import { revokeAllTokens, tokenNotAccepted } from "../tokens/tokens.ts";
 
 /** last seen is kept to this resolution, so the token check writes at most once per 5 minutes. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
@@ -31,11 +31,7 @@ export async function authenticate(deps: { db: Db; clock: Clock }, authorization
   const token = match[1]!;
   // A personal access token only reads, through tokens/read-guard.ts: here (writes, settings,
   // sessions, tokens) it is refused by its prefix before any lookup.
-  if (token.startsWith(PERSONAL_TOKEN_PREFIX))
-    throw new ApiError(
-      "token_not_accepted",
-      "a personal access token only reads: this route takes the mod's sign-in (a device session)",
-    );
+  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) throw tokenNotAccepted();
   if (!tokenShape.test(token)) throw unauthorized("the token is not valid");
   const session = await sessionByTokenHash(deps.db, hashToken(token));
   const now = deps.clock.now();

@@ -8,9 +8,10 @@ import { eraseAccount, eraseData } from "./erase.ts";
 import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
 import { answers, refuses } from "../http/openapi.ts";
 
-/** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
 /** The exports take a token with the `export` scope; the erasures take the mod's sign-in only. */
 const TOKEN_SCOPES = { "GET /v1/stats/export": ["export"], "GET /v1/stats/export.csv": ["export"] } as const;
+
+/** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
 
 export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: ExportGate }) {
   const pageRows = deps.config.exportPageRows;

@@ -10,7 +10,7 @@ import { meterRequest } from "../http/rate-limit.ts";
 import { PERSONAL_TOKEN_PREFIX } from "../http/secret.ts";
 import { readerGuard, type TokenPolicy } from "../http/signed-in.ts";
 import { authenticate } from "../auth/sessions.ts";
-import { tokenOwner } from "./tokens.ts";
+import { tokenNotAccepted, tokenOwner } from "./tokens.ts";
 import type { Scope } from "./scopes.ts";
 
 export type ReadGuardDeps = { db: Db; clock: Clock; config: Pick<Config, "tokenRateLimit"> };
@@ -29,10 +29,3 @@ export function readGuard(deps: ReadGuardDeps, policy: Readonly<Record<string, r
     return { uuid: owner.uuid, tokenId: owner.tokenId };
   }, policy as TokenPolicy);
 }
-
-/** A personal access token on a route that takes the mod's sign-in only (writes, settings, sessions, tokens). */
-export const tokenNotAccepted = () =>
-  new ApiError(
-    "token_not_accepted",
-    "a personal access token only reads: this route takes the mod's sign-in (a device session)",
-  );

@@ -116,6 +116,13 @@ export function tokensForExport(db: Db, uuid: string, afterId: string | null, si
   return tokenPage(db, uuid, afterId, size);
 }
 
+/** A personal access token on a route that takes the mod's sign-in only (writes, settings, sessions, tokens). */
+export const tokenNotAccepted = () =>
+  new ApiError(
+    "token_not_accepted",
+    "a personal access token only reads: this route takes the mod's sign-in (a device session)",
+  );
+
 const unauthorized = (message: string) =>
   new ApiError("unauthorized", message, undefined, { "www-authenticate": 'Bearer realm="tally"' });
 
