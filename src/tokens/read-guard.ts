@@ -17,7 +17,12 @@ export type ReadGuardDeps = { db: Db; clock: Clock; config: Pick<Config, "tokenR
 
 /** `policy`: the plugin's routes that take a token, `METHOD /path` to the scopes any one of which admits it. */
 export function readGuard(deps: ReadGuardDeps, policy: Readonly<Record<string, readonly Scope[]>>) {
-  const limit = { name: "token", perWindow: deps.config.tokenRateLimit, windowMs: 60_000 };
+  const limit = {
+    name: "token",
+    perWindow: deps.config.tokenRateLimit,
+    windowMs: 60_000,
+    what: "requests with this token",
+  };
   return readerGuard(async (authorization, scopes, headers) => {
     const bearer = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
     if (!bearer?.startsWith(PERSONAL_TOKEN_PREFIX)) return authenticate(deps, authorization);
