@@ -79,7 +79,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current session and its account */
+        /**
+         * The current session and its account
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         get: operations["getV1AuthSession"];
         put?: never;
         post?: never;
@@ -96,11 +99,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every signed-in device of this account */
+        /**
+         * Every signed-in device of this account
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         get: operations["getV1AuthSessions"];
         put?: never;
         post?: never;
-        /** Sign out everywhere; answers how many sessions ended */
+        /**
+         * Sign out everywhere; answers how many sessions ended
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         delete: operations["deleteV1AuthSessions"];
         options?: never;
         head?: never;
@@ -117,7 +126,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Sign one device out */
+        /**
+         * Sign one device out
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         delete: operations["deleteV1AuthSessionsId"];
         options?: never;
         head?: never;
@@ -131,14 +143,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The settings document */
+        /**
+         * The settings document
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         get: operations["getV1StatsSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change settings; a stale settingsVersion answers 409 with the current document under `settings` */
+        /**
+         * Change settings; a stale settingsVersion answers 409 with the current document under `settings`
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         patch: operations["patchV1StatsSettings"];
         trace?: never;
     };
@@ -149,7 +167,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the mod's status screen shows */
+        /**
+         * What the mod's status screen shows
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         get: operations["getV1StatsMeStatus"];
         put?: never;
         post?: never;
@@ -168,7 +189,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A short-lived, single-use link that opens the player's own statistics page */
+        /**
+         * A short-lived, single-use link that opens the player's own statistics page
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         post: operations["postV1StatsMePageToken"];
         delete?: never;
         options?: never;
@@ -185,7 +209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create or replace the share link; the old one stops working at once */
+        /**
+         * Create or replace the share link; the old one stops working at once
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         post: operations["postV1StatsShareRotate"];
         delete?: never;
         options?: never;
@@ -203,7 +230,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Stop sharing: the share link stops working */
+        /**
+         * Stop sharing: the share link stops working
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         delete: operations["deleteV1StatsShare"];
         options?: never;
         head?: never;
@@ -219,7 +249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one envelope of recorded data (gzip when over 8 KiB) */
+        /**
+         * Upload one envelope of recorded data (gzip when over 8 KiB)
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         post: operations["postV1StatsIngest"];
         delete?: never;
         options?: never;
@@ -234,7 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The game-mode profiles this account has uploaded for */
+        /**
+         * The game-mode profiles this account has uploaded for
+         * @description Takes a personal access token with the scope `stats:read` or `page:read`.
+         */
         get: operations["getV1StatsProfiles"];
         put?: never;
         post?: never;
@@ -251,7 +287,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside */
+        /**
+         * Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside
+         * @description Takes a personal access token with the scope `stats:read` or `page:read`.
+         */
         get: operations["getV1StatsTotals"];
         put?: never;
         post?: never;
@@ -268,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One key's value per observed day (a day without observation is absent) */
+        /**
+         * One key's value per observed day (a day without observation is absent)
+         * @description Takes a personal access token with the scope `stats:read` or `page:read`.
+         */
         get: operations["getV1StatsSeries"];
         put?: never;
         post?: never;
@@ -285,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every key's value per observed day of a range, a window of whole days at a time (about 50 000 values at most): `to` is the window's last day, `next` where the next starts */
+        /**
+         * Every key's value per observed day of a range, a window of whole days at a time (about 50 000 values at most): `to` is the window's last day, `next` where the next starts
+         * @description Takes a personal access token with the scope `stats:read`.
+         */
         get: operations["getV1StatsDays"];
         put?: never;
         post?: never;
@@ -302,7 +347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind; a page of keys at a time */
+        /**
+         * Day, week (Monday start), month and year totals of a profile so far, in the account's zone, with the whole previous period's and the change, folded by kind; a page of keys at a time
+         * @description Takes a personal access token with the scope `stats:read` or `page:read`.
+         */
         get: operations["getV1StatsPeriods"];
         put?: never;
         post?: never;
@@ -319,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything the service holds about this account, streamed as one JSON document */
+        /**
+         * Everything the service holds about this account, streamed as one JSON document
+         * @description Takes a personal access token with the scope `export`.
+         */
         get: operations["getV1StatsExport"];
         put?: never;
         post?: never;
@@ -336,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every recorded day value (installs folded by kind) as CSV: one line per profile, key and day */
+        /**
+         * Every recorded day value (installs folded by kind) as CSV: one line per profile, key and day
+         * @description Takes a personal access token with the scope `export`.
+         */
         get: operations["getV1StatsExportCsv"];
         put?: never;
         post?: never;
@@ -356,7 +410,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete all recorded statistics (settings stay); answers the rows removed */
+        /**
+         * Delete all recorded statistics (settings stay); answers the rows removed
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         delete: operations["deleteV1StatsData"];
         options?: never;
         head?: never;
@@ -373,8 +430,59 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the account, its sessions and all its data; answers the rows removed */
+        /**
+         * Delete the account, its sessions and all its data; answers the rows removed
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
         delete: operations["deleteV1StatsAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This account's personal access tokens (never their secrets)
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        get: operations["getV1StatsTokens"];
+        put?: never;
+        /**
+         * Make a personal access token for one's own tools; its secret is in this answer only
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        post: operations["postV1StatsTokens"];
+        /**
+         * Revoke every personal access token of this account
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        delete: operations["deleteV1StatsTokens"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one personal access token; its next request is refused
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        delete: operations["deleteV1StatsTokensId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1230,6 +1338,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -1311,6 +1439,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1405,6 +1553,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -1481,6 +1649,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1593,6 +1781,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1718,6 +1926,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -1957,6 +2185,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -2058,6 +2306,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -2260,6 +2528,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description The body arrived too slowly: `body_too_slow`. */
             408: {
                 headers: {
@@ -2417,6 +2705,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -2705,6 +3013,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description The body arrived too slowly: `body_too_slow`. */
             408: {
                 headers: {
@@ -2863,6 +3191,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +3220,48 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -2954,6 +3330,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3228,6 +3610,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -3291,6 +3715,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3378,6 +3808,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -3440,6 +3912,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +4042,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -3626,6 +4146,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +4545,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -4075,6 +4643,12 @@ export interface operations {
             /** @description The export, as a download (Content-Disposition: attachment). */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4149,6 +4723,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Conflict with the current state: `export_in_progress`. */
             409: {
                 headers: {
@@ -4159,6 +4753,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "export_in_progress";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -4225,6 +4841,12 @@ export interface operations {
             /** @description The account's day values as an RFC 4180 CSV download: a header line `profile,profile_name,key,kind,unit,day,value,low,high`, then one CRLF-ended line per (profile, key, day) in that order, the installs folded by kind; `low` and `high` only for a gauge. Baselines (backfills, seals) are in the JSON export. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4251,6 +4873,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `missing_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_scope";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Conflict with the current state: `export_in_progress`. */
             409: {
                 headers: {
@@ -4261,6 +4903,28 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "export_in_progress";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -4366,6 +5030,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
             /** @description Internal error: `internal`. */
             500: {
                 headers: {
@@ -4439,6 +5123,7 @@ export interface operations {
                             account: number;
                             deviceSessions: number;
                             pageTokens: number;
+                            accessTokens: number;
                         };
                         total: number;
                     };
@@ -4454,6 +5139,616 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getV1StatsTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            id: string;
+                            label: string;
+                            scopes: ("stats:read" | "page:read" | "export")[];
+                            createdAt: number;
+                            /** @description Kept to the minute; null: never used. */
+                            lastUsedAt: number | null;
+                            /** @description Null: never expires. */
+                            expiresAt: number | null;
+                        }[];
+                        maxTokens: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postV1StatsTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON; may be sent with Content-Encoding: gzip. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the token is for, in the owner's words (refused if it holds a player name's shape). */
+                    label: string;
+                    scopes: ("stats:read" | "page:read" | "export")[];
+                    /** @description Days until the token stops working (at most TOKEN_MAX_DAYS); absent: the longest allowed. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        label: string;
+                        scopes: ("stats:read" | "page:read" | "export")[];
+                        createdAt: number;
+                        /** @description Kept to the minute; null: never used. */
+                        lastUsedAt: number | null;
+                        /** @description Null: never expires. */
+                        expiresAt: number | null;
+                        /** @description The secret, shown this once: send it as Authorization: Bearer <token>. */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Malformed request: `body_too_deep`, `invalid_body`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_deep" | "invalid_body";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large, or too large to send uncompressed: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_large";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type or encoding: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A rule of the contract was broken: `denylisted_string`, `invalid_expiry`, `too_many_tokens`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "denylisted_string" | "invalid_expiry" | "too_many_tokens";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`, `server_busy`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable" | "server_busy";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteV1StatsTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revoked: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteV1StatsTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revoked: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing there: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

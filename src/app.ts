@@ -25,6 +25,7 @@ import { foldRoutes } from "./stats/fold.routes.ts";
 import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
 import { exportGate } from "./stats/export-gate.ts";
+import { tokenRoutes } from "./tokens/tokens.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
 import { reportRoutes } from "./reports/reports.routes.ts";
@@ -32,6 +33,7 @@ import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
+import { tokenPageRoutes } from "./web/tokens-page.routes.tsx";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps) {
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
+    .use(tokenRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
@@ -104,6 +107,7 @@ export function createApp(deps: AppDeps) {
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
+    .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;
 }

@@ -11,9 +11,10 @@ import {
   touchSession,
   type DeviceSession,
 } from "./auth.query.ts";
-import { hashToken, TOKEN_PATTERN } from "../http/secret.ts";
+import { hashToken, PERSONAL_TOKEN_PREFIX, TOKEN_PATTERN } from "../http/secret.ts";
 import type { SignedIn } from "../http/signed-in.ts";
 import { deletePageTokens } from "../accounts/accounts.ts";
+import { revokeAllTokens, tokenNotAccepted } from "../tokens/tokens.ts";
 
 /** last seen is kept to this resolution, so the token check writes at most once per 5 minutes. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
@@ -28,6 +29,9 @@ export async function authenticate(deps: { db: Db; clock: Clock }, authorization
   const match = /^Bearer ([^\s]+)$/.exec(authorization ?? "");
   if (!match) throw unauthorized("sign in first: send Authorization: Bearer <token>");
   const token = match[1]!;
+  // A personal access token only reads, through tokens/read-guard.ts: here (writes, settings,
+  // sessions, tokens) it is refused by its prefix before any lookup.
+  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) throw tokenNotAccepted();
   if (!tokenShape.test(token)) throw unauthorized("the token is not valid");
   const session = await sessionByTokenHash(deps.db, hashToken(token));
   const now = deps.clock.now();
@@ -66,11 +70,15 @@ export async function signOutOne(db: Db, who: SignedIn, id: string) {
   return { signedOut: 1 };
 }
 
-/** Signs out everywhere: every device session, and every page link and cookie of the account. */
+/**
+ * Signs out everywhere: every device session, every page link and cookie of the account, and
+ * every personal access token (a token is a credential the player made while signed in).
+ */
 export async function signOutAll(db: Db, who: SignedIn) {
   return db.transaction(async (tx) => {
     const signedOut = await endAllSessions(tx, who.uuid);
     await deletePageTokens(tx, who.uuid);
+    await revokeAllTokens(tx, who.uuid);
     return { signedOut };
   });
 }

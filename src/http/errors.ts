@@ -8,6 +8,8 @@ export const errorStatus = {
   unauthorized: 401,
   not_joined: 401,
   csrf_failed: 403,
+  token_not_accepted: 403,
+  missing_scope: 403,
   challenge_invalid: 401,
   not_found: 404,
   conflict: 409,
@@ -33,6 +35,8 @@ export const errorStatus = {
   too_many_rows: 422,
   too_many_profiles: 422,
   total_out_of_range: 422,
+  too_many_tokens: 422,
+  invalid_expiry: 422,
   rate_limited: 429,
   too_many_bodies: 429,
   // The client closed the connection mid-body (nginx's 499): nobody reads the answer; metrics do.

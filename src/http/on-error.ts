@@ -100,6 +100,7 @@ export function onErrorPlugin(log: Log, errorPage: ErrorPage, now: () => number)
       }
       set.status = refusal.status;
       const headers: Record<string, string> = {
+        ...carriedHeaders(set.headers),
         ...refusal.headers,
         ...(id ? { "x-request-id": id } : {}),
         "x-content-type-options": "nosniff",
@@ -116,6 +117,17 @@ export function onErrorPlugin(log: Log, errorPage: ErrorPage, now: () => number)
       });
     },
   );
+}
+
+/**
+ * Headers a guard set for every answer of its request, refusals included: a personal access
+ * token's RateLimit-* (tokens/read-guard.ts) stay on a 403 or 404 given after the token was counted.
+ */
+function carriedHeaders(set: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(set ?? {}))
+    if (name.startsWith("ratelimit-") && typeof value === "string") out[name] = value;
+  return out;
 }
 
 /** What the operator reads when the database cannot write (docs/decisions.md: storage_full). */

@@ -6,7 +6,7 @@
 // added here. Every refusal is described with the one error shape and, per status, its codes.
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { errorStatus, type ErrorCode } from "./errors.ts";
-import { SIGNED_IN } from "./signed-in.ts";
+import { PERSONAL_TOKEN_SCHEME, RATE_LIMIT_HEADERS, signedIn, tokenScopesOf, tokenSecurity } from "./openapi-tokens.ts";
 
 export const REFUSES = "x-tally-refuses";
 const EXAMPLES = "x-tally-examples";
@@ -106,13 +106,7 @@ const operationId = (method: string, path: string) =>
     .map((p) => p[0]!.toUpperCase() + p.slice(1))
     .join("");
 
-/** Whether a route runs the token guard (its derive hook carries the SIGNED_IN mark). */
-function signedIn(hooks: Record<string, unknown>): boolean {
-  const transform = hooks.transform as { fn?: Record<symbol, unknown> }[] | undefined;
-  return Array.isArray(transform) && transform.some((h) => h.fn?.[SIGNED_IN] === true);
-}
-
-function refusalsOf(hooks: Record<string, unknown>, detail: Detail): Refusals {
+function refusalsOf(hooks: Record<string, unknown>, detail: Detail, scopes?: readonly string[]): Refusals {
   const declared = (detail[REFUSES] as Refusals | undefined) ?? { codes: [], extra: {} };
   const codes = new Set<ErrorCode>(declared.codes);
   if (hooks.body)
@@ -130,6 +124,8 @@ function refusalsOf(hooks: Record<string, unknown>, detail: Detail): Refusals {
   // A path segment of the wrong shape names nothing (on-error.ts): 404.
   if (JSON.stringify(hooks.params ?? {}).includes('"pattern"')) codes.add("not_found");
   if (signedIn(hooks)) codes.add("unauthorized");
+  if (scopes && scopes.length > 0) for (const c of ["missing_scope", "rate_limited"] as const) codes.add(c);
+  else if (scopes) codes.add("token_not_accepted");
   codes.add("internal");
   codes.add("database_unavailable");
   return { codes: [...codes], extra: declared.extra };
@@ -225,6 +221,7 @@ const TAGS: Record<string, string> = {
   auth: "The account check with the identity provider, and device sessions.",
   account: "The signed-in player's settings, status, page link and share link.",
   stats: "Uploads, the folded statistics, export and erasure.",
+  tokens: "Personal access tokens: read-only credentials a player makes for their own tools.",
   profiles: "Profile look-ups through the project's game API key, and players by name.",
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
@@ -259,13 +256,18 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
         },
       };
     }
-    const refusals = refusalsOf(hooks, detail);
+    const scopes = tokenScopesOf(hooks, route.method, route.path);
+    const refusals = refusalsOf(hooks, detail, scopes);
     const documented = documentedAnswers(hooks, detail, example.answers ?? {});
+    if (scopes?.length)
+      for (const [status, answer] of Object.entries(documented))
+        if (status.startsWith("2"))
+          (answer as Json).headers = { ...RATE_LIMIT_HEADERS, ...((answer as Json).headers as Json) };
     const errors = errorResponses(refusals);
     // A status the route answers with its own schema (health's 503) keeps that schema.
     for (const status of Object.keys(documented)) delete errors[status];
     operation.responses = { ...documented, ...errors };
-    operation.security = signedIn(hooks) ? [{ bearer: [] }] : [];
+    Object.assign(operation, tokenSecurity(scopes, operation.description as string | undefined));
     (paths[path] ??= {})[method] = operation;
   }
   const tags = [
@@ -288,6 +290,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
           scheme: "bearer",
           description: "The token from POST /v1/auth/verify: Authorization: Bearer <token>.",
         },
+        personalToken: PERSONAL_TOKEN_SCHEME,
       },
     },
   };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "../db/database.ts";
+import { isEmbedded, rows, type Db } from "../db/database.ts";
 
 /**
  * Counts `amount` (one request, or a cost) in the bucket's current window and answers the window's
@@ -15,6 +15,21 @@ export async function countRequest(db: Db, bucket: string, windowStart: number, 
         returning count`,
   );
   return Number(row!.count);
+}
+
+/**
+ * countRequest without waiting for the commit to reach the disk (`synchronous_commit = off` for its
+ * own transaction): for counts taken on every request of a busy client (a personal access token),
+ * where the flush was most of the request's time on Postgres (3 ms of 3.7 at p50). A crash may
+ * lose the last fraction of a second of counts, which only ever lets a client a few more requests.
+ */
+export function countRequestNoFlush(db: Db, bucket: string, windowStart: number): Promise<number> {
+  // The embedded database is one process's: a transaction around the count only costs it more.
+  if (isEmbedded(db)) return countRequest(db, bucket, windowStart);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return countRequest(tx, bucket, windowStart);
+  });
 }
 
 /** Takes back one request counted in the bucket's window (a correct attempt at a secret). */

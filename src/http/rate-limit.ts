@@ -3,7 +3,7 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "./errors.ts";
-import { countRequest, purgeWindows, uncountRequest } from "./rate-limit.query.ts";
+import { countRequest, countRequestNoFlush, purgeWindows, uncountRequest } from "./rate-limit.query.ts";
 import { addressSubject } from "./client-address.ts";
 
 /** `what` names what is counted in the refusal ("requests" unless said). */
@@ -73,6 +73,34 @@ export async function withinCostLimit<T>(
   } finally {
     await countRequest(deps.db, bucket, windowStart, Math.max(1, Math.ceil(deps.clock.now() - now)));
   }
+}
+
+/**
+ * Counts one request of a metered subject (a personal access token) in the limit's window and
+ * answers its RateLimit-Limit, -Remaining and -Reset headers (seconds to the window's end); past
+ * the limit throws 429 rate_limited carrying them and Retry-After.
+ */
+export async function meterRequest(
+  deps: { db: Db; clock: Clock },
+  limit: RateLimit,
+  subject: string,
+): Promise<Record<string, string>> {
+  const now = deps.clock.now();
+  const windowStart = now - (now % limit.windowMs);
+  const count = await countRequestNoFlush(deps.db, `${limit.name}:${subject}`, windowStart);
+  if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
+  const reset = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
+  const headers = {
+    "ratelimit-limit": String(limit.perWindow),
+    "ratelimit-remaining": String(Math.max(0, limit.perWindow - count)),
+    "ratelimit-reset": String(reset),
+  };
+  if (count > limit.perWindow) {
+    const refusal = tooMany(windowStart + limit.windowMs - now, limit.what);
+    Object.assign(refusal.headers, headers);
+    throw refusal;
+  }
+  return headers;
 }
 
 function tooMany(waitMs: number, what = "requests") {

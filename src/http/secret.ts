@@ -11,6 +11,14 @@ export const newToken = () => randomBase64url(32);
 export const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
 export const TOKEN_PATTERN = "^[A-Za-z0-9_-]{43}$";
 
+/**
+ * A personal access token (src/tokens/) carries this prefix before the same 43 characters: the
+ * guards tell it from a device session's token by it, and a leaked one is found by searching for it.
+ */
+export const PERSONAL_TOKEN_PREFIX = "tly_";
+export const newPersonalToken = () => PERSONAL_TOKEN_PREFIX + newToken();
+export const PERSONAL_TOKEN_PATTERN = `^${PERSONAL_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`;
+
 export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);

@@ -19,3 +19,45 @@ export function signedInGuard(authenticate: Authenticate) {
   // Unnamed on purpose: Elysia de-duplicates named plugins, and every module needs its own guard.
   return new Elysia().derive({ as: "scoped" }, Object.assign(guard, { [SIGNED_IN]: true }));
 }
+
+/** A request signed with a personal access token (src/tokens/): whose it is and which token. */
+export type TokenSignedIn = { uuid: string; tokenId: string };
+
+/**
+ * Which routes of a plugin accept a personal access token, and with which scopes: keys are
+ * `METHOD /path` as registered (`GET /v1/stats/totals`); a route not listed takes device sessions
+ * only. The OpenAPI document reads it from the guard (http/openapi.ts).
+ */
+export type TokenPolicy = Readonly<Record<string, readonly string[]>>;
+export const TOKEN_POLICY = Symbol.for("tally.tokenPolicy");
+
+/**
+ * Answers who signed in from an Authorization header: a device session, or a token whose scopes
+ * must include one of `scopes` (undefined: the route takes no token). `headers` are the answer's,
+ * for what every answer to a token carries (its rate limit).
+ */
+export type AuthenticateReader = (
+  authorization: string | null,
+  scopes: readonly string[] | undefined,
+  headers: Record<string, unknown>,
+) => Promise<SignedIn | TokenSignedIn>;
+
+/** The guard of a plugin whose read routes accept personal access tokens as well as device sessions. */
+export function readerGuard(authenticate: AuthenticateReader, policy: TokenPolicy) {
+  const guard = async ({
+    request,
+    route,
+    set,
+  }: {
+    request: Request;
+    route: string;
+    set: { headers: Record<string, unknown> };
+  }) => ({
+    signedIn: await authenticate(
+      request.headers.get("authorization"),
+      policy[`${request.method} ${route}`],
+      set.headers,
+    ),
+  });
+  return new Elysia().derive({ as: "scoped" }, Object.assign(guard, { [SIGNED_IN]: true, [TOKEN_POLICY]: policy }));
+}

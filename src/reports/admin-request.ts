@@ -77,15 +77,6 @@ export function fullDays(rows: { day: string; count: number }[], from: string): 
   }));
 }
 
-/** Whether a form post came from this site (the pages send Referrer-Policy: no-referrer). */
-export function sameSite(request: Request, baseUrl: string): boolean {
-  // The pages send Referrer-Policy: no-referrer, under which a browser's form post says
-  // `Origin: null`; then Sec-Fetch-Site (when sent) decides, and the CSRF field in any case.
-  const origin = request.headers.get("origin");
-  if (origin === null || origin === "null") return request.headers.get("sec-fetch-site") !== "cross-site";
-  return origin === new URL(request.url).origin || origin === new URL(baseUrl).origin;
-}
-
 /** One problem with what its page shows: versions, the last 30 days' counts, state changes, samples. */
 export async function problemDetail(deps: { db: Db; clock: Clock }, id: number) {
   const problem = await problemByNumber(deps.db, id);

@@ -13,6 +13,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { sameSecret } from "../http/secret.ts";
+import { sameOrigin } from "../http/same-origin.ts";
 import { operatorSecretMatches } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
@@ -43,7 +44,6 @@ import {
   fullDays,
   idOf,
   problemDetail,
-  sameSite,
 } from "./admin-request.ts";
 
 type Deps = { db: Db; clock: Clock; config: Config };
@@ -63,7 +63,8 @@ export function reportAdminRoutes(deps: Deps) {
     return value && (await sessions.live(value)) ? value : undefined;
   };
   const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
-  const sameOrigin = (request: Request) => sameSite(request, deps.config.baseUrl);
+  // The pages send Referrer-Policy: no-referrer: a browser's form post says `Origin: null` (http/same-origin.ts).
+  const fromOurPage = (request: Request) => sameOrigin(request, deps.config.baseUrl);
   /** The signed-in page's session, or a redirect to the sign-in form. */
   const toLogin = () =>
     new Response(null, { status: 303, headers: { location: "/admin/login", "cache-control": "no-store" } });
@@ -79,7 +80,7 @@ export function reportAdminRoutes(deps: Deps) {
     const s = await session(request);
     if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
     const csrf = (body as Record<string, unknown> | undefined)?.csrf;
-    if (!sameOrigin(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
+    if (!fromOurPage(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
       throw new ApiError("csrf_failed", "this form did not come from the maintainers' page; open the page again");
     }
     return s;
@@ -109,7 +110,7 @@ export function reportAdminRoutes(deps: Deps) {
           const given = (body as Record<string, unknown> | undefined)?.token;
           // A wrong token counts against the address like a wrong bearer token (429 past the limit).
           if (
-            !sameOrigin(request) ||
+            !fromOurPage(request) ||
             typeof given !== "string" ||
             !(await operatorSecretMatches(deps, { request, server }, given, token))
           ) {

@@ -5,6 +5,7 @@ import { deleteAccount } from "../accounts/accounts.ts";
 import { endAllSessions } from "../auth/sessions.ts";
 import { deleteStats } from "./erase.query.ts";
 import { forgetPlayerCaches } from "../profiles/caches.ts";
+import { revokeAllTokens } from "../tokens/tokens.ts";
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((n, c) => n + c, 0);
 
@@ -18,10 +19,12 @@ export async function eraseAccount(db: Db, uuid: string) {
     const stats = await deleteStats(tx, uuid);
     // The device sessions (auth's), then the account row with its page tokens (accounts').
     const deviceSessions = await endAllSessions(tx, uuid);
+    // The personal access tokens (tokens'), before the account row they belong to.
+    const accessTokens = await revokeAllTokens(tx, uuid);
     const { account, pageTokens } = await deleteAccount(tx, uuid);
     // The player's name, game profiles and head in the caches of public data go too (issue 22).
     await forgetPlayerCaches(tx, uuid);
-    return { ...stats, account, deviceSessions, pageTokens };
+    return { ...stats, account, deviceSessions, pageTokens, accessTokens };
   });
   return { removed, total: total(removed) };
 }

@@ -1,6 +1,6 @@
 // Export and erasure of the signed-in account's data.
 import { Elysia } from "elysia";
-import { authGuard } from "../auth/auth-guard.ts";
+import { readGuard, type ReadGuardDeps } from "../tokens/read-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
 import { csvHeaders, csvStream } from "./export-csv.ts";
 import type { ExportGate } from "./export-gate.ts";
@@ -8,12 +8,16 @@ import { eraseAccount, eraseData } from "./erase.ts";
 import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
 import { answers, refuses } from "../http/openapi.ts";
 
+/** The exports take a token with the `export` scope; the erasures take the mod's sign-in only. */
+const TOKEN_SCOPES = { "GET /v1/stats/export": ["export"], "GET /v1/stats/export.csv": ["export"] } as const;
+
 /** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
-export function exportEraseRoutes(deps: ExportDeps & { exports: ExportGate }) {
+
+export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: ExportGate }) {
   const pageRows = deps.config.exportPageRows;
   const tags = ["stats"];
   return new Elysia({ name: "tally.export-erase" })
-    .use(authGuard(deps))
+    .use(readGuard(deps, TOKEN_SCOPES))
     .get(
       "/v1/stats/export",
       async ({ signedIn, request }) =>

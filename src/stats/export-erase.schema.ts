@@ -15,7 +15,10 @@ const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [n
 export const DataErased = T.Object({ removed: T.Object(statsCounts, strict), total: Count }, strict);
 export const AccountErased = T.Object(
   {
-    removed: T.Object({ ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count }, strict),
+    removed: T.Object(
+      { ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count, accessTokens: Count },
+      strict,
+    ),
     total: Count,
   },
   strict,

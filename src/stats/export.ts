@@ -1,7 +1,7 @@
-// Export: everything the service holds about the account (settings, device sessions without token
-// hashes, profiles, day rows, baselines, sessions, timeline, mirror, and what the caches of public data
-// hold about the player) as one JSON document, streamed
-// a page at a time. Not one snapshot: each page is its own short read, so a slow download never
+// Export: everything the service holds about the account (settings, device sessions and personal
+// access tokens without their hashes, profiles, day rows, baselines, sessions, timeline, mirror, and
+// what the caches of public data hold about the player) as one JSON document, streamed a page at a
+// time. Not one snapshot: each page is its own short read, so a slow download never
 // holds a transaction open (on the embedded database that would stall every other request), and
 // between pages the stream lets the event loop serve other requests (betweenPages).
 import { isEmbedded, nextTurn, type Db } from "../db/database.ts";
@@ -10,6 +10,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import { requireAccount } from "../accounts/accounts.ts";
 import { settingsDocument } from "../accounts/settings.ts";
 import { sessionsForExport } from "../auth/sessions.ts";
+import { tokensForExport } from "../tokens/tokens.ts";
 import { exportPage, exportSources } from "./export.query.ts";
 import { playerCaches, type CachePolicy } from "../profiles/caches.ts";
 
@@ -21,13 +22,23 @@ type Part = {
   page(db: Db, uuid: string, after: unknown[] | null, size: number): Promise<Record<string, unknown>[]>;
 };
 
-/** Every part, in the order it is written: the device sessions (auth's, without token hashes), then the statistics. */
+/**
+ * Every part, in the order it is written: the device sessions (auth's) and personal access tokens
+ * (tokens'), both without their hashes, then the statistics.
+ */
 const parts: [string, Part][] = [
   [
     "deviceSessions",
     {
       order: ["id"],
       page: (db, uuid, after, size) => sessionsForExport(db, uuid, after ? String(after[0]) : null, size),
+    },
+  ],
+  [
+    "accessTokens",
+    {
+      order: ["id"],
+      page: (db, uuid, after, size) => tokensForExport(db, uuid, after ? String(after[0]) : null, size),
     },
   ],
   ...Object.entries(exportSources).map(([name, source]): [string, Part] => [

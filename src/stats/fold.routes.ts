@@ -2,7 +2,7 @@
 // same functions for /u/ and /s/).
 import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
-import { authGuard } from "../auth/auth-guard.ts";
+import { readGuard, type ReadGuardDeps } from "../tokens/read-guard.ts";
 import { requireAccount } from "../accounts/accounts.ts";
 import { dayIn } from "../wire/day.ts";
 import { queryRange } from "./query-days.ts";
@@ -25,7 +25,15 @@ import daysExample from "../../fixtures/totals/days.json";
 const MAX_RANGE_DAYS = 3660;
 const DEFAULT_RANGE_DAYS = 365;
 
-export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
+/** Which personal access tokens each route takes (tokens/scopes.ts); every route takes a device session. */
+const TOKEN_SCOPES = {
+  "GET /v1/stats/profiles": ["stats:read", "page:read"],
+  "GET /v1/stats/totals": ["stats:read", "page:read"],
+  "GET /v1/stats/series": ["stats:read", "page:read"],
+  "GET /v1/stats/days": ["stats:read"],
+} as const;
+
+export function foldRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) {
   const tags = ["stats"];
   const range = async (uuid: string, q: { from?: string; to?: string }) => {
     const now = deps.clock.now();
@@ -33,7 +41,7 @@ export function foldRoutes(deps: FoldDeps & { clock: Clock }) {
     return queryRange(q, today, now, { maxDays: MAX_RANGE_DAYS, defaultDays: DEFAULT_RANGE_DAYS });
   };
   return new Elysia({ name: "tally.fold" })
-    .use(authGuard(deps))
+    .use(readGuard(deps, TOKEN_SCOPES))
     .get("/v1/stats/profiles", async ({ signedIn }) => ({ profiles: await listProfiles(deps.db, signedIn.uuid) }), {
       response: ProfilesAnswer,
       detail: { tags, summary: "The game-mode profiles this account has uploaded for" },

@@ -2,7 +2,7 @@
 // (signed in; the statistics pages call the same function for /u/ and /s/).
 import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
-import { authGuard } from "../auth/auth-guard.ts";
+import { readGuard, type ReadGuardDeps } from "../tokens/read-guard.ts";
 import { requireAccount } from "../accounts/accounts.ts";
 import { examples } from "../http/openapi.ts";
 import { dayIn } from "../wire/day.ts";
@@ -12,8 +12,9 @@ import { periodTotalsPage } from "./periods.ts";
 import { PeriodsAnswer, PeriodsQuery } from "./periods.schema.ts";
 import periodsExample from "../../fixtures/totals/periods.json";
 
-export function periodRoutes(deps: FoldDeps & { clock: Clock }) {
-  return new Elysia({ name: "tally.periods" }).use(authGuard(deps)).get(
+export function periodRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) {
+  const tokens = { "GET /v1/stats/periods": ["stats:read", "page:read"] } as const;
+  return new Elysia({ name: "tally.periods" }).use(readGuard(deps, tokens)).get(
     "/v1/stats/periods",
     async ({ signedIn, query }) => {
       const { zone } = await requireAccount(deps.db, signedIn.uuid);

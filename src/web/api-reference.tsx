@@ -25,7 +25,7 @@ type Response = { description?: string; content?: Media };
 type Operation = {
   tags?: string[];
   summary?: string;
-  security?: Record<string, unknown>[];
+  security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
   requestBody?: { required?: boolean; description?: string; content?: Media };
   responses?: Record<string, Response>;
@@ -199,6 +199,9 @@ function Answers(props: { responses: Record<string, Response> }): JSX.Element {
   );
 }
 
+/** The personal access token scopes an operation takes (issue 37), in words; "" when none. */
+const scopesOf = (op: Operation) => (op.security ?? []).flatMap((s) => s.personalToken ?? []).join(" or ");
+
 export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
   const ops: { method: string; path: string; op: Operation }[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {}))
@@ -246,6 +249,7 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
                   <h3>
                     <span class="method">{method.toUpperCase()}</span> <code>{esc(path)}</code>
                     {op.security?.length ? <span class="badge">token</span> : ""}
+                    {scopesOf(op) ? <span class="badge">access token: {esc(scopesOf(op))}</span> : ""}
                   </h3>
                   {op.summary ? <p>{esc(op.summary)}</p> : ""}
                   {op.parameters?.length ? (

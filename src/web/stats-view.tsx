@@ -49,6 +49,8 @@ export type StatsView = {
   preview?: Preview;
   /** the owner's badge snippets section, as HTML (src/cards/preview.tsx) */
   badges?: string;
+  /** The owner's personal access tokens, to revoke (web/tokens-view.tsx). */
+  tokens?: string;
   /** The period shown (a day, week, month or year so far against the one before) of each scope. */
   period: Period;
   periods: { profile: PeriodTotals | null; account: PeriodTotals };
@@ -337,6 +339,7 @@ export function StatsPage(view: StatsView): JSX.Element {
         <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} dayText={dayText} />
       </section>
       {(view.badges ?? "") as "safe"}
+      {(view.tokens ?? "") as "safe"}
       {view.selected ? (
         <>
           <section aria-labelledby="sessions-h">

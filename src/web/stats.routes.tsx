@@ -39,7 +39,8 @@ import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
 import { pageCache, renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
-import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
+import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
+import { ownerTokens } from "./tokens-page.routes.tsx";
 import type { ItemNames } from "../items/item-names.ts";
 
 export type StatsPageDeps = {
@@ -64,6 +65,7 @@ export type StatsPageDeps = {
     | "pageStatementTimeoutMs"
     | "trustProxy"
     | "exportPageRows"
+    | "tokensMaxPerAccount"
   >;
 };
 
@@ -74,14 +76,6 @@ const RECENT_EVENTS = 30;
 
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 /** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
 type HandleOf = (profileId: string) => string;
@@ -365,6 +359,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           view.badges = sync(
             BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
           );
+          view.tokens = await ownerTokens(deps, account, cookie!);
           return pageOf(view, asked);
         });
         if (html === null) return notFound(request);

@@ -175,6 +175,7 @@ describe("DELETE /v1/stats/account", () => {
         account: 1,
         deviceSessions: 1,
         pageTokens: 0,
+        accessTokens: 0,
       },
       total: 13,
     });
