@@ -10,3 +10,12 @@ export function pageCookieHeader(ownerName: string, value: string, maxAgeMs: num
   const path = `/u/${encodeURIComponent(ownerName)}`;
   return `${PAGE_COOKIE}=${value}; Path=${path}; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
+
+/** A cookie's value in a request (the first of that name). */
+export function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}

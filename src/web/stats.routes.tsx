@@ -31,6 +31,7 @@ import type { KeyFigure } from "./key-figure.ts";
 import { groupPage, leadingFigures } from "./key-list.ts";
 import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { HeadlineForm } from "./headline-view.tsx";
 import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
 import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 import type { ExportGate } from "../stats/export-gate.ts";
@@ -39,7 +40,7 @@ import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
 import { pageCache, renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
-import { PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
+import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 import type { ItemNames } from "../items/item-names.ts";
 
 export type StatsPageDeps = {
@@ -74,14 +75,6 @@ const RECENT_EVENTS = 30;
 
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 /** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
 type HandleOf = (profileId: string) => string;
@@ -143,15 +136,23 @@ export async function statsView(
   // The charts and the period tables of both scopes read the keys shown only (issue 40: a page
   // costs what it shows, not what the account holds).
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
+  // The player's headline figures (issue 34) are charted for the headline's sparkline even when their
+  // group shows others: at most HEADLINE_KEYS more keys.
+  const chosen = account.headlineKeys;
   const [charts, profilePeriod, accountPeriod] = await readsOf(
     deps.db,
     timeout,
-    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, charted),
+    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, [...new Set([...charted, ...chosen])]),
     async (db) => (selected ? periodTotals(fold(db), account.uuid, selected.id, to, [period], charted) : null),
     (db) => periodTotals(fold(db), account.uuid, ACCOUNT_PROFILE, to, [period], charted),
   );
+  const profileDays = (selected && charts.get(selected.id)) || new Map();
+  const accountDays = charts.get(ACCOUNT_PROFILE)!;
+  const all = { p: allProfileKeys, a: allAccountKeys };
+  const range = { days, from, to, options: RANGE_OPTIONS };
   return {
     ...page,
+    headline: pageHeadline(deps.catalogue, { profileKeys, accountKeys, profileDays, accountDays, range }, all, chosen),
     catalogue: deps.catalogue,
     items,
     itemImages: deps.config.itemImagesUrl !== "",
@@ -159,11 +160,11 @@ export async function statsView(
     // The page names its profiles by handle only: `id` below is the handle, the link's ?profile=.
     profiles: profiles.map((p) => ({ id: handleOf(p.id), cuteName: p.cuteName })),
     selected: selected ? { id: handleOf(selected.id), cuteName: selected.cuteName } : null,
-    range: { days, from, to, options: RANGE_OPTIONS },
+    range,
     profileKeys,
     accountKeys,
-    profileDays: (selected && charts.get(selected.id)) || new Map(),
-    accountDays: charts.get(ACCOUNT_PROFILE)!,
+    profileDays,
+    accountDays,
     sessions,
     events,
     period,
@@ -172,7 +173,7 @@ export async function statsView(
     calendar,
     rates,
     more: { p: profileLead.totals, a: accountLead.totals },
-    all: { p: allProfileKeys, a: allAccountKeys },
+    all,
   };
 }
 
@@ -215,7 +216,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
   const budget = renderBudget(deps);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
   const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
-    view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
+    view.preview = statsPreview(deps.config.baseUrl, view.headline!, {
       name,
       pagePath: view.path,
       version: account.lastUploadAt,
@@ -360,10 +361,23 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           );
           // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
           if (account.findable) previewed(view, account, account.name);
-          const h = pageHeadline(deps.catalogue, view);
+          const h = view.headline!;
           const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
           view.badges = sync(
             BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
+          );
+          // The owner chooses the headline among the figures the page shows and those chosen before.
+          const chosen = account.headlineKeys;
+          view.headlineForm = sync(
+            HeadlineForm({
+              action: `/u/${encodeURIComponent(account.name)}/headline`,
+              chosen,
+              figures: [
+                ...view.profileKeys,
+                ...view.accountKeys,
+                ...[...view.all.p, ...view.all.a].filter((f) => chosen.includes(f.key)),
+              ],
+            }),
           );
           return pageOf(view, asked);
         });
