@@ -33,6 +33,8 @@ import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
 import { headlineRoutes } from "./web/headline.routes.ts";
+import { publicPageRoutes } from "./web/public-page.routes.ts";
+import { pageCache } from "./web/page-cache.ts";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -83,6 +85,8 @@ export function createApp(deps: AppDeps) {
     queue: deps.config.pageRenderQueue,
     stopping: deps.stopping,
   });
+  // The pages others see, kept a short while: the statistics pages and their public figures (issue 37).
+  const pages = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
   // This instance's copy of the game's item names (the items.refresh job stores the list).
   const items = itemNames(deps);
   // Which chosen headline keys an account has recorded (stats', handed down to accounts).
@@ -118,7 +122,8 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
+    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items, pages }))
+    .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;

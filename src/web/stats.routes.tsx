@@ -38,7 +38,7 @@ import type { ExportGate } from "../stats/export-gate.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
-import { pageCache, renderBudget } from "./page-cache.ts";
+import { pageCache, renderBudget, type PageCache } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 import type { ItemNames } from "../items/item-names.ts";
@@ -53,6 +53,8 @@ export type StatsPageDeps = {
   catalogue: Catalogue;
   /** The game's item names (absent: item ids in words). */
   items?: ItemNames;
+  /** The kept pages others see, shared with the public figures (GET /v1/pages/<name>); absent: its own. */
+  pages?: PageCache;
   config: Pick<
     Config,
     | "baseUrl"
@@ -68,7 +70,7 @@ export type StatsPageDeps = {
   >;
 };
 
-type Profiles = Awaited<ReturnType<typeof listProfiles>>;
+export type Profiles = Awaited<ReturnType<typeof listProfiles>>;
 /** Sessions and timeline events shown, newest first. */
 const RECENT_SESSIONS = 20;
 const RECENT_EVENTS = 30;
@@ -77,7 +79,7 @@ const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
-type HandleOf = (profileId: string) => string;
+export type HandleOf = (profileId: string) => string;
 
 /**
  * A profile's handle on a page: an HMAC of its id under a secret of that page (a share page: its
@@ -89,10 +91,10 @@ export function profileHandle(secret: string): HandleOf {
 }
 
 /** The handle secret of a page by name (the share page's is its key). */
-const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
+export const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
 
 /** The profile a page shows: the one asked for (by handle) if the account holds it, else the one last uploaded for. */
-function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
+export function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
   return (asked !== null ? profiles.find((p) => handleOf(p.id) === asked) : undefined) ?? latestProfile(profiles);
 }
 
@@ -211,7 +213,8 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     return new Response(stream, { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
-  const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  const cache =
+    deps.pages ?? pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
   /** A render of one account's page, within that account's render budget (whoever asks). */
   const budget = renderBudget(deps);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
