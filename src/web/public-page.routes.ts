@@ -7,6 +7,7 @@
 // same page cache, keyed by the account's upload, settings and profiles) and read within the
 // account's render budget.
 import { Elysia } from "elysia";
+import { Type as T } from "@sinclair/typebox";
 import { accountByName } from "../accounts/accounts.ts";
 import { listProfiles, profilesState } from "../stats/fold.ts";
 import { ApiError, errorBody } from "../http/errors.ts";
@@ -79,9 +80,7 @@ export function publicPageRoutes(deps: PublicPageRouteDeps) {
     const shown = shownProfile(profiles, params.profile, handleOf)?.id ?? "-";
     const key = `/v1/pages|${account.uuid}|${account.lastUploadAt ?? ""}|${account.settingsVersion}|${profilesState(profiles)}|${shown}|${params.period}`;
     const kept = await deps.pages.fetch(key, () =>
-      budget(account.uuid, async () =>
-        JSON.stringify(await publicPage(deps, account, params, handleOf, profiles)),
-      ),
+      budget(account.uuid, async () => JSON.stringify(await publicPage(deps, account, params, handleOf, profiles))),
     );
     if (!kept) throw missing();
     const headers = { etag: kept.etag, "cache-control": CACHE_CONTROL, vary: "accept-encoding" };
@@ -107,29 +106,33 @@ export function publicPageRoutes(deps: PublicPageRouteDeps) {
         }
       },
       {
+        params: T.Object({ name: T.String({ maxLength: 64 }) }, { additionalProperties: false }),
+        query: T.Object(
+          {
+            profile: T.Optional(
+              T.String({
+                maxLength: 12,
+                description: "A profile's handle, as the page's profile tabs and `profiles[].handle` give it.",
+              }),
+            ),
+            period: T.Optional(
+              T.Union([T.Literal("day"), T.Literal("week"), T.Literal("month"), T.Literal("year")], {
+                description: "The period of the period table, as the page's tabs (default: week).",
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        // Before validation: a refused query carries the CORS headers too (on-error keeps them).
+        transform: ({ set }) => {
+          Object.assign(set.headers, CORS_HEADERS);
+        },
         response: { 200: PublicPage },
         detail: {
           tags: ["pages"],
           summary: "A findable statistics page's figures as JSON, for widgets: no token, readable from any site",
           description:
             "Exactly what the page /u/<name> shows a stranger of its headline figures, its profiles (by cute name and the page's handle, never an id) and its period table. CORS: `Access-Control-Allow-Origin: *` on every answer, no credentials; `OPTIONS` answers the preflight of a conditional fetch. `ETag` on every 200; `If-None-Match` answers 304; `Cache-Control: public, max-age=60`. A name nobody holds and a page that is not findable answer the same 404.",
-          parameters: [
-            { name: "name", in: "path", required: true, schema: { type: "string", maxLength: 16 } },
-            {
-              name: "profile",
-              in: "query",
-              required: false,
-              description: "A profile's handle, as the page's profile tabs and `profiles[].handle` give it.",
-              schema: { type: "string", maxLength: 12 },
-            },
-            {
-              name: "period",
-              in: "query",
-              required: false,
-              description: "The period of the period table, as the page's tabs: day, week (default), month, year.",
-              schema: { type: "string", enum: ["day", "week", "month", "year"] },
-            },
-          ],
           ...refuses("page_not_found", "rate_limited", "server_busy"),
           ...answers({ 304: { description: "Not modified: the If-None-Match ETag is current." } }),
         },

@@ -15,7 +15,10 @@ const Handle = T.String({
   maxLength: 12,
   description: "The profile as the page addresses it (its ?profile=): means something on this page only.",
 });
-const Profile = T.Object({ handle: Handle, cuteName: Text(32, "The profile's name in the game (Apple, Banana...).") }, strict);
+const Profile = T.Object(
+  { handle: Handle, cuteName: Text(32, "The profile's name in the game (Apple, Banana...).") },
+  strict,
+);
 const Span = T.Object({ from: Day, to: Day }, strict);
 
 const HeadlineFigure = T.Object(
@@ -30,7 +33,7 @@ const HeadlineFigure = T.Object(
       description: "The lifetime figure, in its unit (a duration in milliseconds).",
     }),
     clamped: T.Optional(T.Literal(true, { description: "Present when the figure passed the safe integer range." })),
-    text: Text(120, "The value as the page and the card write it (\"1.2M\", \"2 h 5 min\")."),
+    text: Text(120, 'The value as the page and the card write it ("1.2M", "2 h 5 min").'),
   },
   strict,
 );

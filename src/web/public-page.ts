@@ -63,9 +63,7 @@ export async function publicPage(
       chartSeries(fold(db), account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, [
         ...new Set([...charted, ...chosen]),
       ]),
-    ...scopes.map(
-      (scope) => (db: Db) => periodTotals(fold(db), account.uuid, scope, today, [params.period], charted),
-    ),
+    ...scopes.map((scope) => (db: Db) => periodTotals(fold(db), account.uuid, scope, today, [params.period], charted)),
   );
   const h = headline(
     deps.catalogue,

@@ -66,9 +66,7 @@ describe("a findable page's public figures", () => {
       expect(res.headers.get("set-cookie")).toBeNull();
       expect(res.headers.get("access-control-allow-credentials")).toBeNull();
       // Every key answered is one the page itself shows (its headline, figures or period table).
-      const page = await (
-        await env.t.request(`/u/Owner_Shows${q}`, { headers: { accept: "text/html" } })
-      ).text();
+      const page = await (await env.t.request(`/u/Owner_Shows${q}`, { headers: { accept: "text/html" } })).text();
       const shown = new Set([...page.matchAll(/data-key="([^"]+)"/g)].map((m) => m[1]!));
       for (const key of keysIn(JSON.parse(text) as Answer))
         expect({ q, key, shown: shown.has(key) }).toEqual({ q, key, shown: true });
@@ -83,9 +81,10 @@ describe("a findable page's public figures", () => {
     expect(withCookie).toBe(stranger);
   });
 
-  test("a share key's handles, a profile id or a share key select nothing: the default profile", async () => {
+  test("a profile id or a share key is refused; a handle of nothing selects the default profile", async () => {
+    for (const q of [`?profile=${OTHER_PROFILE}`, `?profile=${owner.shareKey}`])
+      expect((await env.t.request(`/v1/pages/Owner_Shows${q}`)).status).toBe(400);
     const plain = await (await env.t.request("/v1/pages/Owner_Shows")).text();
-    for (const q of [`?profile=${OTHER_PROFILE}`, `?profile=${owner.shareKey}`, "?profile=AAAAAAAAAAAA"])
-      expect(await (await env.t.request(`/v1/pages/Owner_Shows${q}`)).text()).toBe(plain);
+    expect(await (await env.t.request("/v1/pages/Owner_Shows?profile=AAAAAAAAAAAA")).text()).toBe(plain);
   });
 });
