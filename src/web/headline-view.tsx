@@ -13,7 +13,7 @@ export function HeadlineFigures(props: { headline: Headline | undefined; form?: 
   if (!h || (h.figures.length === 0 && !props.form)) return "";
   return (
     <section aria-label="Headline figures" id="headline" class="headline">
-      <ul class="figures headline-figures">
+      <ul class="headline-figures">
         {h.figures.map((f, i) => (
           <li data-key={h.keys[i]}>
             <span class="label" title={h.keys[i]}>

@@ -39,10 +39,10 @@ export const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "ETag, Retry-After",
 } as const;
-/** The preflight's answer: GET and HEAD, with If-None-Match (a conditional fetch), for a day. */
+/** The preflight's answer: GET, with If-None-Match (a conditional fetch), for a day. */
 const PREFLIGHT = {
   ...CORS_HEADERS,
-  "access-control-allow-methods": "GET, HEAD, OPTIONS",
+  "access-control-allow-methods": "GET, OPTIONS",
   "access-control-allow-headers": "If-None-Match",
   "access-control-max-age": "86400",
 } as const;
