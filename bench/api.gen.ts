@@ -624,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pages/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A findable statistics page's figures as JSON, for widgets: no token, readable from any site
+         * @description Exactly what the page /u/<name> shows a stranger of its headline figures, its profiles (by cute name and the page's handle, never an id) and its period table. CORS: `Access-Control-Allow-Origin: *` on every answer, no credentials; `OPTIONS` answers the preflight of a conditional fetch. `ETag` on every 200; `If-None-Match` answers 304; `Cache-Control: public, max-age=60`. A name nobody holds and a page that is not findable answer the same 404.
+         */
+        get: operations["getV1PagesName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/u/{name}/card.png": {
         parameters: {
             query?: never;
@@ -1768,6 +1788,8 @@ export interface operations {
                         retentionDays: number;
                         retentionOptionsDays: number[];
                         findable: boolean;
+                        /** @description The counter keys the player chose to head their page, card, link description, badges and public figures, in order (at most 4; empty: the figures recorded on the most of the last 30 days). A chosen key with nothing recorded is skipped. */
+                        headlineKeys: string[];
                     };
                 };
             };
@@ -1873,6 +1895,8 @@ export interface operations {
                     zone?: string;
                     retentionDays?: number;
                     findable?: boolean;
+                    /** @description The counter keys the player chose to head their page, card, link description, badges and public figures, in order (at most 4; empty: the figures recorded on the most of the last 30 days). A chosen key with nothing recorded is skipped. */
+                    headlineKeys?: string[];
                 };
             };
         };
@@ -1893,6 +1917,8 @@ export interface operations {
                         retentionDays: number;
                         retentionOptionsDays: number[];
                         findable: boolean;
+                        /** @description The counter keys the player chose to head their page, card, link description, badges and public figures, in order (at most 4; empty: the figures recorded on the most of the last 30 days). A chosen key with nothing recorded is skipped. */
+                        headlineKeys: string[];
                     };
                 };
             };
@@ -1993,6 +2019,8 @@ export interface operations {
                             retentionDays: number;
                             retentionOptionsDays: number[];
                             findable: boolean;
+                            /** @description The counter keys the player chose to head their page, card, link description, badges and public figures, in order (at most 4; empty: the figures recorded on the most of the last 30 days). A chosen key with nothing recorded is skipped. */
+                            headlineKeys: string[];
                         };
                         error: {
                             /** @enum {string} */
@@ -2047,7 +2075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A rule of the contract was broken: `invalid_retention`, `unknown_category`, `unknown_zone`. */
+            /** @description A rule of the contract was broken: `invalid_retention`, `unknown_category`, `unknown_headline_key`, `unknown_zone`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2056,7 +2084,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_retention" | "unknown_category" | "unknown_zone";
+                            code: "invalid_retention" | "unknown_category" | "unknown_headline_key" | "unknown_zone";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */
@@ -4694,6 +4722,8 @@ export interface operations {
                                 retentionDays: number;
                                 retentionOptionsDays: number[];
                                 findable: boolean;
+                                /** @description The counter keys the player chose to head their page, card, link description, badges and public figures, in order (at most 4; empty: the figures recorded on the most of the last 30 days). A chosen key with nothing recorded is skipped. */
+                                headlineKeys: string[];
                             };
                         };
                     } & {
@@ -7063,6 +7093,219 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "rate_limited" | "too_many_bodies";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`, `server_busy`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable" | "server_busy";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getV1PagesName: {
+        parameters: {
+            query?: {
+                /** @description A profile's handle, as the page's profile tabs and `profiles[].handle` give it. */
+                profile?: string;
+                /** @description The period of the period table, as the page's tabs (default: week). */
+                period?: "day" | "week" | "month" | "year";
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The player's name, as the page heads it. */
+                        name: string;
+                        /** @description The page's address. */
+                        page: string;
+                        /** @description Days are calendar days in this time zone. */
+                        zone: string;
+                        today: string;
+                        /** @description The figures heading the page, its card and its badges: the ones the player chose first, then the ones recorded on the most of the last 30 days. */
+                        headline: {
+                            key: string;
+                            /** @description The figure's name in words, as the page writes it. */
+                            label: string;
+                            kind: "count" | "max" | "min" | "gauge";
+                            unit: string;
+                            /** @description The lifetime figure, in its unit (a duration in milliseconds). */
+                            value: number;
+                            /**
+                             * @description Present when the figure passed the safe integer range.
+                             * @constant
+                             */
+                            clamped?: true;
+                            /** @description The value as the page and the card write it ("1.2M", "2 h 5 min"). */
+                            text: string;
+                        }[];
+                        profiles: {
+                            /** @description The profile as the page addresses it (its ?profile=): means something on this page only. */
+                            handle: string;
+                            /** @description The profile's name in the game (Apple, Banana...). */
+                            cuteName: string;
+                        }[];
+                        /** @description The profile shown: the one asked for by ?profile=<handle>, else the one last uploaded for. */
+                        profile: {
+                            /** @description The profile as the page addresses it (its ?profile=): means something on this page only. */
+                            handle: string;
+                            /** @description The profile's name in the game (Apple, Banana...). */
+                            cuteName: string;
+                        } | null;
+                        period: {
+                            period: "day" | "week" | "month" | "year";
+                            from: string;
+                            to: string;
+                            previousSameStretch: {
+                                from: string;
+                                to: string;
+                            };
+                            /** @description The shown profile's figures the page charts (null: no profile). */
+                            profile: {
+                                key: string;
+                                label: string;
+                                group: string;
+                                kind: "count" | "max" | "min" | "gauge";
+                                unit: string;
+                                /** @description The period so far, folded by kind (null: nothing observed in it). */
+                                value: number | null;
+                                /** @description The same stretch of the previous period (null: nothing observed in it). */
+                                previousSameStretch: number | null;
+                                /** @description value - previousSameStretch, when both are there. */
+                                changeSameStretch: number | null;
+                            }[] | null;
+                            /** @description The whole account's figures the page charts. */
+                            account: {
+                                key: string;
+                                label: string;
+                                group: string;
+                                kind: "count" | "max" | "min" | "gauge";
+                                unit: string;
+                                /** @description The period so far, folded by kind (null: nothing observed in it). */
+                                value: number | null;
+                                /** @description The same stretch of the previous period (null: nothing observed in it). */
+                                previousSameStretch: number | null;
+                                /** @description value - previousSameStretch, when both are there. */
+                                changeSameStretch: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: `invalid_query`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_query";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing there: `page_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "page_not_found";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

@@ -34,12 +34,18 @@ import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
 import { tokenPageRoutes } from "./web/tokens-page.routes.tsx";
+import { headlineRoutes } from "./web/headline.routes.ts";
+import { publicPageRoutes } from "./web/public-page.routes.ts";
+import { pageCache } from "./web/page-cache.ts";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
 import { itemNames } from "./items/item-names.ts";
+import { heldKeys } from "./stats/key-cap.ts";
+import { listProfiles } from "./stats/fold.ts";
+import { ACCOUNT_PROFILE } from "./wire/envelope.ts";
 
 export type AppDeps = {
   db: Db;
@@ -81,8 +87,15 @@ export function createApp(deps: AppDeps) {
     queue: deps.config.pageRenderQueue,
     stopping: deps.stopping,
   });
+  // The pages others see, kept a short while: the statistics pages and their public figures (issue 37).
+  const pages = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
   // This instance's copy of the game's item names (the items.refresh job stores the list).
   const items = itemNames(deps);
+  // Which chosen headline keys an account has recorded (stats', handed down to accounts).
+  const recordedKeys = async (uuid: string, keys: string[]) => {
+    const profiles = await listProfiles(deps.db, uuid);
+    return heldKeys(deps.db, uuid, [...profiles.map((p) => p.id), ACCOUNT_PROFILE], keys);
+  };
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -92,7 +105,13 @@ export function createApp(deps: AppDeps) {
     .use(catalogueRoutes(deps.catalogue))
     .use(authRoutes(deps))
     .use(sessionRoutes(deps))
-    .use(accountRoutes({ ...deps, authenticate: (authorization) => authenticate(deps, authorization) }))
+    .use(
+      accountRoutes({
+        ...deps,
+        authenticate: (authorization) => authenticate(deps, authorization),
+        heldKeys: recordedKeys,
+      }),
+    )
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
@@ -106,7 +125,9 @@ export function createApp(deps: AppDeps) {
     .use(reportAdminRoutes(deps))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
-    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
+    .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items, pages }))
+    .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
+    .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }));
   return app;

@@ -29,7 +29,7 @@ export async function accountByUuid(db: Db, uuid: string): Promise<Account | und
 }
 
 export type SettingsChange = Partial<
-  Pick<Account, "consented" | "zone" | "zoneChangedAt" | "retentionDays" | "findable">
+  Pick<Account, "consented" | "zone" | "zoneChangedAt" | "retentionDays" | "findable" | "headlineKeys">
 >;
 
 /** Applies a change only if the stored version is still `expectedVersion`; undefined if it moved. */

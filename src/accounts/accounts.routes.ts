@@ -32,9 +32,17 @@ export function accountRoutes(deps: SettingsDeps & MeDeps & { authenticate: Auth
       detail: {
         tags,
         summary: "Change settings; a stale settingsVersion answers 409 with the current document under `settings`",
-        ...refuses("conflict", "unknown_category", "unknown_zone", "zone_change_too_soon", "invalid_retention", {
-          conflict: { settings: SettingsDocument },
-        }),
+        ...refuses(
+          "conflict",
+          "unknown_category",
+          "unknown_zone",
+          "zone_change_too_soon",
+          "invalid_retention",
+          "unknown_headline_key",
+          {
+            conflict: { settings: SettingsDocument },
+          },
+        ),
       },
     })
     .get("/v1/stats/me/status", ({ signedIn }) => status(deps, signedIn.uuid), {

@@ -17,6 +17,8 @@ export const accounts = pgTable(
     consented: text("consented").array().notNull().default(sql`'{}'::text[]`),
     retentionDays: integer("retention_days").notNull(),
     findable: boolean("findable").notNull().default(false),
+    /** The figures the player chose to head their page, card and badges, in order (issue 34; empty: the default). */
+    headlineKeys: text("headline_keys").array().notNull().default(sql`'{}'::text[]`),
     shareKey: text("share_key").unique(),
     shareKeyCreatedAt: bigint("share_key_created_at", { mode: "number" }),
     lastUploadAt: bigint("last_upload_at", { mode: "number" }),

@@ -1,6 +1,7 @@
 // The settings document and the rules of changing it: a stale settingsVersion is a conflict; only
 // the catalogue's categories exist; the zone is an IANA id and changes at most once in 30 days;
-// retention is one of the configured periods. A change that changes nothing keeps the version.
+// retention is one of the configured periods; headline keys are keys the catalogue or the account
+// knows, each once. A change that changes nothing keeps the version.
 import type { Static } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
@@ -15,6 +16,11 @@ export type SettingsDeps = {
   catalogue: Catalogue;
   clock: { now(): number };
   config: { retentionOptionsDays: readonly number[] };
+  /**
+   * Which of these keys the account has recorded (in any profile or its own scope): stats' read,
+   * handed in by createApp (accounts sits below stats). Absent: only the catalogue's keys are known.
+   */
+  heldKeys?: (uuid: string, keys: string[]) => Promise<ReadonlySet<string>>;
 };
 
 export function settingsDocument(
@@ -30,11 +36,35 @@ export function settingsDocument(
     retentionDays: account.retentionDays,
     retentionOptionsDays: [...deps.config.retentionOptionsDays],
     findable: account.findable,
+    headlineKeys: [...account.headlineKeys],
   };
 }
 
+/** The chosen headline keys, checked: each once, each known to the catalogue or recorded by the account. */
+async function checkedHeadlineKeys(keys: string[], uuid: string, deps: SettingsDeps): Promise<string[]> {
+  keys.forEach((key, i) => {
+    if (keys.indexOf(key) !== i)
+      throw new ApiError("invalid_body", `${JSON.stringify(key)} is chosen twice`, `/headlineKeys/${i}`);
+  });
+  const unlisted = keys.filter((k) => !deps.catalogue.lookup(k));
+  const held = unlisted.length > 0 && deps.heldKeys ? await deps.heldKeys(uuid, unlisted) : new Set<string>();
+  const i = keys.findIndex((k) => unlisted.includes(k) && !held.has(k));
+  if (i >= 0) {
+    throw new ApiError(
+      "unknown_headline_key",
+      `${JSON.stringify(keys[i])} is neither a key of catalogue ${deps.catalogue.version} nor one this account has recorded`,
+      `/headlineKeys/${i}`,
+    );
+  }
+  return keys;
+}
+
 /** What the body asks to change, checked against the rules; empty when nothing differs. */
-function changeFrom(body: Static<typeof SettingsChangeBody>, account: Account, deps: SettingsDeps): SettingsChange {
+async function changeFrom(
+  body: Static<typeof SettingsChangeBody>,
+  account: Account,
+  deps: SettingsDeps,
+): Promise<SettingsChange> {
   const change: SettingsChange = {};
   if (body.categories) {
     for (const name of Object.keys(body.categories)) {
@@ -77,6 +107,8 @@ function changeFrom(body: Static<typeof SettingsChangeBody>, account: Account, d
     change.retentionDays = body.retentionDays;
   }
   if (body.findable !== undefined && body.findable !== account.findable) change.findable = body.findable;
+  if (body.headlineKeys !== undefined && body.headlineKeys.join() !== account.headlineKeys.join())
+    change.headlineKeys = await checkedHeadlineKeys(body.headlineKeys, account.uuid, deps);
   return change;
 }
 
@@ -95,7 +127,7 @@ class StaleSettingsError extends ApiError {
 export async function changeSettings(deps: SettingsDeps, uuid: string, body: Static<typeof SettingsChangeBody>) {
   const account = await requireAccount(deps.db, uuid);
   if (body.settingsVersion !== account.settingsVersion) throw new StaleSettingsError(settingsDocument(account, deps));
-  const change = changeFrom(body, account, deps);
+  const change = await changeFrom(body, account, deps);
   if (Object.keys(change).length === 0) return settingsDocument(account, deps);
   const updated = await updateSettings(deps.db, uuid, body.settingsVersion, change);
   // Another writer moved the version between our read and write.

@@ -18,7 +18,7 @@ import type { ProfileLookup } from "../profiles/profile-source.ts";
 import type { Config } from "../config.ts";
 import { formatNumber } from "../web/format.ts";
 import { cardSvg, type CardContent, type CardFigure } from "./card-svg.ts";
-import { headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
+import { candidatesOf, headline, SPARK_DAYS, type Candidate, type Headline } from "./headline.ts";
 import { svgToPng } from "./render.ts";
 import { readsOf, type Db } from "../db/database.ts";
 import { leadingFigures } from "../web/key-list.ts";
@@ -85,15 +85,17 @@ export async function accountHeadline(
     timeout,
     ...scopes.map((scope) => (db: Db) => deps.lifetimes.figures(fold(db), account.uuid, scope, state)),
   );
+  // The player's chosen figures are candidates too, wherever they rank in their group.
+  const chosen = account.headlineKeys;
   const keys = lifetimes.map((all) => leadingFigures(all).shown);
-  const charted = [...new Set(keys.flat().map((k) => k.key))];
+  const charted = [...new Set([...keys.flat().map((k) => k.key), ...chosen])];
   const [charts] = await readsOf(deps.db, timeout, (db) =>
     chartSeries(fold(db), account.uuid, scopes, addDays(today, -(SPARK_DAYS - 1)), today, charted),
   );
   const candidates: Candidate[] = scopes.flatMap((scope, i) =>
-    keys[i]!.map((k) => ({ ...k, points: charts.get(scope)?.get(k.key) ?? [] })),
+    candidatesOf(keys[i]!, lifetimes[i]!, chosen, (key) => charts.get(scope)?.get(key)),
   );
-  return { headline: headline(deps.catalogue, candidates, today), profile: latest };
+  return { headline: headline(deps.catalogue, candidates, today, chosen), profile: latest };
 }
 
 /** The figures a public profile page's card shows, from its selected (else first) profile. */

@@ -1,12 +1,15 @@
-// Which figures a preview shows: the lifetime figures recorded on the most days of the last 30
+// Which figures a preview shows: first the ones the player chose (settings' headlineKeys, in their
+// order, each that has a figure), then the lifetime figures recorded on the most days of the last 30
 // (the page's default profile and the whole account together), ties to counts (what a player
-// gathers), then by label; the first of them also draws the sparkline. The page's description and its card pick with this one rule.
+// gathers), then by label; the first of them also draws the sparkline. The page's headline, its
+// description, its card, its badges and its public figures pick with this one rule.
 import type { Catalogue } from "../catalogue/catalogue.ts";
+import { HEADLINE_KEYS } from "../accounts/settings.schema.ts";
 import { addDays } from "../wire/day.ts";
 import { formatValue } from "../web/format.ts";
 import type { CardFigure, Sparkline } from "./card-svg.ts";
 
-export const HEADLINE_FIGURES = 4;
+export const HEADLINE_FIGURES = HEADLINE_KEYS;
 export const SPARK_DAYS = 30;
 
 type Lifetime = { value: number; clamped?: true };
@@ -25,12 +28,50 @@ export const lifetimeWords = (catalogue: Catalogue, unit: string, lifetime: Life
   (lifetime.clamped ? (lifetime.value > 0 ? "more than " : "less than ") : "") +
   formatValue(catalogue, unit, lifetime.value);
 
-export type Headline = { figures: CardFigure[]; spark: Sparkline | null; keys: string[] };
+export type Headline = {
+  figures: CardFigure[];
+  spark: Sparkline | null;
+  keys: string[];
+  /** The figures picked, in order (the public figures answer them). */
+  picked: Candidate[];
+};
 
-export function headline(catalogue: Catalogue, candidates: Candidate[], today: string): Headline {
+/**
+ * The candidates of one scope: the figures it shows, and those of its other figures the player
+ * chose (a chosen key can be outside a group's leading figures). `points`: the scope's observed days.
+ */
+export function candidatesOf<F extends Omit<Candidate, "points">>(
+  shown: readonly F[],
+  all: readonly F[],
+  chosen: readonly string[],
+  points: (key: string) => Candidate["points"] | undefined,
+): Candidate[] {
+  const listed = new Set(shown.map((f) => f.key));
+  const extra = chosen.length > 0 ? all.filter((f) => chosen.includes(f.key) && !listed.has(f.key)) : [];
+  return [...shown, ...extra].map((f) => ({ ...f, points: points(f.key) ?? [] }));
+}
+
+/**
+ * The headline of `candidates` (the first of a key wins: the profile's before the account's).
+ * `chosen`: the player's keys, leading in their order; one without a figure is skipped.
+ */
+export function headline(
+  catalogue: Catalogue,
+  candidates: Candidate[],
+  today: string,
+  chosen: readonly string[] = [],
+): Headline {
   const from = addDays(today, -(SPARK_DAYS - 1));
   const recent = (c: Candidate) => c.points.filter((p) => p.day >= from && p.day <= today);
-  const ranked = candidates
+  const first = new Map<string, Candidate>();
+  for (const c of candidates) if (!first.has(c.key)) first.set(c.key, c);
+  const lead = chosen.flatMap((key) => {
+    const c = first.get(key);
+    return c ? [{ c, recent: recent(c) }] : [];
+  });
+  const taken = new Set(lead.map(({ c }) => c.key));
+  const rest = candidates
+    .filter((c) => !taken.has(c.key))
     .map((c) => ({ c, recent: recent(c) }))
     .sort(
       (a, b) =>
@@ -38,8 +79,8 @@ export function headline(catalogue: Catalogue, candidates: Candidate[], today: s
         Number(b.c.kind === "count") - Number(a.c.kind === "count") ||
         a.c.label.localeCompare(b.c.label) ||
         a.c.key.localeCompare(b.c.key),
-    )
-    .slice(0, HEADLINE_FIGURES);
+    );
+  const ranked = [...lead, ...rest].slice(0, HEADLINE_FIGURES);
   const top = ranked[0];
   let spark: Sparkline | null = null;
   if (top && top.recent.length > 0) {
@@ -51,6 +92,7 @@ export function headline(catalogue: Catalogue, candidates: Candidate[], today: s
     figures: ranked.map(({ c }) => ({ label: c.label, value: lifetimeWords(catalogue, c.unit, c.lifetime) })),
     spark,
     keys: ranked.map(({ c }) => c.key),
+    picked: ranked.map(({ c }) => c),
   };
 }
 

@@ -4,15 +4,25 @@
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { StatsView } from "../web/stats-view.tsx";
 import { esc, type Preview } from "../web/layout.tsx";
-import { headline, headlineText, type Candidate, type Headline } from "./headline.ts";
+import type { KeyFigure } from "../web/key-figure.ts";
+import { candidatesOf, headline, headlineText, type Candidate, type Headline } from "./headline.ts";
 
-/** The headline of the figures a statistics page shows (its range always covers the last 30 days). */
-export function pageHeadline(catalogue: Catalogue, view: StatsView): Headline {
+/**
+ * The headline of the figures a statistics page shows (its range always covers the last 30 days),
+ * led by the keys the player chose (`chosen`; `all`: each scope's every figure, where a chosen one
+ * outside the charted figures is found).
+ */
+export function pageHeadline(
+  catalogue: Catalogue,
+  view: Pick<StatsView, "profileKeys" | "accountKeys" | "profileDays" | "accountDays" | "range">,
+  all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] },
+  chosen: readonly string[],
+): Headline {
   const candidates: Candidate[] = [
-    ...view.profileKeys.map((f) => ({ ...f, points: view.profileDays.get(f.key) ?? [] })),
-    ...view.accountKeys.map((f) => ({ ...f, points: view.accountDays.get(f.key) ?? [] })),
+    ...candidatesOf(view.profileKeys, all.p, chosen, (key) => view.profileDays.get(key)),
+    ...candidatesOf(view.accountKeys, all.a, chosen, (key) => view.accountDays.get(key)),
   ];
-  return headline(catalogue, candidates, view.range.to);
+  return headline(catalogue, candidates, view.range.to, chosen);
 }
 
 /**

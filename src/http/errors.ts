@@ -28,6 +28,7 @@ export const errorStatus = {
   unknown_zone: 422,
   unknown_category: 422,
   invalid_retention: 422,
+  unknown_headline_key: 422,
   profile_mismatch: 422,
   unknown_cute_name: 422,
   unknown_mirror_section: 422,
@@ -49,6 +50,8 @@ export const errorStatus = {
   no_upstream_key: 503,
   upstream_unavailable: 503,
   unknown_player: 404,
+  /** GET /v1/pages/<name>: no findable page has that name (unknown and not findable answer alike). */
+  page_not_found: 404,
   upstream_refused_uuid: 422,
   upstream_key_rejected: 503,
   upstream_rate_limited: 503,

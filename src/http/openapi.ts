@@ -225,6 +225,8 @@ const TAGS: Record<string, string> = {
   profiles: "Profile look-ups through the project's game API key, and players by name.",
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
+  pages:
+    "A findable statistics page's figures as JSON for widgets: no token, readable from any site (CORS), cacheable.",
   previews: "Link preview cards (PNG) and badges (SVG) of the statistics and profile pages.",
 };
 

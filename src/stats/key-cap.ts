@@ -88,3 +88,19 @@ export function keyCapWarning(cap: KeyCap, max: number) {
 export async function keepHeldDigest(tx: Db, uuid: string, cap: KeyCap) {
   if (cap.heldDigest) await setHeldDigest(tx, uuid, cap.heldDigest);
 }
+
+/**
+ * Which of `keys` the account holds in any of `profileIds` (its profiles and its own scope): a
+ * player's headline choice names only keys the catalogue or the account knows. A few primary-key
+ * probes per profile and key (freshKeys), whatever the account holds.
+ */
+export async function heldKeys(db: Db, uuid: string, profileIds: string[], keys: string[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const profileId of profileIds) {
+    const open = keys.filter((k) => !held.has(k));
+    if (open.length === 0) break;
+    const fresh = new Set(await freshKeys(db, uuid, profileId, open));
+    for (const k of open) if (!fresh.has(k)) held.add(k);
+  }
+  return held;
+}

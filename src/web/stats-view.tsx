@@ -14,6 +14,8 @@ import { groupSlug } from "./key-list.ts";
 import type { KeyFigure } from "./key-figure.ts";
 import type { ItemNamer } from "../items/item-names.ts";
 import { itemOfKey } from "../stats/fold.ts";
+import type { Headline } from "../cards/headline.ts";
+import { HeadlineFigures } from "./headline-view.tsx";
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
 export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
@@ -45,6 +47,10 @@ export type StatsView = {
   accountDays: Map<string, ChartPoint[]>;
   sessions: RecentSession[];
   events: RecentEvent[];
+  /** The figures heading the page (the player's choice first), as its card and description show them. */
+  headline?: Headline;
+  /** On the owner's own page: the form choosing the headline figures, as HTML (headline-view.tsx). */
+  headlineForm?: string;
   /** the page's link preview tags (findable and share pages) */
   preview?: Preview;
   /** the owner's badge snippets section, as HTML (src/cards/preview.tsx) */
@@ -277,6 +283,7 @@ export function StatsPage(view: StatsView): JSX.Element {
       ) : (
         ""
       )}
+      <HeadlineFigures headline={view.headline} form={view.headlineForm} />
       <p class="muted">
         Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
         {esc(view.zone)}).

@@ -31,13 +31,14 @@ import type { KeyFigure } from "./key-figure.ts";
 import { groupPage, leadingFigures } from "./key-list.ts";
 import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { HeadlineForm } from "./headline-view.tsx";
 import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
 import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 import type { ExportGate } from "../stats/export-gate.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
-import { pageCache, renderBudget } from "./page-cache.ts";
+import { pageCache, renderBudget, type PageCache } from "./page-cache.ts";
 import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 import { ownerTokens } from "./tokens-page.routes.tsx";
@@ -53,6 +54,8 @@ export type StatsPageDeps = {
   catalogue: Catalogue;
   /** The game's item names (absent: item ids in words). */
   items?: ItemNames;
+  /** The kept pages others see, shared with the public figures (GET /v1/pages/<name>); absent: its own. */
+  pages?: PageCache;
   config: Pick<
     Config,
     | "baseUrl"
@@ -69,7 +72,7 @@ export type StatsPageDeps = {
   >;
 };
 
-type Profiles = Awaited<ReturnType<typeof listProfiles>>;
+export type Profiles = Awaited<ReturnType<typeof listProfiles>>;
 /** Sessions and timeline events shown, newest first. */
 const RECENT_SESSIONS = 20;
 const RECENT_EVENTS = 30;
@@ -78,7 +81,7 @@ const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
-type HandleOf = (profileId: string) => string;
+export type HandleOf = (profileId: string) => string;
 
 /**
  * A profile's handle on a page: an HMAC of its id under a secret of that page (a share page: its
@@ -90,10 +93,10 @@ export function profileHandle(secret: string): HandleOf {
 }
 
 /** The handle secret of a page by name (the share page's is its key). */
-const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
+export const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
 
 /** The profile a page shows: the one asked for (by handle) if the account holds it, else the one last uploaded for. */
-function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
+export function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
   return (asked !== null ? profiles.find((p) => handleOf(p.id) === asked) : undefined) ?? latestProfile(profiles);
 }
 
@@ -137,15 +140,23 @@ export async function statsView(
   // The charts and the period tables of both scopes read the keys shown only (issue 40: a page
   // costs what it shows, not what the account holds).
   const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
+  // The player's headline figures (issue 34) are charted for the headline's sparkline even when their
+  // group shows others: at most HEADLINE_KEYS more keys.
+  const chosen = account.headlineKeys;
   const [charts, profilePeriod, accountPeriod] = await readsOf(
     deps.db,
     timeout,
-    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, charted),
+    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, [...new Set([...charted, ...chosen])]),
     async (db) => (selected ? periodTotals(fold(db), account.uuid, selected.id, to, [period], charted) : null),
     (db) => periodTotals(fold(db), account.uuid, ACCOUNT_PROFILE, to, [period], charted),
   );
+  const profileDays = (selected && charts.get(selected.id)) || new Map();
+  const accountDays = charts.get(ACCOUNT_PROFILE)!;
+  const all = { p: allProfileKeys, a: allAccountKeys };
+  const range = { days, from, to, options: RANGE_OPTIONS };
   return {
     ...page,
+    headline: pageHeadline(deps.catalogue, { profileKeys, accountKeys, profileDays, accountDays, range }, all, chosen),
     catalogue: deps.catalogue,
     items,
     itemImages: deps.config.itemImagesUrl !== "",
@@ -153,11 +164,11 @@ export async function statsView(
     // The page names its profiles by handle only: `id` below is the handle, the link's ?profile=.
     profiles: profiles.map((p) => ({ id: handleOf(p.id), cuteName: p.cuteName })),
     selected: selected ? { id: handleOf(selected.id), cuteName: selected.cuteName } : null,
-    range: { days, from, to, options: RANGE_OPTIONS },
+    range,
     profileKeys,
     accountKeys,
-    profileDays: (selected && charts.get(selected.id)) || new Map(),
-    accountDays: charts.get(ACCOUNT_PROFILE)!,
+    profileDays,
+    accountDays,
     sessions,
     events,
     period,
@@ -166,7 +177,7 @@ export async function statsView(
     calendar,
     rates,
     more: { p: profileLead.totals, a: accountLead.totals },
-    all: { p: allProfileKeys, a: allAccountKeys },
+    all,
   };
 }
 
@@ -204,12 +215,13 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     return new Response(stream, { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
-  const cache = pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  const cache =
+    deps.pages ?? pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
   /** A render of one account's page, within that account's render budget (whoever asks). */
   const budget = renderBudget(deps);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
   const previewed = <V extends StatsView>(view: V, account: Account, name: string | null) => {
-    view.preview = statsPreview(deps.config.baseUrl, pageHeadline(deps.catalogue, view), {
+    view.preview = statsPreview(deps.config.baseUrl, view.headline!, {
       name,
       pagePath: view.path,
       version: account.lastUploadAt,
@@ -354,12 +366,25 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           );
           // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
           if (account.findable) previewed(view, account, account.name);
-          const h = pageHeadline(deps.catalogue, view);
+          const h = view.headline!;
           const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
           view.badges = sync(
             BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
           );
           view.tokens = await ownerTokens(deps, account, cookie!);
+          // The owner chooses the headline among the figures the page shows and those chosen before.
+          const chosen = account.headlineKeys;
+          view.headlineForm = sync(
+            HeadlineForm({
+              action: `/u/${encodeURIComponent(account.name)}/headline`,
+              chosen,
+              figures: [
+                ...view.profileKeys,
+                ...view.accountKeys,
+                ...[...view.all.p, ...view.all.a].filter((f) => chosen.includes(f.key)),
+              ],
+            }),
+          );
           return pageOf(view, asked);
         });
         if (html === null) return notFound(request);

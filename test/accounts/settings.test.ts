@@ -37,6 +37,7 @@ type Settings = {
   retentionDays: number;
   retentionOptionsDays: number[];
   findable: boolean;
+  headlineKeys: string[];
 };
 /** A new player for each test, so tests do not share an account. */
 const newPlayer = () => signIn(t, identity, players[next++]!, { zone: "Europe/Berlin" });
@@ -63,6 +64,7 @@ describe("GET /v1/stats/settings", () => {
       retentionDays: 365,
       retentionOptionsDays: [120, 365, 730],
       findable: false,
+      headlineKeys: [],
     });
     expect(Object.keys(doc.categories)).toEqual(expect.arrayContaining(["combat", "gathering"]));
   });
@@ -159,6 +161,30 @@ describe("PATCH /v1/stats/settings", () => {
     expect(
       ((await (await change(s, { settingsVersion: 1, retentionDays: 120 })).json()) as Settings).retentionDays,
     ).toBe(120);
+  });
+
+  test("headline keys: the catalogue's are kept in order; an unknown one is refused with its code and path", async () => {
+    const s = await newPlayer();
+    const known = t.catalogue.document.keys.map((k) => k.key).slice(0, 2);
+    expect(known.length).toBe(2);
+    const chose = await change(s, { settingsVersion: 1, headlineKeys: [known[1], known[0]] });
+    expect(chose.status).toBe(200);
+    expect(((await chose.json()) as Settings).headlineKeys).toEqual([known[1]!, known[0]!]);
+    expect((await read(s)).headlineKeys).toEqual([known[1]!, known[0]!]);
+    // Not in the catalogue and never recorded by this account.
+    const unknown = await change(s, { settingsVersion: 2, headlineKeys: [known[0], "mining.nobody.recorded"] });
+    expect(unknown.status).toBe(422);
+    expect(await errorOf(unknown)).toMatchObject({ code: "unknown_headline_key", path: "/headlineKeys/1" });
+    // Twice the same key, more than four, or a malformed key: the body is refused.
+    for (const headlineKeys of [[known[0], known[0]], ["a.b", "a.c", "a.d", "a.e", "a.f"], ["Not A Key"]]) {
+      const res = await change(s, { settingsVersion: 2, headlineKeys });
+      expect(res.status).toBe(400);
+      expect((await errorOf(res)).code).toBe("invalid_body");
+    }
+    // An empty list goes back to the figures chosen by activity.
+    const cleared = await change(s, { settingsVersion: 2, headlineKeys: [] });
+    expect(((await cleared.json()) as Settings).headlineKeys).toEqual([]);
+    expect((await read(s)).settingsVersion).toBe(3);
   });
 
   test("a uuid or any unknown field in the body is refused", async () => {

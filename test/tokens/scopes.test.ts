@@ -10,6 +10,7 @@ import { codeOf, makeToken, type Made } from "./support.ts";
 const POLICY: Record<string, "public" | string[]> = {
   "GET /v1/health": "public",
   "GET /v1/stats/catalogue": "public",
+  "GET /v1/pages/{name}": "public",
   "POST /v1/auth/challenge": "public",
   "POST /v1/auth/verify": "public",
   "POST /v1/auth/dev": "public",

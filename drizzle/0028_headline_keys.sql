@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "headline_keys" text[] DEFAULT '{}'::text[] NOT NULL;

@@ -1,0 +1,90 @@
+// A findable page's public figures (GET /v1/pages/<name>, issue 37) hold exactly what the page shows
+// a stranger, nothing more: no 32-hex id (uuid, profile id, install id) in any answer of any profile
+// or period, no other player's name, only keys the page itself shows, and profiles by the page's
+// handles. Readable from any site, it never carries credentials (no cookie is set or honoured).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+setDefaultTimeout(60_000);
+import { pageEnv } from "../web/env.ts";
+import { seedPlayer, pageLink, MINING_DAYS, type Seeded } from "../web/seed.ts";
+import { PROFILE, INSTALL_A, envelope } from "../support/uploads.ts";
+
+const OWNER = { name: "Owner_Shows", uuid: "6e7f8091a2b3c4d5e6f708192a3b4c5d" };
+const OTHER = { name: "Other_Olga", uuid: "7f8091a2b3c4d5e6f708192a3b4c5d6e" };
+const OTHER_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
+const HEX32 = /[0-9a-f]{32}/i;
+const PERIODS = ["day", "week", "month", "year"];
+
+let env: Awaited<ReturnType<typeof pageEnv>>;
+let owner: Seeded;
+beforeAll(async () => {
+  env = await pageEnv();
+  owner = await seedPlayer(env.t, { ...OWNER, findable: true, share: true });
+  await seedPlayer(env.t, { ...OTHER, findable: true });
+  env.t.clock.advance(60_000);
+  const res = await owner.player.send(
+    envelope(env.t, {
+      profile: { id: OTHER_PROFILE, cuteName: "Kiwi" },
+      counters: [
+        {
+          profileId: OTHER_PROFILE,
+          scope: "day",
+          day: MINING_DAYS[8]!,
+          rows: [
+            { k: "mining.blocks.total", v: 77 },
+            { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
+          ],
+        },
+      ],
+    }),
+  );
+  expect(res.status).toBe(200);
+});
+afterAll(() => env.close());
+
+type Answer = { profiles: { handle: string }[]; headline: { key: string }[]; period: Record<string, unknown> };
+const keysIn = (answer: Answer) => [
+  ...answer.headline.map((f) => f.key),
+  ...[...JSON.stringify(answer.period).matchAll(/"key":"([^"]+)"/g)].map((m) => m[1]!),
+];
+
+describe("a findable page's public figures", () => {
+  test("name nobody else and hold no id, for every profile and period, and only keys the page shows", async () => {
+    const first = (await (await env.t.request("/v1/pages/Owner_Shows")).json()) as Answer;
+    expect(first.profiles.length).toBe(2);
+    const asked = [
+      "",
+      ...first.profiles.flatMap((p) => PERIODS.map((period) => `?profile=${p.handle}&period=${period}`)),
+    ];
+    for (const q of asked) {
+      const res = await env.t.request(`/v1/pages/Owner_Shows${q}`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect({ q, hex: text.match(HEX32)?.[0] ?? null }).toEqual({ q, hex: null });
+      for (const secret of [OWNER.uuid, OTHER.uuid, PROFILE, OTHER_PROFILE, INSTALL_A, OTHER.name])
+        expect({ q, secret, found: text.includes(secret) }).toEqual({ q, secret, found: false });
+      // No cookie, no credentials: a widget's request carries nothing and is told nothing more.
+      expect(res.headers.get("set-cookie")).toBeNull();
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+      // Every key answered is one the page itself shows (its headline, figures or period table).
+      const page = await (await env.t.request(`/u/Owner_Shows${q}`, { headers: { accept: "text/html" } })).text();
+      const shown = new Set([...page.matchAll(/data-key="([^"]+)"/g)].map((m) => m[1]!));
+      for (const key of keysIn(JSON.parse(text) as Answer))
+        expect({ q, key, shown: shown.has(key) }).toEqual({ q, key, shown: true });
+    }
+  });
+
+  test("the owner's page cookie changes nothing: the same answer, not the owner's view", async () => {
+    const link = await env.t.request(await pageLink(env.t, owner.player), { redirect: "manual" });
+    const cookie = link.headers.get("set-cookie")!.split(";")[0]!;
+    const stranger = await (await env.t.request("/v1/pages/Owner_Shows")).text();
+    const withCookie = await (await env.t.request("/v1/pages/Owner_Shows", { headers: { cookie } })).text();
+    expect(withCookie).toBe(stranger);
+  });
+
+  test("a profile id or a share key is refused; a handle of nothing selects the default profile", async () => {
+    for (const q of [`?profile=${OTHER_PROFILE}`, `?profile=${owner.shareKey}`])
+      expect((await env.t.request(`/v1/pages/Owner_Shows${q}`)).status).toBe(400);
+    const plain = await (await env.t.request("/v1/pages/Owner_Shows")).text();
+    expect(await (await env.t.request("/v1/pages/Owner_Shows?profile=AAAAAAAAAAAA")).text()).toBe(plain);
+  });
+});
