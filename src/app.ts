@@ -32,6 +32,7 @@ import { reportAdminRoutes } from "./reports/admin.routes.tsx";
 import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
+import { recapPageRoutes } from "./web/recap.routes.tsx";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -104,7 +105,8 @@ export function createApp(deps: AppDeps) {
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
-    .use(cardRoutes({ ...deps, lifetimes, renders }));
+    .use(cardRoutes({ ...deps, lifetimes, renders }))
+    .use(recapPageRoutes({ ...deps, renders, items }));
   return app;
 }
 
