@@ -6,7 +6,7 @@ import type { ItemNamer } from "../items/item-names.ts";
 import { describeKey } from "../stats/fold.ts";
 import { distinctLabels } from "../stats/labels.ts";
 import type { RecapBody, ScopeRecap } from "../recaps/recap-body.ts";
-import { recapPeriod, steps } from "../recaps/recap-period.ts";
+import { previousPeriod, recapPeriod, steps } from "../recaps/recap-period.ts";
 import { Chart } from "./chart.tsx";
 import { formatDay, formatLength, formatNumber, formatValue } from "./format.ts";
 import { esc, Layout, type Preview } from "./layout.tsx";
@@ -20,6 +20,9 @@ export function periodWords(id: string): string {
   if (!p || p.kind === "year") return id;
   return `${MONTHS[Number(id.slice(5, 7)) - 1]} ${id.slice(0, 4)}`;
 }
+
+/** The whole period before, in words: "September 2026", "2025". */
+const previousWords = (id: string) => periodWords(previousPeriod(recapPeriod(id)!).id);
 
 /** "12 to 17 October 2026" (the month and year said once when they are the same). */
 function spanWords(from: string, to: string): string {
@@ -37,7 +40,7 @@ const activityWords = (id: string) => {
 
 /** "+3", "−2", "no change", with its class (better: more). */
 function change(now: number, before: number | null, format: (n: number) => string) {
-  if (before === null) return { text: "new this period", cls: "" };
+  if (before === null) return { text: "new", cls: "better" };
   const d = now - before;
   if (d === 0) return { text: "no change", cls: "" };
   return { text: `${d > 0 ? "+" : MINUS}${format(Math.abs(d))}`, cls: d > 0 ? "better" : "worse" };
@@ -100,7 +103,7 @@ function YearBars(p: { id: string; values: number[] }): JSX.Element {
 function Highlights(p: { v: RecapView; r: ScopeRecap; id: string; days: number }): JSX.Element {
   const { r } = p;
   const before = change(r.activeDays, r.previousActiveDays, formatNumber);
-  const prev = periodWords(p.v.body.period.length === 4 ? String(Number(p.v.body.period) - 1) : "");
+  const prev = previousWords(p.v.body.period);
   return (
     <ul class="figures recap-highlights">
       <li>
@@ -109,8 +112,7 @@ function Highlights(p: { v: RecapView; r: ScopeRecap; id: string; days: number }
           {esc(formatNumber(r.activeDays))} <small>of {esc(formatNumber(p.days))}</small>
         </span>
         <span class={`since ${before.cls}`}>
-          {esc(before.text)} on the {p.v.body.period.length === 4 ? `year before (${prev})` : "month before"}:{" "}
-          {esc(formatNumber(r.previousActiveDays))}
+          {esc(`${before.text} against ${prev} (${formatNumber(r.previousActiveDays)})`)}
         </span>
       </li>
       <li>
@@ -136,7 +138,7 @@ function Highlights(p: { v: RecapView; r: ScopeRecap; id: string; days: number }
         <span class="value">{r.busiestDay ? esc(formatDay(r.busiestDay.day)) : "none"}</span>
         <span class="since">{r.busiestDay ? `${esc(formatNumber(r.busiestDay.figures))} figures recorded` : ""}</span>
       </li>
-      <li>
+      <li class="wide">
         <span class="label">Personal bests set</span>
         <span class="value">{esc(formatNumber(r.personalBests.count))}</span>
         <span class="since">
@@ -181,7 +183,7 @@ function Gains(p: { v: RecapView; r: ScopeRecap; id: string }): JSX.Element {
                     </svg>
                     <small class={c.cls}>
                       {esc(c.text)}
-                      {x.previous === null ? "" : ` (before: ${esc(fmt(x.previous))})`}
+                      {x.previous === null ? ` (none in ${esc(previousWords(p.v.body.period))})` : ` against ${esc(previousWords(p.v.body.period))} (${esc(fmt(x.previous))})`}
                     </small>
                   </li>
                 );
