@@ -75,7 +75,9 @@ async function scopeRecap(deps: FoldDeps, uuid: string, ids: string[], p: RecapP
   ]);
   const totals = gainsOf === null ? null : (await periodTotals(deps, uuid, gainsOf, p.to, [p.kind]))[0]!;
   const sessions = await Promise.all(ids.map((id) => longestSession(deps.db, uuid, id, p.from, p.to)));
-  const bests = await Promise.all(ids.map((id) => eventsOfKind(deps.db, uuid, id, PERSONAL_BEST, p.from, p.to, BESTS_LISTED)));
+  const bests = await Promise.all(
+    ids.map((id) => eventsOfKind(deps.db, uuid, id, PERSONAL_BEST, p.from, p.to, BESTS_LISTED)),
+  );
   const longest = sessions.reduce<ScopeRecap["longestSession"]>(
     (a, s) => (s && (!a || s.ms > a.ms || (s.ms === a.ms && s.day < a.day)) ? s : a),
     null,

@@ -35,7 +35,14 @@ export function periodsToClose(now: number): RecapPeriod[] {
   return [...seen.values()];
 }
 
-export type CloseResult = { periods: number; candidates: number; stored: number; already: number; open: number; idle: number };
+export type CloseResult = {
+  periods: number;
+  candidates: number;
+  stored: number;
+  already: number;
+  open: number;
+  idle: number;
+};
 
 /**
  * Stores the recap of every closed period for every account active in it (recaps.close). Work

@@ -47,6 +47,11 @@ export async function eventsOfKind(
   const { count, latest } = await eventsOfKindRows(db, uuid, profileId, kind, from, to, limit);
   return {
     count,
-    latest: latest.map((r) => ({ day: r.day, at: Number(r.at), key: r.key, value: r.value === null ? null : Number(r.value) })),
+    latest: latest.map((r) => ({
+      day: r.day,
+      at: Number(r.at),
+      key: r.key,
+      value: r.value === null ? null : Number(r.value),
+    })),
   };
 }

@@ -13,10 +13,16 @@ const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [n
   typeof Count
 >;
 /** Recaps (src/recaps/) are made of the statistics: erasing them erases the recaps too, counted. */
-export const DataErased = T.Object({ removed: T.Object({ ...statsCounts, recaps: Count }, strict), total: Count }, strict);
+export const DataErased = T.Object(
+  { removed: T.Object({ ...statsCounts, recaps: Count }, strict), total: Count },
+  strict,
+);
 export const AccountErased = T.Object(
   {
-    removed: T.Object({ ...statsCounts, recaps: Count, account: Count, deviceSessions: Count, pageTokens: Count }, strict),
+    removed: T.Object(
+      { ...statsCounts, recaps: Count, account: Count, deviceSessions: Count, pageTokens: Count },
+      strict,
+    ),
     total: Count,
   },
   strict,

@@ -18,7 +18,9 @@ export function recapCardSvg(catalogue: Catalogue, body: RecapBody, items?: Item
     { label: "Active days", value: `${formatNumber(r.activeDays)} of ${formatNumber(days)}` },
     {
       label: "Longest streak",
-      value: r.longestStreak ? `${formatNumber(r.longestStreak.days)} day${r.longestStreak.days === 1 ? "" : "s"}` : "none",
+      value: r.longestStreak
+        ? `${formatNumber(r.longestStreak.days)} day${r.longestStreak.days === 1 ? "" : "s"}`
+        : "none",
     },
     { label: "Longest session", value: r.longestSession ? formatLength(r.longestSession.ms) : "none recorded" },
     top

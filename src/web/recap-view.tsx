@@ -183,7 +183,9 @@ function Gains(p: { v: RecapView; r: ScopeRecap; id: string }): JSX.Element {
                     </svg>
                     <small class={c.cls}>
                       {esc(c.text)}
-                      {x.previous === null ? ` (none in ${esc(previousWords(p.v.body.period))})` : ` against ${esc(previousWords(p.v.body.period))} (${esc(fmt(x.previous))})`}
+                      {x.previous === null
+                        ? ` (none in ${esc(previousWords(p.v.body.period))})`
+                        : ` against ${esc(previousWords(p.v.body.period))} (${esc(fmt(x.previous))})`}
                     </small>
                   </li>
                 );

@@ -109,7 +109,15 @@ export function recapPageRoutes(deps: RecapPageDeps) {
 
   /** share / unshare: the owner's form only (cookie, then Origin); back to the recap. */
   const action = (share: boolean) =>
-    async function ({ params, request, server }: { params: { name: string; period: string }; request: Request; server: unknown }) {
+    async function ({
+      params,
+      request,
+      server,
+    }: {
+      params: { name: string; period: string };
+      request: Request;
+      server: unknown;
+    }) {
       await limited(request, server);
       const own = await ownerOf(request, params.name);
       if (!own || !recapPeriod(params.period)) return notFound(request);
@@ -144,8 +152,8 @@ export function recapPageRoutes(deps: RecapPageDeps) {
           <Layout title="Your recaps" noindex>
             <h1>Your recaps</h1>
             <p class="muted">
-              A month and a year in review, made once each has ended in your time zone. Only you see them until you share
-              one.
+              A month and a year in review, made once each has ended in your time zone. Only you see them until you
+              share one.
             </p>
             {periods.length === 0 ? (
               <p>No recap yet: the first is made after the first month you record anything in.</p>

@@ -45,7 +45,10 @@ beforeAll(async () => {
   t = await testApp({ settings: { devSignin: true }, now: "2026-11-01T12:00:00Z" });
   player = await uploader(t, { name: "Recap_Rita", zone: "Europe/Berlin" });
   const r = rng(35);
-  const perInstall = new Map<string, { profileId: string; scope: "day"; day: string; rows: { k: string; v: number; m?: "max" | "min" }[] }[]>([
+  const perInstall = new Map<
+    string,
+    { profileId: string; scope: "day"; day: string; rows: { k: string; v: number; m?: "max" | "min" }[] }[]
+  >([
     [INSTALL_A, []],
     [INSTALL_B, []],
   ]);
@@ -63,7 +66,9 @@ beforeAll(async () => {
       truth.get(PROFILE)!.set(day, byKey);
       if (install === INSTALL_A && r.chance(0.4)) {
         const v = 60_000 + r.int(3_600_000);
-        perInstall.get(install)!.push({ profileId: ACCOUNT, scope: "day", day, rows: [{ k: "tally.playtime.total", v }] });
+        perInstall
+          .get(install)!
+          .push({ profileId: ACCOUNT, scope: "day", day, rows: [{ k: "tally.playtime.total", v }] });
         truth.get(ACCOUNT)!.set(day, new Map([["tally.playtime.total", v]]));
       }
     }
@@ -90,7 +95,14 @@ beforeAll(async () => {
                 gains: [],
                 costs: [],
               })),
-              timeline: bests.map((b, i) => ({ id: `e-${i}`, kind: "personal_best", day: b.day, at: at(b.day, 10), key: b.key, value: b.value })),
+              timeline: bests.map((b, i) => ({
+                id: `e-${i}`,
+                kind: "personal_best",
+                day: b.day,
+                at: at(b.day, 10),
+                key: b.key,
+                value: b.value,
+              })),
             }
           : {}),
       }),
@@ -104,7 +116,8 @@ afterAll(() => t.close());
 function expected(scopes: string[], from: string, to: string) {
   const days = new Map<string, number>();
   for (const s of scopes)
-    for (const [day, keys] of truth.get(s)!) if (day >= from && day <= to) days.set(day, (days.get(day) ?? 0) + keys.size);
+    for (const [day, keys] of truth.get(s)!)
+      if (day >= from && day <= to) days.set(day, (days.get(day) ?? 0) + keys.size);
   const sorted = [...days.keys()].sort();
   let streak = { days: 0, from: "", to: "" };
   let start = 0;

@@ -71,7 +71,12 @@ export async function seedRecapPlayer(t: TestApp, name: string, opts: { year?: b
         });
     }
     const res = await player.send(
-      envelope(t, { profile: { id: profile, cuteName }, counters: counters.filter((c) => c.rows.length > 0), sessions, timeline }),
+      envelope(t, {
+        profile: { id: profile, cuteName },
+        counters: counters.filter((c) => c.rows.length > 0),
+        sessions,
+        timeline,
+      }),
     );
     if (res.status !== 200) throw new Error(`recap seed: ${res.status} ${await res.text()}`);
   }
