@@ -4341,6 +4341,7 @@ export interface operations {
                             mirrorSections: number;
                             profiles: number;
                             uploads: number;
+                            recaps: number;
                         };
                         total: number;
                     };
@@ -4436,6 +4437,7 @@ export interface operations {
                             mirrorSections: number;
                             profiles: number;
                             uploads: number;
+                            recaps: number;
                             account: number;
                             deviceSessions: number;
                             pageTokens: number;
