@@ -257,3 +257,36 @@ describe("erasure", () => {
     expect(await storedRecap(t.db, player.uuid, "2026-10")).toBeNull();
   });
 });
+
+describe("zones", () => {
+  test("a period closes in each account's own zone: Berlin's October is stored while Honolulu's is still in its grace day", async () => {
+    const z = await testApp({ settings: { devSignin: true }, now: "2026-10-20T12:00:00Z" });
+    try {
+      const berlin = await uploader(z, { name: "Zone_Berlin", zone: "Europe/Berlin" });
+      const honolulu = await uploader(z, { name: "Zone_Honolulu", zone: "Pacific/Honolulu" });
+      for (const p of [berlin, honolulu]) {
+        const res = await p.send(
+          envelope(z, {
+            zone: { id: p === berlin ? "Europe/Berlin" : "Pacific/Honolulu" },
+            counters: [
+              { profileId: PROFILE, scope: "day", day: "2026-10-20", rows: [{ k: "mining.blocks.total", v: 5 }] },
+            ],
+          }),
+        );
+        expect(res.status).toBe(200);
+      }
+      // 2 November, 05:00 UTC: Berlin's 2 November (closed), Honolulu's 1 November at 19:00 (grace).
+      z.clock.set("2026-11-02T05:00:00Z");
+      const first = await closeRecaps({ db: z.db, clock: z.clock, catalogue: z.catalogue });
+      expect(first).toMatchObject({ stored: 1, open: 1 });
+      expect(await storedRecap(z.db, berlin.uuid, "2026-10")).not.toBeNull();
+      expect(await storedRecap(z.db, honolulu.uuid, "2026-10")).toBeNull();
+      z.clock.set("2026-11-02T12:00:00Z");
+      const second = await closeRecaps({ db: z.db, clock: z.clock, catalogue: z.catalogue });
+      expect(second).toMatchObject({ stored: 1, already: 1, open: 0 });
+      expect((await storedRecap(z.db, honolulu.uuid, "2026-10"))!.body.account.activeDays).toBe(1);
+    } finally {
+      await z.close();
+    }
+  });
+});
