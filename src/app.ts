@@ -33,6 +33,7 @@ import { siteRoutes } from "./web/site.routes.tsx";
 import { profilePageRoutes } from "./web/profile.routes.tsx";
 import { statsPageRoutes } from "./web/stats.routes.tsx";
 import { recapPageRoutes } from "./web/recap.routes.tsx";
+import { recapRoutes } from "./recaps/recaps.routes.ts";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
+    .use(recapRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))

@@ -37,7 +37,7 @@ export async function recapOf(db: Db, uuid: string, period: string) {
 /** The account's stored periods, newest first (at most `limit`). */
 export async function periodsOf(db: Db, uuid: string, limit: number) {
   const found = await db
-    .select({ period: recaps.period, shared: sql<boolean>`${recaps.shareKey} is not null` })
+    .select({ period: recaps.period, shareKey: recaps.shareKey })
     .from(recaps)
     .where(eq(recaps.uuid, uuid))
     .orderBy(sql`${recaps.period} collate "C" desc`)

@@ -163,7 +163,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
                   <li>
                     <a href={`${base(own)}/${x.period}`}>
                       {esc(periodWords(x.period))}
-                      {x.shared ? " (shared)" : ""}
+                      {x.shareKey ? " (shared)" : ""}
                     </a>
                   </li>
                 ))}

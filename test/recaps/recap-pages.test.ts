@@ -13,6 +13,7 @@ let t: TestApp;
 let ownerCookie: string;
 let otherCookie: string;
 let ownerUuid: string;
+let ownerAuth: { authorization: string };
 
 async function cookieFor(path: string): Promise<string> {
   const res = await t.request(path);
@@ -24,6 +25,7 @@ beforeAll(async () => {
   t = await testApp({ settings: { devSignin: true } });
   const owner = await seedRecapPlayer(t, NAME);
   ownerUuid = owner.uuid;
+  ownerAuth = owner.auth;
   ownerCookie = await cookieFor(await pageLink(t, owner));
   const other = await uploader(t, { name: "Someone_Else" });
   otherCookie = await cookieFor(await pageLink(t, other));
@@ -44,6 +46,8 @@ describe("a recap not shared", () => {
     expect(html).toContain("Active days");
     expect(html).toContain("Enchanted Gold");
     expect(html).toContain("Share this recap");
+    const own = await (await get(`/u/${NAME}`, ownerCookie)).text();
+    expect(own).toContain(`href="/u/${NAME}/recap"`);
     const list = await (await get(`/u/${NAME}/recap`, ownerCookie)).text();
     expect(list).toContain(`/u/${NAME}/recap/2026-10`);
   });
@@ -109,5 +113,37 @@ describe("sharing", () => {
     expect((await get(`${link}/card.png`)).status).toBe(404);
     expect((await get(`/r/${"A".repeat(32)}`)).status).toBe(404);
     expect((await get("/r/short")).status).toBe(404);
+  });
+});
+
+describe("the recaps API (a device session)", () => {
+  test("lists the stored recaps, shares one under its own link and stops sharing it", async () => {
+    const list = (await (await t.request("/v1/stats/recaps", { headers: ownerAuth })).json()) as {
+      recaps: { period: string; shareUrl: string | null }[];
+    };
+    expect(list.recaps).toEqual([{ period: "2026-10", shareUrl: null }]);
+    const shared = await t.request("/v1/stats/recaps/2026-10/share", { method: "POST", headers: ownerAuth });
+    expect(shared.status).toBe(200);
+    const { shareUrl } = (await shared.json()) as { shareUrl: string };
+    expect(shareUrl).toMatch(/\/r\/[A-Za-z0-9_-]{32}$/);
+    const path = new URL(shareUrl).pathname;
+    expect((await get(path)).status).toBe(200);
+    const after = (await (await t.request("/v1/stats/recaps", { headers: ownerAuth })).json()) as {
+      recaps: { shareUrl: string | null }[];
+    };
+    expect(after.recaps[0]!.shareUrl).toBe(shareUrl);
+    const stopped = await t.request("/v1/stats/recaps/2026-10/share", { method: "DELETE", headers: ownerAuth });
+    expect(await stopped.json()).toEqual({ period: "2026-10", shareUrl: null });
+    expect((await get(path)).status).toBe(404);
+  });
+
+  test("a period without a recap answers 404 not_found; no token, 401", async () => {
+    const none = await t.request("/v1/stats/recaps/2026-11/share", { method: "POST", headers: ownerAuth });
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    expect((await t.request("/v1/stats/recaps/2026-13/share", { method: "POST", headers: ownerAuth })).status).toBe(
+      404,
+    );
+    expect((await t.request("/v1/stats/recaps/2026-10/share", { method: "POST" })).status).toBe(401);
   });
 });
