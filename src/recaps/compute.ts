@@ -3,7 +3,7 @@
 // events. Pure helpers (streaks, busiest day, top gains) are exported for the tests' own figures.
 import { eventsOfKind, longestSession } from "../stats/activity.ts";
 import { listProfiles, type FoldDeps } from "../stats/fold.ts";
-import { activeDays, periodTotals, type PeriodKey } from "../stats/periods.ts";
+import { activeDays, countGains } from "../stats/periods.ts";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { addDays } from "../wire/day.ts";
 import type { Gain, RecapBody, ScopeRecap, Streak } from "./recap-body.ts";
@@ -38,23 +38,59 @@ export function busiestDay(days: readonly Day[]) {
   return best && { day: best.day, figures: best.keys };
 }
 
+type Sum = { key: string; unit: string; value: number; group: string };
+
 /**
  * Count keys with a gain in the period, by group: each group's largest gains (then by key), the
  * groups by their largest gain (then by name). A count's gain is its period total (a count sums).
  */
-export function topGains(keys: readonly PeriodKey[], groups = TOP_GROUPS, perGroup = GAINS_PER_GROUP) {
-  const byGroup = new Map<string, Gain[]>();
-  for (const k of keys) {
-    if (k.kind !== "count" || k.value === null || k.value <= 0) continue;
+export function topGains(sums: readonly Sum[], groups = TOP_GROUPS, perGroup = GAINS_PER_GROUP) {
+  const byGroup = new Map<string, Sum[]>();
+  for (const k of sums) {
+    if (k.value <= 0) continue;
     const list = byGroup.get(k.group) ?? [];
-    list.push({ key: k.key, unit: k.unit, value: k.value, previous: k.previous });
+    list.push(k);
     byGroup.set(k.group, list);
   }
-  const order = (a: Gain, b: Gain) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const order = (a: Sum, b: Sum) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   return [...byGroup]
     .map(([group, list]) => ({ group, gains: list.sort(order).slice(0, perGroup) }))
     .sort((a, b) => b.gains[0]!.value - a.gains[0]!.value || (a.group < b.group ? -1 : 1))
     .slice(0, groups);
+}
+
+/**
+ * Each count key's sum over the period: a month in one read, a year a month at a time (twelve
+ * smaller statements rather than one over the whole year: the embedded database serves every
+ * request on the same thread).
+ */
+async function periodSums(deps: FoldDeps, uuid: string, profileId: string, p: RecapPeriod): Promise<Sum[]> {
+  if (p.kind === "month") return countGains(deps, uuid, profileId, p.from, p.to);
+  const sums = new Map<string, Sum>();
+  for (const month of steps(p)) {
+    const m = recapPeriod(month.slice(0, 7))!;
+    for (const g of await countGains(deps, uuid, profileId, m.from, m.to)) {
+      const had = sums.get(g.key);
+      sums.set(g.key, had ? { ...had, value: had.value + g.value } : g);
+    }
+  }
+  return [...sums.values()];
+}
+
+/** The top gains of the period, each beside its sum over the whole previous period (those keys only). */
+async function gainsOf(deps: FoldDeps, uuid: string, profileId: string, p: RecapPeriod) {
+  const top = topGains(await periodSums(deps, uuid, profileId, p));
+  const keys = top.flatMap((g) => g.gains.map((x) => x.key));
+  const before = previousPeriod(p);
+  const previous = new Map(
+    (await countGains(deps, uuid, profileId, before.from, before.to, keys)).map((g) => [g.key, g.value]),
+  );
+  return top.map((g) => ({
+    group: g.group,
+    gains: g.gains.map(
+      (x): Gain => ({ key: x.key, unit: x.unit, value: x.value, previous: previous.get(x.key) ?? null }),
+    ),
+  }));
 }
 
 /** A month's figures per day, a year's active days per month. */
@@ -67,13 +103,13 @@ export function perStep(p: RecapPeriod, days: readonly Day[]): number[] {
   return at.map((m) => days.filter((d) => d.day.slice(0, 7) === m.slice(0, 7)).length);
 }
 
-async function scopeRecap(deps: FoldDeps, uuid: string, ids: string[], p: RecapPeriod, gainsOf: string | null) {
+async function scopeRecap(deps: FoldDeps, uuid: string, ids: string[], p: RecapPeriod, gainsFrom: string | null) {
   const before = previousPeriod(p);
   const [days, previous] = await Promise.all([
     activeDays(deps, uuid, ids, p.from, p.to),
     activeDays(deps, uuid, ids, before.from, before.to),
   ]);
-  const totals = gainsOf === null ? null : (await periodTotals(deps, uuid, gainsOf, p.to, [p.kind]))[0]!;
+  const gains = gainsFrom === null ? [] : await gainsOf(deps, uuid, gainsFrom, p);
   const sessions = await Promise.all(ids.map((id) => longestSession(deps.db, uuid, id, p.from, p.to)));
   const bests = await Promise.all(
     ids.map((id) => eventsOfKind(deps.db, uuid, id, PERSONAL_BEST, p.from, p.to, BESTS_LISTED)),
@@ -98,7 +134,7 @@ async function scopeRecap(deps: FoldDeps, uuid: string, ids: string[], p: RecapP
     longestStreak: longestStreak(days.map((d) => d.day)),
     busiestDay: busiestDay(days),
     longestSession: longest,
-    topGains: totals ? topGains(totals.keys) : [],
+    topGains: gains,
     personalBests: { count: bests.reduce((n, b) => n + b.count, 0), latest },
     perStep: perStep(p, days),
   };

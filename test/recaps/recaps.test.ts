@@ -138,6 +138,24 @@ function gains(scope: string, from: string, to: string) {
   return sum;
 }
 
+/** Top gains as the recap shows them, from sums computed here. */
+function expectedTop(now: Map<string, number>, before: Map<string, number>) {
+  const byGroup = new Map<string, { key: string; value: number }[]>();
+  for (const [key, value] of now) {
+    const group = describeKey(t.catalogue, key).group;
+    byGroup.set(group, [...(byGroup.get(group) ?? []), { key, value }]);
+  }
+  return [...byGroup]
+    .map(([group, list]) => ({
+      group,
+      gains: list
+        .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
+        .slice(0, 3)
+        .map((g) => ({ key: g.key, unit: "count", value: g.value, previous: before.get(g.key) ?? null })),
+    }))
+    .sort((a, b) => b.gains[0]!.value - a.gains[0]!.value || (a.group < b.group ? -1 : 1));
+}
+
 describe("the close job", () => {
   test("stores nothing while October is open in the account's zone (1 November is its grace day)", async () => {
     const run = await closeRecaps({ db: t.db, clock: t.clock, catalogue: t.catalogue });
@@ -199,22 +217,7 @@ describe("October's recap against the uploads folded here", () => {
   });
 
   test("top gains per group: each count key's sum over both installs, with the whole of September beside it", () => {
-    const now = gains(PROFILE, "2026-10-01", "2026-10-31");
-    const before = gains(PROFILE, "2026-09-01", "2026-09-30");
-    const byGroup = new Map<string, { key: string; value: number }[]>();
-    for (const [key, value] of now) {
-      const group = describeKey(t.catalogue, key).group;
-      byGroup.set(group, [...(byGroup.get(group) ?? []), { key, value }]);
-    }
-    const want = [...byGroup]
-      .map(([group, list]) => ({
-        group,
-        gains: list
-          .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
-          .slice(0, 3)
-          .map((g) => ({ key: g.key, unit: "count", value: g.value, previous: before.get(g.key) ?? null })),
-      }))
-      .sort((a, b) => b.gains[0]!.value - a.gains[0]!.value || (a.group < b.group ? -1 : 1));
+    const want = expectedTop(gains(PROFILE, "2026-10-01", "2026-10-31"), gains(PROFILE, "2026-09-01", "2026-09-30"));
     expect(profile.topGains).toEqual(want);
     // The account's own gains are its scope's keys (playtime).
     const playtime = gains(ACCOUNT, "2026-10-01", "2026-10-31").get("tally.playtime.total");
@@ -245,6 +248,10 @@ describe("the year", () => {
     expect(year.account.perStep.length).toBe(12);
     expect(year.account.perStep[9]).toBe(expected([PROFILE, ACCOUNT], "2026-10-01", "2026-10-31").activeDays);
     expect(year.account.previousActiveDays).toBe(0);
+    // The year's gains are its months' sums; nothing in 2025 to compare with.
+    expect(year.profiles[0]!.recap.topGains).toEqual(
+      expectedTop(gains(PROFILE, "2026-01-01", "2026-12-31"), new Map()),
+    );
   });
 });
 
