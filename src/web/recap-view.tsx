@@ -24,13 +24,14 @@ export function periodWords(id: string): string {
 /** The whole period before, in words: "September 2026", "2025". */
 const previousWords = (id: string) => periodWords(previousPeriod(recapPeriod(id)!).id);
 
-/** "12 to 17 October 2026" (the month and year said once when they are the same). */
+/** A day of the recap's period without its year, which the heading says: "15 September". */
+const dayWords = (day: string) => formatDay(day).replace(/ \d+$/, "");
+
+/** "12 to 17 October" (the month said once when it is the same). */
 function spanWords(from: string, to: string): string {
-  if (from === to) return formatDay(from);
-  const [a, b] = [formatDay(from).split(" "), formatDay(to).split(" ")];
-  if (a[2] === b[2] && a[1] === b[1]) return `${a[0]} to ${b.join(" ")}`;
-  if (a[2] === b[2]) return `${a[0]} ${a[1]} to ${b.join(" ")}`;
-  return `${formatDay(from)} to ${formatDay(to)}`;
+  if (from === to) return dayWords(from);
+  const [a, b] = [dayWords(from).split(" "), dayWords(to).split(" ")];
+  return a[1] === b[1] ? `${a[0]} to ${b.join(" ")}` : `${dayWords(from)} to ${dayWords(to)}`;
 }
 
 const activityWords = (id: string) => {
@@ -58,7 +59,7 @@ export type RecapView = {
   owner?: {
     action: string;
     shared: string | null;
-    periods: { period: string; href: string }[];
+    periods: { period: string; href: string; current: boolean }[];
   };
 };
 
@@ -129,29 +130,46 @@ function Highlights(p: { v: RecapView; r: ScopeRecap; id: string; days: number }
         <span class="value">{r.longestSession ? esc(formatLength(r.longestSession.ms)) : "none recorded"}</span>
         <span class="since">
           {r.longestSession
-            ? `${esc(activityWords(r.longestSession.activity))}, ${esc(formatDay(r.longestSession.day))}`
+            ? `${esc(activityWords(r.longestSession.activity))}, ${esc(dayWords(r.longestSession.day))}`
             : ""}
         </span>
       </li>
       <li>
         <span class="label">Busiest day (most figures recorded)</span>
-        <span class="value">{r.busiestDay ? esc(formatDay(r.busiestDay.day)) : "none"}</span>
+        <span class="value">{r.busiestDay ? esc(dayWords(r.busiestDay.day)) : "none"}</span>
         <span class="since">{r.busiestDay ? `${esc(formatNumber(r.busiestDay.figures))} figures recorded` : ""}</span>
       </li>
-      <li class="wide">
+      <li>
         <span class="label">Personal bests set</span>
         <span class="value">{esc(formatNumber(r.personalBests.count))}</span>
         <span class="since">
-          {r.personalBests.latest
-            .map((e) => {
-              const what = e.key ? describeKey(p.v.catalogue, e.key, p.v.items).label : "Personal best";
-              const value = e.value === null ? "" : `: ${formatValue(p.v.catalogue, e.unit, e.value)}`;
-              return esc(`${what}${value} (${formatDay(e.day)})`);
-            })
-            .join("<br>")}
+          {r.personalBests.latest[0] ? `latest: ${esc(bestWords(p.v, r.personalBests.latest[0]))}` : ""}
         </span>
       </li>
     </ul>
+  );
+}
+
+/** A personal best in words: "Fastest finish, F7: 3 min 35.467 s (25 October)". */
+function bestWords(v: RecapView, e: ScopeRecap["personalBests"]["latest"][number]): string {
+  const what = e.key ? describeKey(v.catalogue, e.key, v.items).label : "Personal best";
+  const value = e.value === null ? "" : `: ${formatValue(v.catalogue, e.unit, e.value)}`;
+  return `${what}${value} (${dayWords(e.day)})`;
+}
+
+/** The latest personal bests (more than one: the highlight names the latest). */
+function Bests(p: { v: RecapView; r: ScopeRecap }): JSX.Element {
+  const { latest, count } = p.r.personalBests;
+  if (latest.length < 2) return "";
+  return (
+    <>
+      <h3>Personal bests{count > latest.length ? `, the latest ${latest.length} of ${formatNumber(count)}` : ""}</h3>
+      <ol class="timeline">
+        {latest.map((e) => (
+          <li data-kind="personal_best">{esc(bestWords(p.v, e))}</li>
+        ))}
+      </ol>
+    </>
   );
 }
 
@@ -231,6 +249,7 @@ function Scope(p: { v: RecapView; r: ScopeRecap; id: string; heading: string; da
       </div>
       <h3>Top gains</h3>
       <Gains v={p.v} r={p.r} id={p.id} />
+      <Bests v={p.v} r={p.r} />
     </section>
   );
 }
@@ -292,7 +311,9 @@ function Owner(p: { o: NonNullable<RecapView["owner"]> }): JSX.Element {
           <ul class="tabs">
             {o.periods.map((x) => (
               <li>
-                <a href={x.href}>{esc(periodWords(x.period))}</a>
+                <a href={x.href} aria-current={x.current ? "page" : undefined}>
+                  {esc(periodWords(x.period))}
+                </a>
               </li>
             ))}
           </ul>

@@ -99,7 +99,11 @@ export function recapPageRoutes(deps: RecapPageDeps) {
           owner: {
             action: `${base(own)}/${id}/${row.shareKey ? "unshare" : "share"}`,
             shared: row.shareKey ? `/r/${row.shareKey}` : null,
-            periods: periods.map((x) => ({ period: x.period, href: `${base(own)}/${x.period}` })),
+            periods: periods.map((x) => ({
+              period: x.period,
+              href: `${base(own)}/${x.period}`,
+              current: x.period === id,
+            })),
           },
         }),
       ),
