@@ -5,6 +5,7 @@ import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import { accountsWithDaysSince } from "../stats/rollups.ts";
+import { listProfiles } from "../stats/fold.ts";
 import { randomBase64url } from "../http/secret.ts";
 import { addDays, dayIn, utcDay } from "../wire/day.ts";
 import { computeRecap } from "./compute.ts";
@@ -74,6 +75,11 @@ export async function closeRecaps(deps: RecapDeps, opts: { signal?: AbortSignal 
         }
         const body = await computeRecap(deps, a.uuid, p.id);
         if (!body) {
+          result.idle++;
+          continue;
+        }
+        // Statistics erased while it was computed: nothing to store (erasure removes stored recaps).
+        if ((await listProfiles(deps.db, a.uuid)).length === 0 && body.profiles.length > 0) {
           result.idle++;
           continue;
         }
