@@ -360,6 +360,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/recaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's stored recaps (months and years), newest first
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        get: operations["getV1StatsRecaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/recaps/{period}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share one recap under a new link of its own
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        post: operations["postV1StatsRecapsPeriodShare"];
+        /**
+         * Stop sharing one recap: its link stops working
+         * @description Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        delete: operations["deleteV1StatsRecapsPeriodShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stats/export": {
         parameters: {
             query?: never;
@@ -4659,6 +4703,367 @@ export interface operations {
             };
         };
     };
+    getV1StatsRecaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recaps: {
+                            period: string;
+                            shareUrl: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postV1StatsRecapsPeriodShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        shareUrl: string | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing there: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteV1StatsRecapsPeriodShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        shareUrl: string | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing there: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getV1StatsExport: {
         parameters: {
             query?: never;
@@ -5035,6 +5440,7 @@ export interface operations {
                             mirrorSections: number;
                             profiles: number;
                             uploads: number;
+                            recaps: number;
                         };
                         total: number;
                     };
@@ -5150,6 +5556,7 @@ export interface operations {
                             mirrorSections: number;
                             profiles: number;
                             uploads: number;
+                            recaps: number;
                             account: number;
                             deviceSessions: number;
                             pageTokens: number;

@@ -37,6 +37,8 @@ import { tokenPageRoutes } from "./web/tokens-page.routes.tsx";
 import { headlineRoutes } from "./web/headline.routes.ts";
 import { publicPageRoutes } from "./web/public-page.routes.ts";
 import { pageCache } from "./web/page-cache.ts";
+import { recapPageRoutes } from "./web/recap.routes.tsx";
+import { recapRoutes } from "./recaps/recaps.routes.ts";
 import { lifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
@@ -115,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .use(ingestRoutes(deps))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
+    .use(recapRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
     .use(tokenRoutes(deps))
     .use(profileRoutes(deps))
@@ -129,7 +132,8 @@ export function createApp(deps: AppDeps) {
     .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
-    .use(cardRoutes({ ...deps, lifetimes, renders }));
+    .use(cardRoutes({ ...deps, lifetimes, renders }))
+    .use(recapPageRoutes({ ...deps, renders, items }));
   return app;
 }
 

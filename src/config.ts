@@ -634,6 +634,18 @@ export const settings = {
     default: "3600000",
     doc: "How often the job runs: forgetting ingest answers older than the 7-day duplicate window.",
   }),
+  jobRecapsCloseEnabled: setting({
+    env: "JOB_RECAPS_CLOSE_ENABLED",
+    schema: Bool,
+    default: "true",
+    doc: "false turns off storing each account's month and year recaps once the period has closed in its zone.",
+  }),
+  jobRecapsCloseIntervalMs: setting({
+    env: "JOB_RECAPS_CLOSE_INTERVAL_MS",
+    schema: Millis(1_000, 7 * 86_400_000),
+    default: "3600000",
+    doc: "How often the job runs: storing the recaps of months and years closed in each account's zone (the day after the last is grace).",
+  }),
   adminToken: setting({
     env: "ADMIN_TOKEN",
     schema: OperatorToken,

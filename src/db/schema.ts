@@ -13,3 +13,4 @@ export * from "../items/items.table.ts";
 export * from "../reports/reports.table.ts";
 export * from "../reports/release-health.table.ts";
 export * from "../tokens/tokens.table.ts";
+export * from "../recaps/recaps.table.ts";

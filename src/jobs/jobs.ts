@@ -5,7 +5,8 @@ import { reportJobs } from "../reports/reports.jobs.ts";
 import { statsJobs } from "../stats/stats.jobs.ts";
 import { cachesJobs } from "../profiles/caches.jobs.ts";
 import { itemsJobs } from "../items/items.jobs.ts";
+import { recapsJobs } from "../recaps/recaps.jobs.ts";
 
 export function serviceJobs(deps: AppDeps): Job[] {
-  return [...reportJobs(deps), ...statsJobs(deps), ...cachesJobs(deps), ...itemsJobs(deps)];
+  return [...reportJobs(deps), ...statsJobs(deps), ...cachesJobs(deps), ...itemsJobs(deps), ...recapsJobs(deps)];
 }

@@ -33,3 +33,46 @@ export function recentEventRows(db: Db, uuid: string, profileId: string, limit: 
       order by at desc, id collate "C" desc limit ${limit}`,
   );
 }
+
+/**
+ * One profile's longest session that began on a day of [from, to] (ties: the earliest start, then
+ * id). Bounded by its start too (a day of the account's zone begins within 14 hours of UTC's), so
+ * the index on (uuid, profile, start) reads the period's sessions only.
+ */
+export function longestSessionRow(db: Db, uuid: string, profileId: string, from: string, to: string) {
+  const lo = Date.parse(`${from}T00:00:00Z`) - 86_400_000;
+  const hi = Date.parse(`${to}T00:00:00Z`) + 2 * 86_400_000;
+  return rows<{ activity: string; day: string; ms: number | string }>(
+    db,
+    sql`select activity, day::text as day, ended_at - started_at as ms
+      from sessions where uuid = ${uuid} and profile_id = ${profileId}
+        and started_at >= ${lo} and started_at < ${hi} and day between ${from}::date and ${to}::date
+      order by ended_at - started_at desc, started_at, id collate "C" limit 1`,
+  );
+}
+
+/**
+ * One profile's timeline events of one kind on the days [from, to] (bounded by time like
+ * longestSessionRow): how many, and the latest `limit` of them.
+ */
+export async function eventsOfKindRows(
+  db: Db,
+  uuid: string,
+  profileId: string,
+  kind: string,
+  from: string,
+  to: string,
+  limit: number,
+) {
+  const lo = Date.parse(`${from}T00:00:00Z`) - 86_400_000;
+  const hi = Date.parse(`${to}T00:00:00Z`) + 2 * 86_400_000;
+  const where = sql`uuid = ${uuid} and profile_id = ${profileId} and at >= ${lo} and at < ${hi}
+    and day between ${from}::date and ${to}::date and kind = ${kind}`;
+  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from timeline_events where ${where}`);
+  const latest = await rows<EventRow>(
+    db,
+    sql`select id, kind, day::text as day, at, key, value from timeline_events where ${where}
+      order by at desc, id collate "C" desc limit ${limit}`,
+  );
+  return { count: count!.n, latest };
+}

@@ -6,17 +6,23 @@ import { endAllSessions } from "../auth/sessions.ts";
 import { deleteStats } from "./erase.query.ts";
 import { forgetPlayerCaches } from "../profiles/caches.ts";
 import { revokeAllTokens } from "../tokens/tokens.ts";
+import { deleteRecaps } from "../recaps/recaps-erase.ts";
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((n, c) => n + c, 0);
 
 export async function eraseData(db: Db, uuid: string) {
-  const removed = await db.transaction((tx) => deleteStats(tx, uuid));
+  const removed = await db.transaction(async (tx) => ({
+    ...(await deleteStats(tx, uuid)),
+    // The month and year recaps made of them (src/recaps/).
+    recaps: await deleteRecaps(tx, uuid),
+  }));
   return { removed, total: total(removed) };
 }
 
 export async function eraseAccount(db: Db, uuid: string) {
   const removed = await db.transaction(async (tx) => {
     const stats = await deleteStats(tx, uuid);
+    const recaps = await deleteRecaps(tx, uuid);
     // The device sessions (auth's), then the account row with its page tokens (accounts').
     const deviceSessions = await endAllSessions(tx, uuid);
     // The personal access tokens (tokens'), before the account row they belong to.
@@ -24,7 +30,7 @@ export async function eraseAccount(db: Db, uuid: string) {
     const { account, pageTokens } = await deleteAccount(tx, uuid);
     // The player's name, game profiles and head in the caches of public data go too (issue 22).
     await forgetPlayerCaches(tx, uuid);
-    return { ...stats, account, deviceSessions, pageTokens, accessTokens };
+    return { ...stats, recaps, account, deviceSessions, pageTokens, accessTokens };
   });
   return { removed, total: total(removed) };
 }

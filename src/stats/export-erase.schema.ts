@@ -12,11 +12,15 @@ const statsCounts = Object.fromEntries(Object.keys(statsTables).map((name) => [n
   keyof typeof statsTables,
   typeof Count
 >;
-export const DataErased = T.Object({ removed: T.Object(statsCounts, strict), total: Count }, strict);
+/** Recaps (src/recaps/) are made of the statistics: erasing them erases the recaps too, counted. */
+export const DataErased = T.Object(
+  { removed: T.Object({ ...statsCounts, recaps: Count }, strict), total: Count },
+  strict,
+);
 export const AccountErased = T.Object(
   {
     removed: T.Object(
-      { ...statsCounts, account: Count, deviceSessions: Count, pageTokens: Count, accessTokens: Count },
+      { ...statsCounts, recaps: Count, account: Count, deviceSessions: Count, pageTokens: Count, accessTokens: Count },
       strict,
     ),
     total: Count,

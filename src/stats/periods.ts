@@ -200,3 +200,28 @@ const emptyPeriods = (day: string): PeriodTotals[] =>
       keys: [],
     };
   });
+
+/**
+ * The count keys of one profile with their sum over the days [from, to] (a count's gain; other
+ * kinds left out), each with its label and group; `keys`: only these, each read as an index range
+ * (recaps: the top gains' previous period). One window, one statement.
+ */
+export async function countGains(
+  deps: FoldDeps,
+  uuid: string,
+  profileId: string,
+  from: string,
+  to: string,
+  keys?: string[],
+) {
+  if (keys && keys.length === 0) return [];
+  const found = await windowRows(deps.db, uuid, profileId, [{ name: "w", from, to }], keys);
+  return found
+    .filter((r) => r.kind === "count")
+    .map((r) => ({
+      key: r.key,
+      unit: r.unit,
+      value: Number(r.value),
+      group: describeKey(deps.catalogue, r.key, deps.items).group,
+    }));
+}

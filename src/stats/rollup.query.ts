@@ -107,3 +107,16 @@ export async function refreshStaleRollups(db: Db, uuid: string, profileId: strin
     );
   });
 }
+
+/**
+ * Up to `limit` accounts (after `after`, in uuid order) with a day row on or after `day`
+ * (counter_marks.last_day, by its index): the accounts that may have been active since (recaps.close).
+ */
+export async function accountsWithDaysSinceRows(db: Db, day: string, after: string, limit: number) {
+  const found = await rows<{ uuid: string }>(
+    db,
+    sql`select uuid from counter_marks where last_day >= ${day}::date and uuid > ${after} collate "C"
+      order by uuid collate "C" limit ${limit}`,
+  );
+  return found.map((r) => r.uuid);
+}

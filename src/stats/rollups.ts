@@ -8,7 +8,7 @@ import { isOutOfRange } from "../db/errors.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { markFor } from "./horizons.ts";
-import { accountsToClose, accountsWithOpenDays, closeDays, markOf } from "./rollup.query.ts";
+import { accountsToClose, accountsWithDaysSinceRows, accountsWithOpenDays, closeDays, markOf } from "./rollup.query.ts";
 
 export type RollupsDeps = { db: Db; clock: Clock };
 /**
@@ -57,3 +57,7 @@ export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSig
   }
   return result;
 }
+
+/** A page of the accounts with a day row on or after `day`, in uuid order after `after` (recaps.close). */
+export const accountsWithDaysSince = (db: Db, day: string, after: string, limit: number) =>
+  accountsWithDaysSinceRows(db, day, after, limit);

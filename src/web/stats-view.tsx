@@ -36,6 +36,8 @@ export type StatsView = {
   notice?: string;
   /** On the owner's own page: where its CSV export downloads. */
   ownerCsv?: string;
+  /** The owner's recaps (a month and a year in review), on the owner's own page only. */
+  ownerRecaps?: string;
   zone: string;
   profiles: { id: string; cuteName: string }[];
   selected: { id: string; cuteName: string } | null;
@@ -273,6 +275,14 @@ export function StatsPage(view: StatsView): JSX.Element {
     <Layout title={view.title} noindex={view.noindex} preview={view.preview}>
       <h1>{esc(view.heading)}</h1>
       {view.notice ? <p class="note">{esc(view.notice)}</p> : ""}
+      {view.ownerRecaps ? (
+        <p>
+          <a href={view.ownerRecaps}>Your month and year in review</a>{" "}
+          <span class="muted">(recaps: only you see them until you share one)</span>
+        </p>
+      ) : (
+        ""
+      )}
       {view.ownerCsv ? (
         <p>
           <a href={view.ownerCsv} download="">

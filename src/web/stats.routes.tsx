@@ -105,7 +105,7 @@ export async function statsView(
   deps: StatsPageDeps,
   account: Account,
   params: PageParams,
-  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv">,
+  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv" | "ownerRecaps">,
   handleOf: HandleOf,
   held?: Profiles,
 ): Promise<StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } }> {
@@ -358,6 +358,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
             {
               ...page,
               ownerCsv: `/u/${encodeURIComponent(account.name)}/export.csv`,
+              ownerRecaps: `/u/${encodeURIComponent(account.name)}/recap`,
               notice: !account.findable
                 ? "This is your own page. Only you can open it: it is not findable by name, and this browser keeps it open for a short while."
                 : undefined,

@@ -138,6 +138,7 @@ describe("DELETE /v1/stats/data", () => {
         mirrorSections: 0,
         profiles: 1,
         uploads: 1,
+        recaps: 0,
       },
       total: 11,
     });
@@ -172,6 +173,7 @@ describe("DELETE /v1/stats/account", () => {
         mirrorSections: 0,
         profiles: 1,
         uploads: 1,
+        recaps: 0,
         account: 1,
         deviceSessions: 1,
         pageTokens: 0,

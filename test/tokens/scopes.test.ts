@@ -17,6 +17,10 @@ const POLICY: Record<string, "public" | string[]> = {
   "GET /v1/auth/session": [],
   "GET /v1/auth/sessions": [],
   "DELETE /v1/auth/sessions": [],
+  // Recaps are private until shared: the mod's sign-in only.
+  "GET /v1/stats/recaps": [],
+  "POST /v1/stats/recaps/{period}/share": [],
+  "DELETE /v1/stats/recaps/{period}/share": [],
   "DELETE /v1/auth/sessions/{id}": [],
   "GET /v1/stats/settings": [],
   "PATCH /v1/stats/settings": [],

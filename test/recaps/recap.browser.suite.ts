@@ -1,0 +1,89 @@
+// A month's and a year's recap in chromium, light and dark, at 1280 and 390 px: no request leaves
+// for another host, no console error, nothing wider than a phone's screen; screenshots under
+// test/artifacts/ (recap-month-*, recap-year-*, recap-owner-*).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+setDefaultTimeout(240_000);
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { listen, type Listening } from "../../src/http/serve.ts";
+import { testApp, type TestApp } from "../support/app.ts";
+import { launchChromium } from "../support/browser.ts";
+import { pageLink } from "../web/seed.ts";
+import { seedRecapPlayer } from "./seed-recap.ts";
+
+const artifacts = join(import.meta.dir, "../artifacts");
+mkdirSync(artifacts, { recursive: true });
+const NAME = "Recap_Browser";
+
+let t: TestApp;
+let server: Listening;
+let browser: Browser;
+let base: string;
+let cookie: string;
+const links: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await testApp({ settings: { devSignin: true } });
+  const owner = await seedRecapPlayer(t, NAME, { year: true });
+  const res = await t.request(await pageLink(t, owner));
+  cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+  for (const period of ["2026-10", "2026"]) {
+    const shared = await t.request(`/u/${NAME}/recap/${period}/share`, {
+      method: "POST",
+      headers: { cookie, origin: t.config.baseUrl },
+    });
+    expect(shared.status).toBe(303);
+    const html = await (await t.request(`/u/${NAME}/recap/${period}`, { headers: { cookie } })).text();
+    links[period] = html.match(/href="(\/r\/[A-Za-z0-9_-]{32})"/)![1]!;
+  }
+  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop("tests done");
+  await t?.close();
+});
+
+async function shoot(name: string, path: string, withCookie = false) {
+  for (const [scheme, width] of [
+    ["light", 1280],
+    ["dark", 1280],
+    ["light", 390],
+    ["dark", 390],
+  ] as const) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+    if (withCookie) {
+      const [k, v] = cookie.split("=");
+      await context.addCookies([{ name: k!, value: v!, url: `${base}/u/${NAME}` }]);
+    }
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    try {
+      const res = await page.goto(base + path, { waitUntil: "load" });
+      expect(res?.status()).toBe(200);
+      for (const url of requests) expect(url.startsWith(`${base}/`) || url.startsWith("data:")).toBe(true);
+      expect(errors).toEqual([]);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      const shot = `${name}${width === 390 ? "-390" : ""}-${scheme}.png`;
+      await page.screenshot({ path: join(artifacts, shot), fullPage: true, timeout: 120_000 });
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+describe("recaps in a browser", () => {
+  test("a month's recap, shared", () => shoot("recap-month", links["2026-10"]!));
+  test("a year's recap, shared", () => shoot("recap-year", links["2026"]!));
+  test("the owner's month, with the share form", () => shoot("recap-owner", `/u/${NAME}/recap/2026-10`, true));
+});
