@@ -38,6 +38,10 @@ import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
 import { errorPageResponse } from "./web/error-page.ts";
 import { itemNames } from "./items/item-names.ts";
+import { builtInBoards, type Boards } from "./boards/definitions.ts";
+import { boardRoutes } from "./boards/boards.routes.ts";
+import { scoresAfterUpload } from "./boards/scores.ts";
+import { boardPageRoutes } from "./web/boards.routes.tsx";
 
 export type AppDeps = {
   db: Db;
@@ -52,6 +56,8 @@ export type AppDeps = {
   stopping?: AbortSignal;
   /** The embedded database's dump (absent on Postgres). */
   backup?: () => Promise<Blob>;
+  /** The boards ranked (main.ts loads BOARDS_FILE; absent: the built-in set). */
+  boards?: Boards;
 };
 
 export function createApp(deps: AppDeps) {
@@ -81,6 +87,9 @@ export function createApp(deps: AppDeps) {
   });
   // This instance's copy of the game's item names (the items.refresh job stores the list).
   const items = itemNames(deps);
+  // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
+  const boards = deps.boards ?? builtInBoards(deps.catalogue);
+  const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) => scoresAfterUpload({ ...deps, boards }, upload);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -91,7 +100,7 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(deps))
     .use(sessionRoutes(deps))
     .use(accountRoutes({ ...deps, authenticate: (authorization) => authenticate(deps, authorization) }))
-    .use(ingestRoutes(deps))
+    .use(ingestRoutes({ ...deps, afterUpload }))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
@@ -104,7 +113,9 @@ export function createApp(deps: AppDeps) {
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items }))
-    .use(cardRoutes({ ...deps, lifetimes, renders }));
+    .use(cardRoutes({ ...deps, lifetimes, renders }))
+    .use(boardRoutes({ ...deps, boards }))
+    .use(boardPageRoutes({ ...deps, boards }));
   return app;
 }
 

@@ -5,6 +5,7 @@ import { systemClock } from "./clock.ts";
 import { connect, type ConnectOptions } from "./db/connect.ts";
 import { migrate, markCreated } from "./db/migrate.ts";
 import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
+import { loadBoards, BoardsError } from "./boards/definitions.ts";
 import { createApp } from "./app.ts";
 import { createMetrics, countedFetch } from "./metrics/metrics.ts";
 import { takeBackup, restoreBackup, BackupError } from "./db/backup.ts";
@@ -61,7 +62,7 @@ ${settingsHelp().join("\n")}
 `;
 
 function startupFault(e: unknown): string | undefined {
-  if (e instanceof ConfigError || e instanceof CatalogueError) return e.message;
+  if (e instanceof ConfigError || e instanceof CatalogueError || e instanceof BoardsError) return e.message;
   const name = (e as Error)?.name;
   if (name === "DataDirLockedError" || name === "MigrationError" || name === "BackupError") return (e as Error).message;
   if (isCannotConnect(e)) return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
@@ -87,6 +88,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   const mark = (phase: string, since: number) => (phases[phase] = Math.round(performance.now() - since));
   let t = performance.now();
   const catalogue = await loadCatalogue(config.catalogueFile);
+  const boards = await loadBoards(config.boardsFile, catalogue);
   mark("catalogue", t);
   t = performance.now();
   // The embedded database opens in the background (its wasm compiles on another thread) while the
@@ -118,6 +120,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       fetch: countedFetch(globalThis.fetch, metrics, upstreams),
       log,
       catalogue,
+      boards,
       metrics,
       backup: database.backup,
       stopping: stopping.signal,
@@ -227,6 +230,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   try {
     if (command === "check-config") {
       const catalogue = await loadCatalogue(config.catalogueFile);
+      await loadBoards(config.boardsFile, catalogue);
       const off = describeSwitchedOff(config);
       out(
         `settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config)

@@ -26,6 +26,7 @@ import m23 from "../../drizzle/0023_admin_sessions.sql" with { type: "text" };
 import m24 from "../../drizzle/0024_account_mod_version.sql" with { type: "text" };
 import m25 from "../../drizzle/0025_release_health.sql" with { type: "text" };
 import m26 from "../../drizzle/0026_item_list.sql" with { type: "text" };
+import m27 from "../../drizzle/0027_boards.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -55,4 +56,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0024_account_mod_version", sql: m24 },
   { tag: "0025_release_health", sql: m25 },
   { tag: "0026_item_list", sql: m26 },
+  { tag: "0027_boards", sql: m27 },
 ];

@@ -12,3 +12,4 @@ export * from "../assets/assets.table.ts";
 export * from "../items/items.table.ts";
 export * from "../reports/reports.table.ts";
 export * from "../reports/release-health.table.ts";
+export * from "../boards/boards.table.ts";

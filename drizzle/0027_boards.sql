@@ -1,0 +1,29 @@
+CREATE TABLE "board_buckets" (
+	"board" text NOT NULL,
+	"window" text NOT NULL,
+	"bucket" integer NOT NULL,
+	"n" integer NOT NULL,
+	CONSTRAINT "board_buckets_board_window_bucket_pk" PRIMARY KEY("board","window","bucket")
+);
+--> statement-breakpoint
+CREATE TABLE "board_optins" (
+	"uuid" text NOT NULL,
+	"grp" text NOT NULL,
+	"at" bigint NOT NULL,
+	CONSTRAINT "board_optins_uuid_grp_pk" PRIMARY KEY("uuid","grp")
+);
+--> statement-breakpoint
+CREATE TABLE "board_scores" (
+	"board" text NOT NULL,
+	"window" text NOT NULL,
+	"uuid" text NOT NULL,
+	"profile_id" text NOT NULL,
+	"value" bigint NOT NULL,
+	"sort_value" bigint NOT NULL,
+	"bucket" integer NOT NULL,
+	"reached_at" bigint NOT NULL,
+	"cute_name" text,
+	CONSTRAINT "board_scores_uuid_profile_id_board_window_pk" PRIMARY KEY("uuid","profile_id","board","window")
+);
+--> statement-breakpoint
+CREATE INDEX "board_scores_rank_idx" ON "board_scores" USING btree ("board","window","bucket","sort_value","reached_at","uuid","profile_id");

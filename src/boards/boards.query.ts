@@ -1,0 +1,127 @@
+// The boards' SQL (issue 35): opt-ins, scores and the bucket counts kept in step with them. Every
+// read of a ranking is an index range of board_scores_rank_idx or board_buckets' primary key.
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "../db/database.ts";
+import { integerArray, textArray } from "../db/array-param.ts";
+
+/** The board groups an account opted in to (`*`: every group). */
+export async function optinGroups(db: Db, uuid: string): Promise<string[]> {
+  const found = await rows<{ grp: string }>(db, sql`select grp from board_optins where uuid = ${uuid} order by grp`);
+  return found.map((r) => r.grp);
+}
+
+/** Replaces the account's opt-ins. */
+export async function replaceOptins(tx: Db, uuid: string, groups: string[], now: number) {
+  await tx.execute(sql`delete from board_optins where uuid = ${uuid}`);
+  if (groups.length > 0)
+    await tx.execute(
+      sql`insert into board_optins (uuid, grp, at) select ${uuid}, g, ${now} from unnest(${textArray(groups)}::text[]) as g`,
+    );
+}
+
+/** Serialises one account's score writes (two uploads of one account at once). */
+export async function lockAccountScores(tx: Db, uuid: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tally.boards.${uuid}`}, 0))`);
+}
+
+/**
+ * Deletes the account's scores (on the boards named, or on all of them), taking each out of its
+ * bucket's count, in one statement; answers how many went.
+ */
+export async function deleteAccountScores(tx: Db, uuid: string, boards?: string[]): Promise<number> {
+  const only = boards ? sql` and board = any(${textArray(boards)}::text[])` : sql``;
+  const [row] = await rows<{ n: number }>(
+    tx,
+    sql`with gone as (delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket),
+      c as (select board, "window", bucket, count(*)::int as n from gone group by board, "window", bucket),
+      u as (update board_buckets b set n = b.n - c.n from c
+        where b.board = c.board and b.window = c.window and b.bucket = c.bucket returning 1)
+    select (select count(*)::int from gone) as n, (select count(*) from u) as buckets`,
+  );
+  return row?.n ?? 0;
+}
+
+export type StoredScore = {
+  board: string;
+  window: string;
+  profileId: string;
+  value: string;
+  bucket: number;
+  reachedAt: number;
+};
+
+/** The account's scores on these boards and windows, for these profiles. */
+export function scoresOf(db: Db, uuid: string, profileIds: string[], boards: string[], windows: string[]) {
+  return rows<StoredScore>(
+    db,
+    sql`select board, "window", profile_id as "profileId", value::text as value, bucket, reached_at::float8 as "reachedAt"
+    from board_scores where uuid = ${uuid} and profile_id = any(${textArray(profileIds)}::text[])
+      and board = any(${textArray(boards)}::text[]) and "window" = any(${textArray(windows)}::text[])`,
+  );
+}
+
+export type ScoreWrite = {
+  board: string;
+  window: string;
+  uuid: string;
+  profileId: string;
+  value: string;
+  sortValue: string;
+  bucket: number;
+  reachedAt: number;
+  cuteName: string | null;
+};
+
+/** Writes scores (new or replaced) in one statement. */
+export async function upsertScores(tx: Db, list: ScoreWrite[]) {
+  if (list.length === 0) return;
+  const col = <K extends keyof ScoreWrite>(k: K) => list.map((s) => s[k]);
+  await tx.execute(
+    sql`insert into board_scores (board, "window", uuid, profile_id, value, sort_value, bucket, reached_at, cute_name)
+    select * from unnest(${textArray(col("board"))}::text[], ${textArray(col("window"))}::text[], ${textArray(col("uuid"))}::text[],
+      ${textArray(col("profileId"))}::text[], ${textArray(col("value"))}::bigint[], ${textArray(col("sortValue"))}::bigint[],
+      ${integerArray(col("bucket"))}::int[], ${integerArray(col("reachedAt"))}::bigint[], ${textArray(col("cuteName"))}::text[])
+    on conflict (uuid, profile_id, board, "window") do update set value = excluded.value, sort_value = excluded.sort_value,
+      bucket = excluded.bucket, reached_at = excluded.reached_at, cute_name = excluded.cute_name`,
+  );
+}
+
+/** Deletes single scores (a figure gone from a window). */
+export async function deleteScores(tx: Db, uuid: string, list: { board: string; window: string; profileId: string }[]) {
+  if (list.length === 0) return;
+  await tx.execute(
+    sql`delete from board_scores s using unnest(${textArray(list.map((s) => s.board))}::text[],
+      ${textArray(list.map((s) => s.window))}::text[], ${textArray(list.map((s) => s.profileId))}::text[]) as g(board, win, profile_id)
+    where s.uuid = ${uuid} and s.profile_id = g.profile_id and s.board = g.board and s.window = g.win`,
+  );
+}
+
+export type BucketDelta = { board: string; window: string; bucket: number; n: number };
+
+/**
+ * Adds to bucket counts. Rows go in (board, window, bucket) order, so two writers lock shared
+ * buckets in the same order and never deadlock each other.
+ */
+export async function addToBuckets(tx: Db, deltas: BucketDelta[]) {
+  const list = deltas
+    .filter((d) => d.n !== 0)
+    .sort((a, b) =>
+      a.board !== b.board
+        ? a.board < b.board
+          ? -1
+          : 1
+        : a.window !== b.window
+          ? a.window < b.window
+            ? -1
+            : 1
+          : a.bucket - b.bucket,
+    );
+  if (list.length === 0) return;
+  await tx.execute(
+    sql`insert into board_buckets (board, "window", bucket, n)
+    select board, win, bucket, n from unnest(${textArray(list.map((d) => d.board))}::text[], ${textArray(list.map((d) => d.window))}::text[],
+      ${integerArray(list.map((d) => d.bucket))}::int[], ${integerArray(list.map((d) => d.n))}::int[])
+      with ordinality as d(board, win, bucket, n, i) order by i
+    on conflict (board, "window", bucket) do update set n = board_buckets.n + excluded.n`,
+  );
+}

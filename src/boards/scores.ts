@@ -1,0 +1,182 @@
+// Keeping scores current (issue 35): after an upload commits, for an account that opted in, each
+// board the upload's keys touch is folded again for that account over the windows the upload's
+// days lie in (open ones only: an archived window is never recomputed) and all time, and its
+// score rows and bucket counts move in one transaction. An upload of no board's keys reads
+// nothing; one of an account that did not opt in reads one index row (its opt-ins).
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { UploadDone } from "../stats/ingest.ts";
+import { keysWithLifetime, keysWithPrefix, windowFolds } from "../stats/board-reads.ts";
+import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
+import { dayIn } from "../wire/day.ts";
+import type { Board, Boards, Kind } from "./definitions.ts";
+import { isOpen, windowOf, type BoardWindow } from "./windows.ts";
+import { bucketOf, sortValueOf } from "./buckets.ts";
+import * as q from "./boards.query.ts";
+
+export type ScoreDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards };
+
+/** Most keys of one pattern a board folds for one profile (a loot board of every item). */
+const KEYS_PER_BOARD = 5_000;
+
+/** The boards an account's opt-ins put it on. */
+export const boardsOptedIn = (boards: Boards, groups: string[]) =>
+  groups.includes("*") ? boards.list : boards.list.filter((b) => groups.includes(b.group));
+
+/** Folds the keys' figures of one board into its figure (count and gauge: added up; max, min: the best). */
+export function combineFigures(kind: Kind, values: bigint[]): bigint | null {
+  if (values.length === 0) return null;
+  if (kind === "max") return values.reduce((a, b) => (b > a ? b : a));
+  if (kind === "min") return values.reduce((a, b) => (b < a ? b : a));
+  return values.reduce((a, b) => a + b, 0n);
+}
+
+/** Whether a figure is ranked: a count or gauge board ranks only what is above zero. */
+export const ranked = (kind: Kind, value: bigint | null): value is bigint =>
+  value !== null && (kind === "max" || kind === "min" || value > 0n);
+
+/** The key prefix of a spec before its first placeholder (the whole key when it has none). */
+const prefixOf = (spec: string) => {
+  const i = spec.indexOf("{");
+  return i < 0 ? null : spec.slice(0, i);
+};
+
+/** The keys of a board one profile holds. */
+async function boardKeys(db: Db, uuid: string, profileId: string, board: Board): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const spec of board.keys) {
+    const prefix = prefixOf(spec);
+    if (prefix === null) keys.add(spec);
+    else
+      for (const key of await keysWithPrefix(db, uuid, profileId, prefix, KEYS_PER_BOARD))
+        if (board.matches(key)) keys.add(key);
+  }
+  return [...keys];
+}
+
+type Figure = { board: Board; window: BoardWindow; profileId: string; value: bigint | null };
+
+/** Each touched board's figure for the profile, in each window given. */
+async function figures(deps: ScoreDeps, uuid: string, profileId: string, touched: Map<Board, BoardWindow[]>) {
+  const out: Figure[] = [];
+  let lifetimes: Map<string, number> | undefined;
+  for (const [board, windows] of touched) {
+    const keys = await boardKeys(deps.db, uuid, profileId, board);
+    const calendar = windows.filter((w) => w.kind !== "all");
+    const folds = await windowFolds(
+      deps.db,
+      uuid,
+      profileId,
+      calendar.map((w) => ({ name: w.id, from: w.from!, to: w.to! })),
+      keys,
+    );
+    for (const w of calendar) {
+      const values = folds.filter((f) => f.window === w.id).map((f) => f.value);
+      out.push({ board, window: w, profileId, value: combineFigures(board.kind, values) });
+    }
+    if (windows.some((w) => w.kind === "all")) {
+      lifetimes ??= new Map(
+        (await keysWithLifetime(deps, uuid, profileId)).map((k) => [k.key, k.lifetime.value] as const),
+      );
+      const values = keys.filter((k) => lifetimes!.has(k)).map((k) => BigInt(lifetimes!.get(k)!));
+      out.push({ board, window: windowOf("all", ""), profileId, value: combineFigures(board.kind, values) });
+    }
+  }
+  return out;
+}
+
+/** The boards and windows an upload's rows touch, by the profile whose score they move. */
+function touchedBy(upload: UploadDone, boards: Board[], today: string) {
+  const byProfile = new Map<string, Map<Board, Map<string, BoardWindow>>>();
+  for (const row of upload.rows) {
+    for (const board of boards) {
+      if (!board.matches(row.key)) continue;
+      // A board ranks a profile, or the account where its keys are account-scoped.
+      const wanted = board.scope === "account" ? ACCOUNT_PROFILE : upload.profile.id;
+      if (row.profileId !== wanted || (board.scope === "profile" && row.profileId === ACCOUNT_PROFILE)) continue;
+      const perBoard = byProfile.get(wanted) ?? new Map<Board, Map<string, BoardWindow>>();
+      byProfile.set(wanted, perBoard);
+      const windows = perBoard.get(board) ?? new Map<string, BoardWindow>();
+      perBoard.set(board, windows);
+      for (const kind of board.windows) {
+        if (kind !== "all" && row.day === null) continue; // a baseline moves only the lifetime
+        const w = windowOf(kind, row.day ?? today);
+        if (isOpen(w, today)) windows.set(w.id, w);
+      }
+    }
+  }
+  return byProfile;
+}
+
+/** Keeps the account's scores current after an upload (the ingest's afterUpload). */
+export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
+  // Nothing of the upload is on any board: no read at all.
+  if (!upload.rows.some((r) => deps.boards.list.some((b) => b.matches(r.key)))) return;
+  const groups = await q.optinGroups(deps.db, upload.uuid);
+  if (groups.length === 0) return;
+  const now = deps.clock.now();
+  const touched = touchedBy(upload, boardsOptedIn(deps.boards, groups), dayIn(upload.zone, now));
+  if (touched.size === 0) return;
+  await deps.db.transaction(async (tx) => {
+    await q.lockAccountScores(tx, upload.uuid);
+    const all: Figure[] = [];
+    for (const [profileId, perBoard] of touched) {
+      const windows = new Map([...perBoard].map(([b, ws]) => [b, [...ws.values()]]));
+      all.push(...(await figures({ ...deps, db: tx }, upload.uuid, profileId, windows)));
+    }
+    await writeFigures(tx, upload, all, now);
+  });
+}
+
+/** Moves score rows and bucket counts to the figures: new, changed, or gone. */
+async function writeFigures(tx: Db, upload: UploadDone, all: Figure[], now: number) {
+  if (all.length === 0) return;
+  const stored = await q.scoresOf(
+    tx,
+    upload.uuid,
+    [...new Set(all.map((f) => f.profileId))],
+    [...new Set(all.map((f) => f.board.id))],
+    [...new Set(all.map((f) => f.window.id))],
+  );
+  const old = new Map(stored.map((s) => [`${s.board}/${s.window}/${s.profileId}`, s]));
+  const upserts: q.ScoreWrite[] = [];
+  const gone: { board: string; window: string; profileId: string }[] = [];
+  const deltas: q.BucketDelta[] = [];
+  for (const f of all) {
+    const before = old.get(`${f.board.id}/${f.window.id}/${f.profileId}`);
+    const target = { board: f.board.id, window: f.window.id, profileId: f.profileId };
+    if (!ranked(f.board.kind, f.value)) {
+      if (before) {
+        gone.push(target);
+        deltas.push({ ...target, bucket: before.bucket, n: -1 });
+      }
+      continue;
+    }
+    if (before && BigInt(before.value) === f.value) continue;
+    const sortValue = sortValueOf(f.value, f.board.higherBetter);
+    const bucket = bucketOf(sortValue);
+    upserts.push({
+      ...target,
+      uuid: upload.uuid,
+      value: f.value.toString(),
+      sortValue: sortValue.toString(),
+      bucket,
+      reachedAt: now,
+      cuteName: f.profileId === ACCOUNT_PROFILE ? null : upload.profile.cuteName,
+    });
+    if (before) deltas.push({ ...target, bucket: before.bucket, n: -1 });
+    deltas.push({ ...target, bucket, n: 1 });
+  }
+  await q.deleteScores(tx, upload.uuid, gone);
+  await q.upsertScores(tx, upserts);
+  // Merge deltas of one bucket (a score staying in its bucket moves it by 0).
+  const merged = new Map<string, q.BucketDelta>();
+  for (const d of deltas) {
+    const k = `${d.board}\u0000${d.window}\u0000${d.bucket}`;
+    const m = merged.get(k);
+    if (m) m.n += d.n;
+    else merged.set(k, { board: d.board, window: d.window, bucket: d.bucket, n: d.n });
+  }
+  await q.addToBuckets(tx, [...merged.values()]);
+}
