@@ -89,7 +89,8 @@ export function createApp(deps: AppDeps) {
   const items = itemNames(deps);
   // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
-  const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) => scoresAfterUpload({ ...deps, boards }, upload);
+  const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
+    scoresAfterUpload({ ...deps, boards }, upload);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))

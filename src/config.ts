@@ -179,7 +179,7 @@ export const settings = {
     env: "BOARDS_FILE",
     schema: T.String({ maxLength: 1024 }),
     default: "",
-    doc: "Path of a JSON file of boards (docs/decisions.md, \"Boards: definitions\") ranked instead of the built-in set; checked against the catalogue at start.",
+    doc: 'Path of a JSON file of boards (docs/decisions.md, "Boards: definitions") ranked instead of the built-in set; checked against the catalogue at start.',
   }),
   gameApiUrl: setting({
     env: "GAME_API_URL",

@@ -14,7 +14,14 @@ import { refuses } from "../http/openapi.ts";
 import type { Boards } from "./definitions.ts";
 import { boardPage, describeBoard, POLL_SECONDS } from "./ranking.ts";
 import { membership, setMembership } from "./membership.ts";
-import { BoardPageAnswer, BoardParams, BoardQuery, BoardsAnswer, MembershipAnswer, MembershipBody } from "./boards.schema.ts";
+import {
+  BoardPageAnswer,
+  BoardParams,
+  BoardQuery,
+  BoardsAnswer,
+  MembershipAnswer,
+  MembershipBody,
+} from "./boards.schema.ts";
 
 export type BoardRoutesDeps = { db: Db; clock: Clock; boards: Boards };
 

@@ -78,12 +78,20 @@ export function parseBoards(document: unknown, catalogue: Catalogue, source: str
     const entries = def.keys.map((spec, k) => {
       const entry = entryOf(catalogue, spec);
       if (!entry)
-        throw new BoardsError(source, `/boards/${i}/keys/${k}`, `${spec} is neither a key nor a pattern of the catalogue`);
+        throw new BoardsError(
+          source,
+          `/boards/${i}/keys/${k}`,
+          `${spec} is neither a key nor a pattern of the catalogue`,
+        );
       return entry;
     });
     const { kind, scope, unit } = entries[0]!;
     if (entries.some((e) => e.kind !== kind || e.scope !== scope || e.unit !== unit))
-      throw new BoardsError(source, `/boards/${i}/keys`, "every key of a board must have the same kind, unit and scope");
+      throw new BoardsError(
+        source,
+        `/boards/${i}/keys`,
+        "every key of a board must have the same kind, unit and scope",
+      );
     const matchers = def.keys.map(matcher);
     const board: Board = {
       ...def,

@@ -36,7 +36,11 @@ function answer(boards: Boards, groups: string[]) {
 export async function setMembership(deps: MembershipDeps, uuid: string, change: { all: boolean; groups: string[] }) {
   change.groups.forEach((g, i) => {
     if (!deps.boards.groups.includes(g))
-      throw new ApiError("unknown_board_group", `no board group ${g}; the groups are ${deps.boards.groups.join(", ")}`, `/groups/${i}`);
+      throw new ApiError(
+        "unknown_board_group",
+        `no board group ${g}; the groups are ${deps.boards.groups.join(", ")}`,
+        `/groups/${i}`,
+      );
   });
   const groups = change.all ? ["*"] : [...new Set(change.groups)].sort();
   return deps.db.transaction(async (tx) => {

@@ -52,7 +52,8 @@ export function scoresOfAccount(db: Db, board: string, window: string, uuid: str
   );
 }
 
-const place = (r: RankedRow) => sql`(${r.bucket}, ${r.sortValue}::bigint, ${r.reachedAt}::bigint, ${r.uuid}, ${r.profileId})`;
+const place = (r: RankedRow) =>
+  sql`(${r.bucket}, ${r.sortValue}::bigint, ${r.reachedAt}::bigint, ${r.uuid}, ${r.profileId})`;
 const key = sql`(s.bucket, s.sort_value, s.reached_at, s.uuid, s.profile_id)`;
 
 /** The rank of a stored score: 1 + the scores before it. */

@@ -28,7 +28,12 @@ export function boardOf(boards: Boards, id: string): Board {
 }
 
 /** The window asked for: `window` (default week) at `at` (default the one holding today). */
-export function windowAsked(board: Board, kind: string | undefined, at: string | undefined, today: string): BoardWindow {
+export function windowAsked(
+  board: Board,
+  kind: string | undefined,
+  at: string | undefined,
+  today: string,
+): BoardWindow {
   const k = (kind ?? board.windows[0]) as WindowKind;
   if (!WINDOW_KINDS.includes(k) || !board.windows.includes(k))
     throw new ApiError("unknown_board_window", `the board ${board.id} ranks the windows ${board.windows.join(", ")}`);

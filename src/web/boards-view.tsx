@@ -44,7 +44,11 @@ function Who(props: { row: Row }): JSX.Element {
   if (r.name === null) return <span class="muted">A player</span>;
   return (
     <>
-      {r.you ? <strong>{Html.escapeHtml(r.name)} (you)</strong> : <a href={`/u/${encodeURIComponent(r.name)}`}>{Html.escapeHtml(r.name)}</a>}
+      {r.you ? (
+        <strong>{Html.escapeHtml(r.name)} (you)</strong>
+      ) : (
+        <a href={`/u/${encodeURIComponent(r.name)}`}>{Html.escapeHtml(r.name)}</a>
+      )}
       {profile}
     </>
   );
@@ -111,7 +115,12 @@ export function BoardPageView(props: { page: BoardPage; base: string; format: Fo
         {w.next ? <a href={link(w.kind, w.next)}>Later →</a> : ""}
       </nav>
       {page.me.map((m) => (
-        <Table rows={m.rows} unit={page.board.unit} format={format} caption={`Your rank: #${m.rank} of ${page.total}`} />
+        <Table
+          rows={m.rows}
+          unit={page.board.unit}
+          format={format}
+          caption={`Your rank: #${m.rank} of ${page.total}`}
+        />
       ))}
       {page.rows.length === 0 ? (
         <p>Nobody is ranked in this window yet.</p>

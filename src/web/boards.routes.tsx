@@ -37,7 +37,13 @@ function asked(query: Record<string, string | undefined>) {
 
 export function boardPageRoutes(deps: BoardPageDeps) {
   const format = (unit: string, value: number) => formatValue(deps.catalogue, unit, value);
-  const render = async (request: Request, id: string, query: Record<string, string | undefined>, viewer: Viewer | null, base: string) => {
+  const render = async (
+    request: Request,
+    id: string,
+    query: Record<string, string | undefined>,
+    viewer: Viewer | null,
+    base: string,
+  ) => {
     const page = await boardPage(deps, id, asked(query), viewer);
     return htmlPage(request, sync(BoardPageView({ page, base, format })), {
       cacheControl: viewer ? "private, no-store" : "no-cache",
@@ -53,7 +59,11 @@ export function boardPageRoutes(deps: BoardPageDeps) {
         }),
       hide,
     )
-    .get("/boards/:id", ({ request, params, query }) => render(request, params.id, query, null, `/boards/${params.id}`), hide)
+    .get(
+      "/boards/:id",
+      ({ request, params, query }) => render(request, params.id, query, null, `/boards/${params.id}`),
+      hide,
+    )
     .get(
       "/u/:name/boards/:id",
       async ({ request, params, query }) => {

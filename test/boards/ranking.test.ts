@@ -51,14 +51,15 @@ beforeAll(async () => {
     }
     t.clock.advance(1000);
     await upload(t, m.p, days);
-    for (const [day, rows] of Object.entries(days)) for (const [k, v] of Object.entries(rows)) m.values.set(`${day}|${k}`, v);
+    for (const [day, rows] of Object.entries(days))
+      for (const [k, v] of Object.entries(rows)) m.values.set(`${day}|${k}`, v);
     // When each figure last changed (ties: the earlier reached ranks first).
     for (const board of ["kills", "floor-7"] as const)
       for (const [w, list] of Object.entries(WINDOWS)) {
         const touches = w === "all" || Object.keys(days).some((d) => (list as readonly string[]).includes(d));
         const f = figure(m, board, list as string[] | null);
         const id = `${board}/${w}`;
-        if (touches && f !== m.shown.get(id) ) {
+        if (touches && f !== m.shown.get(id)) {
           m.reached.set(id, t.clock.now());
           if (f === null) m.shown.delete(id);
           else m.shown.set(id, f);
@@ -73,10 +74,22 @@ afterAll(() => t?.close());
 function expected(board: "kills" | "floor-7", w: keyof typeof WINDOWS) {
   const id = `${board}/${w}`;
   return players
-    .map((m) => ({ name: m.p.name, uuid: m.p.uuid, value: figure(m, board, WINDOWS[w] as string[] | null), at: m.reached.get(id)! }))
-    .filter((x): x is { name: string; uuid: string; value: number; at: number } => x.value !== null && (board === "floor-7" || x.value > 0))
+    .map((m) => ({
+      name: m.p.name,
+      uuid: m.p.uuid,
+      value: figure(m, board, WINDOWS[w] as string[] | null),
+      at: m.reached.get(id)!,
+    }))
+    .filter(
+      (x): x is { name: string; uuid: string; value: number; at: number } =>
+        x.value !== null && (board === "floor-7" || x.value > 0),
+    )
     .sort((a, b) =>
-      a.value !== b.value ? (board === "kills" ? b.value - a.value : a.value - b.value) : a.at - b.at || (a.uuid < b.uuid ? -1 : 1),
+      a.value !== b.value
+        ? board === "kills"
+          ? b.value - a.value
+          : a.value - b.value
+        : a.at - b.at || (a.uuid < b.uuid ? -1 : 1),
     );
 }
 

@@ -33,7 +33,12 @@ export async function optIn(t: TestApp, p: Uploader, body: { all: boolean; group
 }
 
 /** Uploads day rows (profileId: the test profile) as absolute values: { day: { key: value } }. */
-export async function upload(t: TestApp, p: Uploader, days: Record<string, Record<string, number>>, profileId?: string) {
+export async function upload(
+  t: TestApp,
+  p: Uploader,
+  days: Record<string, Record<string, number>>,
+  profileId?: string,
+) {
   const env = envelope(t, {
     counters: Object.entries(days).map(([day, rows]) => ({
       profileId: profileId ?? envelope(t).profile.id,

@@ -46,7 +46,11 @@ describe("ISO weeks", () => {
 
 describe("months and openness", () => {
   test("a month is its calendar days; February of a leap year has 29", () => {
-    expect(windowOf("month", "2028-02-10")).toMatchObject({ id: "month:2028-02", from: "2028-02-01", to: "2028-02-29" });
+    expect(windowOf("month", "2028-02-10")).toMatchObject({
+      id: "month:2028-02",
+      from: "2028-02-01",
+      to: "2028-02-29",
+    });
     expect(stepWindow(windowOf("month", "2026-12-05"), 1)!.id).toBe("month:2027-01");
     expect(parseWindow("month", "2026-13")).toBeNull();
   });
