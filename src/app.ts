@@ -41,6 +41,7 @@ import { itemNames } from "./items/item-names.ts";
 import { builtInBoards, type Boards } from "./boards/definitions.ts";
 import { boardRoutes } from "./boards/boards.routes.ts";
 import { scoresAfterUpload } from "./boards/scores.ts";
+import { leaveBoards } from "./boards/membership.ts";
 import { boardPageRoutes } from "./web/boards.routes.tsx";
 
 export type AppDeps = {
@@ -104,7 +105,7 @@ export function createApp(deps: AppDeps) {
     .use(ingestRoutes({ ...deps, afterUpload }))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
-    .use(exportEraseRoutes({ ...deps, exports }))
+    .use(exportEraseRoutes({ ...deps, exports, afterErase: (uuid, what) => leaveBoards(deps.db, uuid, what) }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

@@ -54,11 +54,14 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
   });
 }
 
-/** Erasure: the account leaves every board (its opt-ins and scores). */
-export async function leaveBoards(db: Db, uuid: string) {
+/**
+ * Erasure: the scores made of the erased statistics go; with the account, its opt-ins too (erasing
+ * the statistics keeps the settings, and the opt-in is one).
+ */
+export async function leaveBoards(db: Db, uuid: string, what: "data" | "account") {
   return db.transaction(async (tx) => {
     await q.lockAccountScores(tx, uuid);
-    await q.replaceOptins(tx, uuid, [], 0);
+    if (what === "account") await q.replaceOptins(tx, uuid, [], 0);
     return q.deleteAccountScores(tx, uuid);
   });
 }

@@ -114,3 +114,15 @@ test("the list names every board in words", async () => {
   const html = await (await t.request("/boards")).text();
   expect(html).toContain("Fastest Floor 7 finish");
 });
+
+test("erasing the statistics takes the scores made of them; erasing the account, the opt-in too", async () => {
+  expect((await boardJson(t, "/v1/boards/kills?window=all")).rows.some((r) => r.name === "Combat_Only")).toBe(true);
+  expect((await t.request("/v1/stats/data", { method: "DELETE", headers: combatOnly.auth })).status).toBe(200);
+  expect((await boardJson(t, "/v1/boards/kills?window=all")).rows.some((r) => r.name === "Combat_Only")).toBe(false);
+  const still = (await (await t.request("/v1/boards/membership", { headers: combatOnly.auth })).json()) as {
+    groups: { id: string; on: boolean }[];
+  };
+  expect(still.groups.find((g) => g.id === "combat")?.on).toBe(true);
+  expect((await t.request("/v1/stats/account", { method: "DELETE", headers: hidden.auth })).status).toBe(200);
+  expect((await boardJson(t, "/v1/boards/floor-7?window=all")).total).toBe(0);
+});
