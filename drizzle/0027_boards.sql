@@ -23,7 +23,7 @@ CREATE TABLE "board_scores" (
 	"bucket" integer NOT NULL,
 	"reached_at" bigint NOT NULL,
 	"cute_name" text,
-	CONSTRAINT "board_scores_uuid_profile_id_board_window_pk" PRIMARY KEY("uuid","profile_id","board","window")
+	CONSTRAINT "board_scores_uuid_board_window_profile_id_pk" PRIMARY KEY("uuid","board","window","profile_id")
 );
 --> statement-breakpoint
 CREATE INDEX "board_scores_rank_idx" ON "board_scores" USING btree ("board","window","bucket","sort_value","reached_at","uuid","profile_id");

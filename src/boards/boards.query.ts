@@ -81,7 +81,7 @@ export async function upsertScores(tx: Db, list: ScoreWrite[]) {
     select * from unnest(${textArray(col("board"))}::text[], ${textArray(col("window"))}::text[], ${textArray(col("uuid"))}::text[],
       ${textArray(col("profileId"))}::text[], ${textArray(col("value"))}::bigint[], ${textArray(col("sortValue"))}::bigint[],
       ${integerArray(col("bucket"))}::int[], ${integerArray(col("reachedAt"))}::bigint[], ${textArray(col("cuteName"))}::text[])
-    on conflict (uuid, profile_id, board, "window") do update set value = excluded.value, sort_value = excluded.sort_value,
+    on conflict (uuid, board, "window", profile_id) do update set value = excluded.value, sort_value = excluded.sort_value,
       bucket = excluded.bucket, reached_at = excluded.reached_at, cute_name = excluded.cute_name`,
   );
 }

@@ -35,7 +35,7 @@ export const boardScores = pgTable(
     cuteName: text("cute_name"),
   },
   (t) => [
-    primaryKey({ columns: [t.uuid, t.profileId, t.board, t.window] }),
+    primaryKey({ columns: [t.uuid, t.board, t.window, t.profileId] }),
     index("board_scores_rank_idx").on(t.board, t.window, t.bucket, t.sortValue, t.reachedAt, t.uuid, t.profileId),
   ],
 );

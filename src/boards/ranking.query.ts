@@ -20,27 +20,24 @@ const columns = sql`s.uuid, s.profile_id as "profileId", s.value::text as value,
 const order = sql`s.bucket, s.sort_value, s.reached_at, s.uuid, s.profile_id`;
 const orderDesc = sql`s.bucket desc, s.sort_value desc, s.reached_at desc, s.uuid desc, s.profile_id desc`;
 
-/** How many scores a board's window holds. */
-export async function rankedCount(db: Db, board: string, window: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(
-    db,
-    sql`select coalesce(sum(n), 0)::float8 as n from board_buckets where board = ${board} and "window" = ${window}`,
-  );
-  return row?.n ?? 0;
-}
-
-/** `limit` scores from the `offset`-th (0: the best), best first. */
-export function rankedPage(db: Db, board: string, window: string, offset: number, limit: number) {
-  return rows<RankedRow>(
+/**
+ * How many scores a board's window holds, and `limit` of them from the `offset`-th (0: the best),
+ * best first: one walk of the bucket counts, then one index range from the bucket the offset lies in.
+ */
+export async function rankedPage(db: Db, board: string, window: string, offset: number, limit: number) {
+  const found = await rows<RankedRow & { total: number }>(
     db,
     sql`with b as (
         select bucket, n, sum(n) over (order by bucket) as cum from board_buckets where board = ${board} and "window" = ${window}
-      ), start as (select bucket, (cum - n)::int as before from b where cum > ${offset} order by bucket limit 1)
-    select ${columns} from start cross join lateral (
+      ), start as (select bucket, (cum - n)::int as before from b where cum > ${offset} order by bucket limit 1),
+      total as (select coalesce(max(cum), 0)::float8 as total from b)
+    select total.total, ${columns} from total left join (start cross join lateral (
       select * from board_scores s where s.board = ${board} and s.window = ${window} and s.bucket >= start.bucket
       order by ${order} offset (${offset} - start.before) limit ${limit}
-    ) s order by ${order}`,
+    ) s) on true order by ${order}`,
   );
+  const total = found[0]?.total ?? 0;
+  return { total, rows: found.filter((r) => r.uuid !== null) as RankedRow[] };
 }
 
 /** The account's scores on a board's window (one a profile). */

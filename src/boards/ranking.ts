@@ -71,34 +71,40 @@ export async function boardPage(
   const now = deps.clock.now();
   const today = viewer ? dayIn(viewer.zone, now) : utcDay(now);
   const w = windowAsked(board, query.window, query.at, today);
-  const total = await r.rankedCount(deps.db, board.id, w.id);
+  // A page past the last answers the last (its number is only known with the total).
+  let offset = (Math.max(1, query.page ?? 1) - 1) * PAGE_SIZE;
+  let found = await r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE);
+  const { total } = found;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const page = Math.min(Math.max(1, query.page ?? 1), pages);
-  const offset = (page - 1) * PAGE_SIZE;
-  const list = total > offset ? await r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE) : [];
-  const rows = await named(
-    deps.db,
-    list.map((x, i) => ({ ...x, rank: offset + i + 1 })),
-    viewer,
-  );
-  const mine = viewer ? await r.scoresOfAccount(deps.db, board.id, w.id, viewer.uuid) : [];
-  const me = [];
-  for (const own of mine) {
-    const rank = await r.rankOf(deps.db, board.id, w.id, own);
-    const { above, below } = await r.neighbours(deps.db, board.id, w.id, own, AROUND);
-    me.push({
-      rank,
-      rows: await named(
-        deps.db,
-        [
-          ...above.map((x, i) => ({ ...x, rank: rank - above.length + i })),
-          { ...own, rank },
-          ...below.map((x, i) => ({ ...x, rank: rank + 1 + i })),
-        ],
-        viewer,
-      ),
-    });
+  if (offset >= total && offset > 0) {
+    offset = (pages - 1) * PAGE_SIZE;
+    found = await r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE);
   }
+  const page = offset / PAGE_SIZE + 1;
+  const mine = viewer ? await r.scoresOfAccount(deps.db, board.id, w.id, viewer.uuid) : [];
+  const around = await Promise.all(
+    mine.map(async (own) => {
+      const [rank, { above, below }] = await Promise.all([
+        r.rankOf(deps.db, board.id, w.id, own),
+        r.neighbours(deps.db, board.id, w.id, own, AROUND),
+      ]);
+      const list = [
+        ...above.map((x, i) => ({ ...x, rank: rank - above.length + i })),
+        { ...own, rank },
+        ...below.map((x, i) => ({ ...x, rank: rank + 1 + i })),
+      ];
+      return { rank, list };
+    }),
+  );
+  // One look-up of names for the page and the pinned rows.
+  const listed = [...found.rows.map((x, i) => ({ ...x, rank: offset + i + 1 })), ...around.flatMap((a) => a.list)];
+  const shown = await named(deps.db, listed, viewer);
+  const rows = shown.slice(0, found.rows.length);
+  let at = found.rows.length;
+  const me = around.map((a) => {
+    at += a.list.length;
+    return { rank: a.rank, rows: shown.slice(at - a.list.length, at) };
+  });
   const prev = stepWindow(w, -1);
   const next = stepWindow(w, 1);
   return {

@@ -57,32 +57,54 @@ async function boardKeys(db: Db, uuid: string, profileId: string, board: Board):
 
 type Figure = { board: Board; window: BoardWindow; profileId: string; value: bigint | null };
 
-/** Each touched board's figure for the profile, in each window given. */
+/**
+ * Each touched board's figure for the profile, in each window given: one read of the boards' keys
+ * over every calendar window, and one of their lifetime figures.
+ */
 async function figures(deps: ScoreDeps, uuid: string, profileId: string, touched: Map<Board, BoardWindow[]>) {
+  const keysOf = new Map<Board, string[]>();
+  for (const board of touched.keys()) keysOf.set(board, await boardKeys(deps.db, uuid, profileId, board));
+  const calendar = new Map<string, BoardWindow>();
+  const calendarKeys = new Set<string>();
+  const lifetimeKeys = new Set<string>();
+  for (const [board, windows] of touched)
+    for (const w of windows) {
+      if (w.kind === "all") for (const k of keysOf.get(board)!) lifetimeKeys.add(k);
+      else {
+        calendar.set(w.id, w);
+        for (const k of keysOf.get(board)!) calendarKeys.add(k);
+      }
+    }
+  const folds = await windowFolds(
+    deps.db,
+    uuid,
+    profileId,
+    [...calendar.values()].map((w) => ({ name: w.id, from: w.from!, to: w.to! })),
+    [...calendarKeys],
+  );
+  const byWindow = new Map<string, Map<string, bigint>>();
+  for (const f of folds) {
+    const m = byWindow.get(f.window) ?? new Map<string, bigint>();
+    byWindow.set(f.window, m.set(f.key, f.value));
+  }
+  const lifetimes =
+    lifetimeKeys.size > 0
+      ? new Map(
+          (await keysWithLifetime(deps, uuid, profileId, [...lifetimeKeys])).map(
+            (k) => [k.key, BigInt(k.lifetime.value)] as const,
+          ),
+        )
+      : new Map<string, bigint>();
   const out: Figure[] = [];
-  let lifetimes: Map<string, number> | undefined;
-  for (const [board, windows] of touched) {
-    const keys = await boardKeys(deps.db, uuid, profileId, board);
-    const calendar = windows.filter((w) => w.kind !== "all");
-    const folds = await windowFolds(
-      deps.db,
-      uuid,
-      profileId,
-      calendar.map((w) => ({ name: w.id, from: w.from!, to: w.to! })),
-      keys,
-    );
-    for (const w of calendar) {
-      const values = folds.filter((f) => f.window === w.id).map((f) => f.value);
+  for (const [board, windows] of touched)
+    for (const w of windows) {
+      const of = w.kind === "all" ? lifetimes : (byWindow.get(w.id) ?? new Map<string, bigint>());
+      const values = keysOf
+        .get(board)!
+        .filter((k) => of.has(k))
+        .map((k) => of.get(k)!);
       out.push({ board, window: w, profileId, value: combineFigures(board.kind, values) });
     }
-    if (windows.some((w) => w.kind === "all")) {
-      lifetimes ??= new Map(
-        (await keysWithLifetime(deps, uuid, profileId)).map((k) => [k.key, k.lifetime.value] as const),
-      );
-      const values = keys.filter((k) => lifetimes!.has(k)).map((k) => BigInt(lifetimes!.get(k)!));
-      out.push({ board, window: windowOf("all", ""), profileId, value: combineFigures(board.kind, values) });
-    }
-  }
   return out;
 }
 
