@@ -1,9 +1,10 @@
 CREATE TABLE "board_buckets" (
 	"board" text NOT NULL,
 	"window" text NOT NULL,
+	"level" smallint NOT NULL,
 	"bucket" integer NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "board_buckets_board_window_bucket_pk" PRIMARY KEY("board","window","bucket")
+	CONSTRAINT "board_buckets_board_window_level_bucket_pk" PRIMARY KEY("board","window","level","bucket")
 );
 --> statement-breakpoint
 CREATE TABLE "board_optins" (

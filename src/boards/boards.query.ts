@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
+import { GROUP, groupOf } from "./buckets.ts";
 
 /** The board groups an account opted in to (`*`: every group). */
 export async function optinGroups(db: Db, uuid: string): Promise<string[]> {
@@ -33,9 +34,12 @@ export async function deleteAccountScores(tx: Db, uuid: string, boards?: string[
   const [row] = await rows<{ n: number }>(
     tx,
     sql`with gone as (delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket),
-      c as (select board, "window", bucket, count(*)::int as n from gone group by board, "window", bucket),
+      c as (select board, "window", 0 as level, bucket, count(*)::int as n from gone group by board, "window", bucket
+        union all
+        select board, "window", 1, floor(bucket / ${sql.raw(String(GROUP))}.0)::int, count(*)::int from gone
+        group by board, "window", floor(bucket / ${sql.raw(String(GROUP))}.0)::int),
       u as (update board_buckets b set n = b.n - c.n from c
-        where b.board = c.board and b.window = c.window and b.bucket = c.bucket returning 1)
+        where b.board = c.board and b.window = c.window and b.level = c.level and b.bucket = c.bucket returning 1)
     select (select count(*)::int from gone) as n, (select count(*) from u) as buckets`,
   );
   return row?.n ?? 0;
@@ -99,29 +103,31 @@ export async function deleteScores(tx: Db, uuid: string, list: { board: string; 
 export type BucketDelta = { board: string; window: string; bucket: number; n: number };
 
 /**
- * Adds to bucket counts. Rows go in (board, window, bucket) order, so two writers lock shared
- * buckets in the same order and never deadlock each other.
+ * Adds to bucket counts, and to their groups'. Rows go in (board, window, level, bucket) order, so
+ * two writers lock shared rows in the same order and never deadlock each other.
  */
 export async function addToBuckets(tx: Db, deltas: BucketDelta[]) {
-  const list = deltas
+  const merged = new Map<string, BucketDelta & { level: number }>();
+  for (const d of deltas)
+    for (const [level, bucket] of [
+      [0, d.bucket],
+      [1, groupOf(d.bucket)],
+    ] as const) {
+      const k = `${d.board}\u0000${d.window}\u0000${level}\u0000${bucket}`;
+      const m = merged.get(k);
+      if (m) m.n += d.n;
+      else merged.set(k, { board: d.board, window: d.window, level, bucket, n: d.n });
+    }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const list = [...merged.values()]
     .filter((d) => d.n !== 0)
-    .sort((a, b) =>
-      a.board !== b.board
-        ? a.board < b.board
-          ? -1
-          : 1
-        : a.window !== b.window
-          ? a.window < b.window
-            ? -1
-            : 1
-          : a.bucket - b.bucket,
-    );
+    .sort((a, b) => cmp(a.board, b.board) || cmp(a.window, b.window) || a.level - b.level || a.bucket - b.bucket);
   if (list.length === 0) return;
   await tx.execute(
-    sql`insert into board_buckets (board, "window", bucket, n)
-    select board, win, bucket, n from unnest(${textArray(list.map((d) => d.board))}::text[], ${textArray(list.map((d) => d.window))}::text[],
-      ${integerArray(list.map((d) => d.bucket))}::int[], ${integerArray(list.map((d) => d.n))}::int[])
-      with ordinality as d(board, win, bucket, n, i) order by i
-    on conflict (board, "window", bucket) do update set n = board_buckets.n + excluded.n`,
+    sql`insert into board_buckets (board, "window", level, bucket, n)
+    select board, win, level, bucket, n from unnest(${textArray(list.map((d) => d.board))}::text[], ${textArray(list.map((d) => d.window))}::text[],
+      ${integerArray(list.map((d) => d.level))}::smallint[], ${integerArray(list.map((d) => d.bucket))}::int[], ${integerArray(list.map((d) => d.n))}::int[])
+      with ordinality as d(board, win, level, bucket, n, i) order by i
+    on conflict (board, "window", level, bucket) do update set n = board_buckets.n + excluded.n`,
   );
 }

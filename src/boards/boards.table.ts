@@ -1,7 +1,7 @@
 // The boards' own tables (issue 35): who opted in to which board groups, each ranked player's score
 // per board and window, and how many scores each value bucket of a board's window holds (the
 // ranking's index: docs/decisions.md, "Boards: ranking by value buckets").
-import { pgTable, text, bigint, integer, primaryKey, index } from "drizzle-orm/pg-core";
+import { pgTable, text, bigint, integer, smallint, primaryKey, index } from "drizzle-orm/pg-core";
 
 /** One row per account and board group it opted in to; `*` is every group. No row: on no board. */
 export const boardOptins = pgTable(
@@ -40,14 +40,19 @@ export const boardScores = pgTable(
   ],
 );
 
-/** How many scores of a board's window lie in each bucket: a rank sums the better buckets. */
+/**
+ * How many scores of a board's window lie in each bucket (level 0) and in each group of 100
+ * buckets (level 1, `bucket` = floor(bucket / 100)): a rank sums the better groups, then the better
+ * buckets of its group, so a walk reads a few hundred rows however many buckets a board has.
+ */
 export const boardBuckets = pgTable(
   "board_buckets",
   {
     board: text("board").notNull(),
     window: text("window").notNull(),
+    level: smallint("level").notNull(),
     bucket: integer("bucket").notNull(),
     n: integer("n").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.board, t.window, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.board, t.window, t.level, t.bucket] })],
 );

@@ -22,3 +22,7 @@ export function bucketOf(sortValue: bigint): number {
   }
   return negative ? -q : q;
 }
+
+/** Buckets a group (level 1 of board_buckets) holds: group g is buckets [100 g, 100 g + 99]. */
+export const GROUP = 100;
+export const groupOf = (bucket: number) => Math.floor(bucket / GROUP);

@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { textArray } from "../db/array-param.ts";
+import { GROUP, groupOf } from "./buckets.ts";
 
 export type RankedRow = {
   uuid: string;
@@ -22,15 +23,22 @@ const orderDesc = sql`s.bucket desc, s.sort_value desc, s.reached_at desc, s.uui
 
 /**
  * How many scores a board's window holds, and `limit` of them from the `offset`-th (0: the best),
- * best first: one walk of the bucket counts, then one index range from the bucket the offset lies in.
+ * best first: a walk of the group counts to the group the offset lies in, then of that group's
+ * bucket counts to its bucket, then one index range from there.
  */
 export async function rankedPage(db: Db, board: string, window: string, offset: number, limit: number) {
+  const where = sql`board = ${board} and "window" = ${window}`;
   const found = await rows<RankedRow & { total: number }>(
     db,
-    sql`with b as (
-        select bucket, n, sum(n) over (order by bucket) as cum from board_buckets where board = ${board} and "window" = ${window}
-      ), start as (select bucket, (cum - n)::int as before from b where cum > ${offset} order by bucket limit 1),
-      total as (select coalesce(max(cum), 0)::float8 as total from b)
+    sql`with g as (select bucket, n, sum(n) over (order by bucket) as cum from board_buckets where ${where} and level = 1),
+      grp as (select bucket, cum - n as before from g where cum > ${offset} order by bucket limit 1),
+      f as (
+        select b.bucket, b.n, grp.before + sum(b.n) over (order by b.bucket) as cum from grp
+          join board_buckets b on b.board = ${board} and b.window = ${window} and b.level = 0
+            and b.bucket >= grp.bucket * ${GROUP} and b.bucket < (grp.bucket + 1) * ${GROUP}
+      ),
+      start as (select bucket, (cum - n)::int as before from f where cum > ${offset} order by bucket limit 1),
+      total as (select coalesce(max(cum), 0)::float8 as total from g)
     select total.total, ${columns} from total left join (start cross join lateral (
       select * from board_scores s where s.board = ${board} and s.window = ${window} and s.bucket >= start.bucket
       order by ${order} offset (${offset} - start.before) limit ${limit}
@@ -57,7 +65,10 @@ const key = sql`(s.bucket, s.sort_value, s.reached_at, s.uuid, s.profile_id)`;
 export async function rankOf(db: Db, board: string, window: string, r: RankedRow): Promise<number> {
   const [row] = await rows<{ rank: number }>(
     db,
-    sql`select (1 + coalesce((select sum(n) from board_buckets where board = ${board} and "window" = ${window} and bucket < ${r.bucket}), 0)
+    sql`select (1 + coalesce((select sum(n) from board_buckets where board = ${board} and "window" = ${window} and level = 1
+          and bucket < ${groupOf(r.bucket)}), 0)
+      + coalesce((select sum(n) from board_buckets where board = ${board} and "window" = ${window} and level = 0
+          and bucket >= ${groupOf(r.bucket) * GROUP} and bucket < ${r.bucket}), 0)
       + (select count(*) from board_scores s where s.board = ${board} and s.window = ${window} and s.bucket = ${r.bucket}
           and ${key} < ${place(r)}))::float8 as rank`,
   );
@@ -90,12 +101,17 @@ export async function insertScoresBulk(db: Db, board: string, window: string, li
   );
 }
 
-/** Recounts a board window's buckets from its scores (the bench's bulk fill). */
+/** Recounts a board window's buckets and groups from its scores (the bench's bulk fill). */
 export async function recountBuckets(db: Db, board: string, window: string) {
   await db.execute(sql`delete from board_buckets where board = ${board} and "window" = ${window}`);
   await db.execute(
-    sql`insert into board_buckets (board, "window", bucket, n)
-    select board, "window", bucket, count(*) from board_scores where board = ${board} and "window" = ${window}
+    sql`insert into board_buckets (board, "window", level, bucket, n)
+    select board, "window", 0, bucket, count(*) from board_scores where board = ${board} and "window" = ${window}
     group by board, "window", bucket`,
+  );
+  await db.execute(
+    sql`insert into board_buckets (board, "window", level, bucket, n)
+    select board, "window", 1, floor(bucket / ${sql.raw(String(GROUP))}.0)::int, sum(n) from board_buckets
+    where board = ${board} and "window" = ${window} and level = 0 group by board, "window", floor(bucket / ${sql.raw(String(GROUP))}.0)::int`,
   );
 }

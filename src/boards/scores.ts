@@ -192,13 +192,5 @@ async function writeFigures(tx: Db, upload: UploadDone, all: Figure[], now: numb
   }
   await q.deleteScores(tx, upload.uuid, gone);
   await q.upsertScores(tx, upserts);
-  // Merge deltas of one bucket (a score staying in its bucket moves it by 0).
-  const merged = new Map<string, q.BucketDelta>();
-  for (const d of deltas) {
-    const k = `${d.board}\u0000${d.window}\u0000${d.bucket}`;
-    const m = merged.get(k);
-    if (m) m.n += d.n;
-    else merged.set(k, { board: d.board, window: d.window, bucket: d.bucket, n: d.n });
-  }
-  await q.addToBuckets(tx, [...merged.values()]);
+  await q.addToBuckets(tx, deltas);
 }

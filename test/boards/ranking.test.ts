@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { rng } from "../support/random.ts";
 import { boardJson, boardPlayer, upload, type BoardPlayer } from "./support.ts";
-import { rankedPage, rankOf } from "../../src/boards/ranking.query.ts";
+import { insertScoresBulk, rankedPage, rankOf, recountBuckets } from "../../src/boards/ranking.query.ts";
+import { bucketOf, sortValueOf } from "../../src/boards/buckets.ts";
 
 let t: TestApp;
 const R = rng(35);
@@ -134,4 +135,35 @@ test("the signed-in viewer's own rank is pinned with the players around it", asy
     want.slice(Math.max(0, rank - 3), rank + 2).map((x) => [want.indexOf(x) + 1, x.name]),
   );
   expect(page.me[0]!.rows.find((r) => r.you)?.name).toBe(mid.name);
+});
+
+test("values over many magnitudes, with crowds of ties: every offset and rank through the groups and buckets", async () => {
+  const W = "week:2030-W01";
+  const rnd = rng(7);
+  const list = Array.from({ length: 3000 }, (_, i) => {
+    const magnitude = rnd.int(12);
+    const value = rnd.chance(0.3) ? BigInt(rnd.int(5)) : BigInt(Math.floor(10 ** magnitude * (1 + rnd.next())));
+    const sortValue = sortValueOf(value, true);
+    return {
+      uuid: i.toString(16).padStart(32, "0"),
+      profileId: "0".repeat(32),
+      value: value.toString(),
+      sortValue: sortValue.toString(),
+      bucket: bucketOf(sortValue),
+      reachedAt: 1_000 + rnd.int(5),
+      cuteName: null,
+    };
+  });
+  await insertScoresBulk(t.db, "bulk", W, list);
+  await recountBuckets(t.db, "bulk", W);
+  const want = [...list].sort(
+    (a, b) =>
+      Number(BigInt(a.sortValue) - BigInt(b.sortValue)) || a.reachedAt - b.reachedAt || (a.uuid < b.uuid ? -1 : 1),
+  );
+  for (let offset = 0; offset < 3000; offset += 37) {
+    const page = await rankedPage(t.db, "bulk", W, offset, 50);
+    expect(page.total).toBe(3000);
+    expect(page.rows.map((r) => r.uuid)).toEqual(want.slice(offset, offset + 50).map((r) => r.uuid));
+  }
+  for (let i = 0; i < 3000; i += 61) expect(await rankOf(t.db, "bulk", W, want[i]! as never)).toBe(i + 1);
 });
