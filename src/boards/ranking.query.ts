@@ -31,11 +31,14 @@ export async function rankedPage(db: Db, board: string, window: string, offset: 
   const found = await rows<RankedRow & { total: number }>(
     db,
     sql`with g as (select bucket, n, sum(n) over (order by bucket) as cum from board_buckets where ${where} and level = 1),
-      grp as (select bucket, cum - n as before from g where cum > ${offset} order by bucket limit 1),
+      grp as materialized (select bucket, cum - n as before from g where cum > ${offset} order by bucket limit 1),
+      -- The group's buckets as one index range (lateral: the group is found once, then its range read).
       f as (
         select b.bucket, b.n, grp.before + sum(b.n) over (order by b.bucket) as cum from grp
-          join board_buckets b on b.board = ${board} and b.window = ${window} and b.level = 0
-            and b.bucket >= grp.bucket * ${GROUP} and b.bucket < (grp.bucket + 1) * ${GROUP}
+          cross join lateral (
+            select bucket, n from board_buckets where board = ${board} and "window" = ${window} and level = 0
+              and bucket >= grp.bucket * ${GROUP} and bucket < (grp.bucket + 1) * ${GROUP} offset 0
+          ) b
       ),
       start as (select bucket, (cum - n)::int as before from f where cum > ${offset} order by bucket limit 1),
       total as (select coalesce(max(cum), 0)::float8 as total from g)
