@@ -7,6 +7,21 @@ CREATE TABLE "board_buckets" (
 	CONSTRAINT "board_buckets_board_window_level_bucket_pk" PRIMARY KEY("board","window","level","bucket")
 );
 --> statement-breakpoint
+CREATE TABLE "board_exclusions" (
+	"uuid" text PRIMARY KEY NOT NULL,
+	"at" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "board_held" (
+	"uuid" text NOT NULL,
+	"board" text NOT NULL,
+	"window" text NOT NULL,
+	"profile_id" text NOT NULL,
+	"value" bigint NOT NULL,
+	"at" bigint NOT NULL,
+	CONSTRAINT "board_held_uuid_board_window_profile_id_pk" PRIMARY KEY("uuid","board","window","profile_id")
+);
+--> statement-breakpoint
 CREATE TABLE "board_optins" (
 	"uuid" text NOT NULL,
 	"grp" text NOT NULL,

@@ -11,6 +11,70 @@ export async function optinGroups(db: Db, uuid: string): Promise<string[]> {
   return found.map((r) => r.grp);
 }
 
+/** The account's opt-ins and whether the operator excluded it, in one read. */
+export async function optinsAndExclusion(db: Db, uuid: string) {
+  const [row] = await rows<{ groups: string[] | null; excluded: boolean }>(
+    db,
+    sql`select (select array_agg(grp order by grp) from board_optins where uuid = ${uuid}) as groups,
+      exists (select 1 from board_exclusions where uuid = ${uuid}) as excluded`,
+  );
+  return { groups: row?.groups ?? [], excluded: row?.excluded ?? false };
+}
+
+/** Excludes an account from every board (its scores go in the caller's transaction too). */
+export async function exclude(tx: Db, uuid: string, now: number) {
+  await tx.execute(sql`insert into board_exclusions (uuid, at) values (${uuid}, ${now}) on conflict (uuid) do nothing`);
+}
+
+/** Lets an excluded account rank again, and forgets its held figures; answers whether it was excluded or held. */
+export async function include(tx: Db, uuid: string): Promise<boolean> {
+  const [row] = await rows<{ n: number }>(
+    tx,
+    sql`with e as (delete from board_exclusions where uuid = ${uuid} returning 1), h as (delete from board_held where uuid = ${uuid} returning 1)
+    select ((select count(*) from e) + (select count(*) from h))::int as n`,
+  );
+  return (row?.n ?? 0) > 0;
+}
+
+/** The boards on which the account has a held figure. */
+export async function heldBoards(db: Db, uuid: string, boards: string[]): Promise<Set<string>> {
+  const found = await rows<{ board: string }>(
+    db,
+    sql`select distinct board from board_held where uuid = ${uuid} and board = any(${textArray(boards)}::text[])`,
+  );
+  return new Set(found.map((r) => r.board));
+}
+
+export type HeldWrite = { board: string; window: string; profileId: string; value: string };
+
+/** Notes figures held out of the ranking. */
+export async function holdFigures(tx: Db, uuid: string, list: HeldWrite[], now: number) {
+  if (list.length === 0) return;
+  await tx.execute(
+    sql`insert into board_held (uuid, board, "window", profile_id, value, at)
+    select ${uuid}, * , ${now}::bigint from unnest(${textArray(list.map((h) => h.board))}::text[], ${textArray(list.map((h) => h.window))}::text[],
+      ${textArray(list.map((h) => h.profileId))}::text[], ${textArray(list.map((h) => h.value))}::bigint[])
+    on conflict (uuid, board, "window", profile_id) do update set value = excluded.value, at = excluded.at`,
+  );
+}
+
+/** Every held figure with its account, newest first (at most `limit`). */
+export function heldList(db: Db, limit: number) {
+  return rows<{ uuid: string; board: string; window: string; value: string; at: number }>(
+    db,
+    sql`select uuid, board, "window", value::text as value, at::float8 as at from board_held order by at desc, uuid, board, "window" limit ${limit}`,
+  );
+}
+
+/** Whether the operator excluded the account. */
+export async function isExcluded(db: Db, uuid: string): Promise<boolean> {
+  const [row] = await rows<{ e: boolean }>(
+    db,
+    sql`select exists (select 1 from board_exclusions where uuid = ${uuid}) as e`,
+  );
+  return row?.e ?? false;
+}
+
 /** Replaces the account's opt-ins. */
 export async function replaceOptins(tx: Db, uuid: string, groups: string[], now: number) {
   await tx.execute(sql`delete from board_optins where uuid = ${uuid}`);

@@ -70,6 +70,7 @@ export const BoardPageAnswer = T.Object(
 
 export const MembershipAnswer = T.Object(
   {
+    excluded: T.Boolean({ description: "The operator excluded this account from every board" }),
     all: T.Boolean(),
     groups: T.Array(T.Object({ id: Str(48), on: T.Boolean(), boards: T.Array(Str(48)) }, strict)),
     removed: T.Optional(T.Integer({ minimum: 0, description: "Scores removed by this change" })),

@@ -56,3 +56,27 @@ export const boardBuckets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.board, t.window, t.level, t.bucket] })],
 );
+
+/** Accounts the operator excluded from every board (`tally boards exclude <name>`). */
+export const boardExclusions = pgTable("board_exclusions", {
+  uuid: text("uuid").primaryKey(),
+  at: bigint("at", { mode: "number" }).notNull(),
+});
+
+/**
+ * Figures held out of the ranking for passing their board's plausibility bound, listed for the
+ * operator (`tally boards held`); while an account has one on a board, none of its figures there
+ * rank.
+ */
+export const boardHeld = pgTable(
+  "board_held",
+  {
+    uuid: text("uuid").notNull(),
+    board: text("board").notNull(),
+    window: text("window").notNull(),
+    profileId: text("profile_id").notNull(),
+    value: bigint("value", { mode: "bigint" }).notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.board, t.window, t.profileId] })],
+);

@@ -22,6 +22,14 @@ const BoardDefinition = T.Object(
     keys: T.Array(T.String({ minLength: 3, maxLength: 128 }), { minItems: 1, maxItems: 16 }),
     description: T.Optional(T.String({ maxLength: 200 })),
     windows: T.Optional(T.Array(T.Union(WINDOW_KINDS.map((w) => T.Literal(w))), { minItems: 1, maxItems: 3 })),
+    bound: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          "Plausibility bound: a count or gauge board's largest gain a day, a max board's largest value, a min board's least",
+      }),
+    ),
   },
   strict,
 );

@@ -12,13 +12,14 @@ export type MembershipDeps = { db: Db; clock: Clock; boards: Boards };
 
 /** The account's opt-ins in words for the mod: every group, and whether it is on. */
 export async function membership(deps: MembershipDeps, uuid: string) {
-  const groups = await q.optinGroups(deps.db, uuid);
-  return answer(deps.boards, groups);
+  const { groups, excluded } = await q.optinsAndExclusion(deps.db, uuid);
+  return answer(deps.boards, groups, excluded);
 }
 
-function answer(boards: Boards, groups: string[]) {
+function answer(boards: Boards, groups: string[], excluded: boolean) {
   const all = groups.includes("*");
   return {
+    excluded,
     all,
     groups: boards.groups.map((id) => ({
       id,
@@ -50,7 +51,7 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
     const left = deps.boards.list.filter((b) => !kept.has(b.id)).map((b) => b.id);
     // Scores of boards no longer defined go too when the player leaves everything.
     const removed = await q.deleteAccountScores(tx, uuid, groups.length === 0 ? undefined : left);
-    return { ...answer(deps.boards, groups), removed };
+    return { ...answer(deps.boards, groups, await q.isExcluded(tx, uuid)), removed };
   });
 }
 

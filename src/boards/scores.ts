@@ -135,8 +135,8 @@ function touchedBy(upload: UploadDone, boards: Board[], today: string) {
 export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
   // Nothing of the upload is on any board: no read at all.
   if (!upload.rows.some((r) => deps.boards.list.some((b) => b.matches(r.key)))) return;
-  const groups = await q.optinGroups(deps.db, upload.uuid);
-  if (groups.length === 0) return;
+  const { groups, excluded } = await q.optinsAndExclusion(deps.db, upload.uuid);
+  if (groups.length === 0 || excluded) return;
   const now = deps.clock.now();
   const touched = touchedBy(upload, boardsOptedIn(deps.boards, groups), dayIn(upload.zone, now));
   if (touched.size === 0) return;
@@ -151,9 +151,48 @@ export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
   });
 }
 
+/** Days in a window (all time: none, so its figure is bounded by its board's other windows only). */
+const daysOf = (w: BoardWindow) =>
+  w.from === null
+    ? null
+    : Math.round((Date.parse(`${w.to}T00:00:00Z`) - Date.parse(`${w.from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/**
+ * Whether a figure passes its board's plausibility bound: a count or gauge board's gain above the
+ * bound times the window's days, a max board's value above it, a min board's below it.
+ */
+export function implausible(board: Board, window: BoardWindow, value: bigint | null): boolean {
+  if (board.bound === undefined || value === null) return false;
+  const bound = BigInt(board.bound);
+  if (board.kind === "max") return value > bound;
+  if (board.kind === "min") return value < bound;
+  const days = daysOf(window);
+  return days !== null && value > bound * BigInt(days);
+}
+
+/**
+ * Holds figures past their board's bound out of the ranking, listed for the operator; while the
+ * account has a held figure on a board, none of its figures there rank (the forged day is in its
+ * all-time figure too). Answers the figures with held ones made unranked.
+ */
+async function holdImplausible(tx: Db, upload: UploadDone, all: Figure[], now: number): Promise<Figure[]> {
+  const bounded = [...new Set(all.filter((f) => f.board.bound !== undefined).map((f) => f.board.id))];
+  if (bounded.length === 0) return all;
+  const over = all.filter((f) => implausible(f.board, f.window, f.value));
+  await q.holdFigures(
+    tx,
+    upload.uuid,
+    over.map((f) => ({ board: f.board.id, window: f.window.id, profileId: f.profileId, value: f.value!.toString() })),
+    now,
+  );
+  const held = await q.heldBoards(tx, upload.uuid, bounded);
+  return all.map((f) => (held.has(f.board.id) ? { ...f, value: null } : f));
+}
+
 /** Moves score rows and bucket counts to the figures: new, changed, or gone. */
-async function writeFigures(tx: Db, upload: UploadDone, all: Figure[], now: number) {
-  if (all.length === 0) return;
+async function writeFigures(tx: Db, upload: UploadDone, figured: Figure[], now: number) {
+  if (figured.length === 0) return;
+  const all = await holdImplausible(tx, upload, figured, now);
   const stored = await q.scoresOf(
     tx,
     upload.uuid,
