@@ -6168,6 +6168,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator excluded this account from every board */
+                        excluded: boolean;
                         all: boolean;
                         groups: {
                             id: string;
@@ -6269,6 +6271,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The operator excluded this account from every board */
+                        excluded: boolean;
                         all: boolean;
                         groups: {
                             id: string;
