@@ -11,6 +11,9 @@ import { requireAccount } from "../accounts/accounts.ts";
 import { validBody } from "../http/valid-body.ts";
 import { etagMatches } from "../http/etag.ts";
 import { refuses } from "../http/openapi.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
+import type { Config } from "../config.ts";
 import type { Boards } from "./definitions.ts";
 import { boardPage, describeBoard, POLL_SECONDS } from "./ranking.ts";
 import { membership, setMembership } from "./membership.ts";
@@ -23,12 +26,18 @@ import {
   MembershipBody,
 } from "./boards.schema.ts";
 
-export type BoardRoutesDeps = { db: Db; clock: Clock; boards: Boards };
+export type BoardRoutesDeps = {
+  db: Db;
+  clock: Clock;
+  boards: Boards;
+  config: Pick<Config, "pageRateLimit" | "trustProxy">;
+};
 
 const etagOf = (body: string) => `"b-${new Bun.CryptoHasher("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 
 export function boardRoutes(deps: BoardRoutesDeps) {
   const tags = ["boards"];
+  const limit = { name: "boards", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const list = JSON.stringify({ boards: deps.boards.list.map(describeBoard), groups: deps.boards.groups });
   const cache = { "cache-control": "no-cache" };
   const json = (request: Request, body: string) => {
@@ -44,7 +53,9 @@ export function boardRoutes(deps: BoardRoutesDeps) {
     })
     .get(
       "/v1/boards/:id",
-      async ({ request, params, query }) => {
+      async ({ request, params, query, server }) => {
+        // The pages' limit per client address (PAGE_RATE_LIMIT_PER_MINUTE), in its own window.
+        await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
         const authorization = request.headers.get("authorization");
         let viewer = null;
         if (authorization) {
@@ -62,7 +73,7 @@ export function boardRoutes(deps: BoardRoutesDeps) {
         detail: {
           tags,
           summary: `A board's window, 100 scores a page; with a device session token, your own ranks pinned. Poll at most every ${POLL_SECONDS} s (ETag, If-None-Match)`,
-          ...refuses("unknown_board", "unknown_board_window", "unauthorized"),
+          ...refuses("unknown_board", "unknown_board_window", "unauthorized", "rate_limited"),
         },
       },
     );

@@ -14,8 +14,17 @@ import { BoardPageView, BoardsListPage } from "./boards-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
 import { PAGE_COOKIE } from "./page-cookie.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
+import type { Config } from "../config.ts";
 
-export type BoardPageDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards };
+export type BoardPageDeps = {
+  db: Db;
+  clock: Clock;
+  catalogue: Catalogue;
+  boards: Boards;
+  config: Pick<Config, "pageRateLimit" | "trustProxy">;
+};
 
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const hide = { detail: { hide: true } };
@@ -37,6 +46,10 @@ function asked(query: Record<string, string | undefined>) {
 
 export function boardPageRoutes(deps: BoardPageDeps) {
   const format = (unit: string, value: number) => formatValue(deps.catalogue, unit, value);
+  const limit = { name: "boards", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
+  type Server = Parameters<typeof clientAddress>[1];
+  const limited = (request: Request, server: Server) =>
+    enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
   const render = async (
     request: Request,
     id: string,
@@ -61,12 +74,16 @@ export function boardPageRoutes(deps: BoardPageDeps) {
     )
     .get(
       "/boards/:id",
-      ({ request, params, query }) => render(request, params.id, query, null, `/boards/${params.id}`),
+      async ({ request, params, query, server }) => {
+        await limited(request, server);
+        return render(request, params.id, query, null, `/boards/${params.id}`);
+      },
       hide,
     )
     .get(
       "/u/:name/boards/:id",
-      async ({ request, params, query }) => {
+      async ({ request, params, query, server }) => {
+        await limited(request, server);
         const cookie = cookieOf(request, PAGE_COOKIE);
         const own =
           NAME.test(params.name) && cookie && cookie.length <= 64
