@@ -5,13 +5,7 @@ import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
 import { GROUP, groupOf } from "./buckets.ts";
 
-/** The board groups an account opted in to (`*`: every group). */
-export async function optinGroups(db: Db, uuid: string): Promise<string[]> {
-  const found = await rows<{ grp: string }>(db, sql`select grp from board_optins where uuid = ${uuid} order by grp`);
-  return found.map((r) => r.grp);
-}
-
-/** The account's opt-ins and whether the operator excluded it, in one read. */
+/** The board groups the account opted in to (`*`: every group) and whether the operator excluded it, in one read. */
 export async function optinsAndExclusion(db: Db, uuid: string) {
   const [row] = await rows<{ groups: string[] | null; excluded: boolean }>(
     db,
