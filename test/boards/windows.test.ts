@@ -71,3 +71,24 @@ test("buckets never decrease as the sort value grows", () => {
     last = bucketOf(v);
   }
 });
+
+test("figures of a board's keys: counts and gauges add up, a max keeps the best, a min the least", async () => {
+  const { combineFigures, ranked, implausible } = await import("../../src/boards/scores.ts");
+  expect(combineFigures("count", [3n, 4n])).toBe(7n);
+  expect(combineFigures("gauge", [3n, 4n])).toBe(7n);
+  expect(combineFigures("max", [3n, 9n, 4n])).toBe(9n);
+  expect(combineFigures("min", [3n, 9n, 1n])).toBe(1n);
+  expect(combineFigures("max", [])).toBeNull();
+  // A count ranks only above zero; a best ranks whatever it is.
+  expect(ranked("count", 0n)).toBe(false);
+  expect(ranked("max", 0n)).toBe(true);
+  const board = (kind: "count" | "max" | "min", bound: number) =>
+    ({ kind, bound }) as Parameters<typeof implausible>[0];
+  const week = windowOf("week", "2026-11-18");
+  expect(implausible(board("count", 100), week, 700n)).toBe(false);
+  expect(implausible(board("count", 100), week, 701n)).toBe(true);
+  expect(implausible(board("count", 100), windowOf("all", ""), 10n ** 12n)).toBe(false);
+  expect(implausible(board("max", 100), week, 101n)).toBe(true);
+  expect(implausible(board("min", 100), week, 99n)).toBe(true);
+  expect(implausible(board("min", 100), week, 100n)).toBe(false);
+});
