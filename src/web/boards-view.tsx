@@ -60,7 +60,9 @@ function Table(props: { rows: Row[]; unit: string; format: Format; caption: stri
       <caption>{Html.escapeHtml(props.caption)}</caption>
       <thead>
         <tr>
-          <th scope="col">Rank</th>
+          <th scope="col" class="num">
+            Rank
+          </th>
           <th scope="col">Player</th>
           <th scope="col" class="num">
             Score
