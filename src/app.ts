@@ -48,6 +48,11 @@ import { itemNames } from "./items/item-names.ts";
 import { heldKeys } from "./stats/key-cap.ts";
 import { listProfiles } from "./stats/fold.ts";
 import { ACCOUNT_PROFILE } from "./wire/envelope.ts";
+import { builtInBoards, type Boards } from "./boards/definitions.ts";
+import { boardRoutes } from "./boards/boards.routes.ts";
+import { scoresAfterUpload } from "./boards/scores.ts";
+import { leaveBoards } from "./boards/membership.ts";
+import { boardPageRoutes } from "./web/boards.routes.tsx";
 
 export type AppDeps = {
   db: Db;
@@ -62,6 +67,8 @@ export type AppDeps = {
   stopping?: AbortSignal;
   /** The embedded database's dump (absent on Postgres). */
   backup?: () => Promise<Blob>;
+  /** The boards ranked (main.ts loads BOARDS_FILE; absent: the built-in set). */
+  boards?: Boards;
 };
 
 export function createApp(deps: AppDeps) {
@@ -98,6 +105,10 @@ export function createApp(deps: AppDeps) {
     const profiles = await listProfiles(deps.db, uuid);
     return heldKeys(deps.db, uuid, [...profiles.map((p) => p.id), ACCOUNT_PROFILE], keys);
   };
+  // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
+  const boards = deps.boards ?? builtInBoards(deps.catalogue);
+  const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
+    scoresAfterUpload({ ...deps, boards }, upload);
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -114,11 +125,11 @@ export function createApp(deps: AppDeps) {
         heldKeys: recordedKeys,
       }),
     )
-    .use(ingestRoutes(deps))
+    .use(ingestRoutes({ ...deps, afterUpload }))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(recapRoutes(deps))
-    .use(exportEraseRoutes({ ...deps, exports }))
+    .use(exportEraseRoutes({ ...deps, exports, afterErase: (uuid, what) => leaveBoards(deps.db, uuid, what) }))
     .use(tokenRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
@@ -133,7 +144,9 @@ export function createApp(deps: AppDeps) {
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }))
-    .use(recapPageRoutes({ ...deps, renders, items }));
+    .use(recapPageRoutes({ ...deps, renders, items }))
+    .use(boardRoutes({ ...deps, boards }))
+    .use(boardPageRoutes({ ...deps, boards }));
   return app;
 }
 

@@ -175,6 +175,12 @@ export const settings = {
     default: "",
     doc: "Path of a catalogue file to serve instead of the built-in one (for example the mod's own).",
   }),
+  boardsFile: setting({
+    env: "BOARDS_FILE",
+    schema: T.String({ maxLength: 1024 }),
+    default: "",
+    doc: 'Path of a JSON file of boards (docs/decisions.md, "Boards: definitions") ranked instead of the built-in set; checked against the catalogue at start.',
+  }),
   gameApiUrl: setting({
     env: "GAME_API_URL",
     schema: Url,

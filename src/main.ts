@@ -5,6 +5,8 @@ import { systemClock } from "./clock.ts";
 import { connect, type ConnectOptions } from "./db/connect.ts";
 import { migrate, markCreated } from "./db/migrate.ts";
 import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
+import { loadBoards, BoardsError } from "./boards/definitions.ts";
+import { parseBoardsArgs, runBoardsCommand, type BoardsCommand } from "./boards/command.ts";
 import { createApp } from "./app.ts";
 import { createMetrics, countedFetch } from "./metrics/metrics.ts";
 import { takeBackup, restoreBackup, BackupError } from "./db/backup.ts";
@@ -49,6 +51,9 @@ Commands:
   reports resolve <id> --in <ver>  Resolved in that mod version: older versions count, it or newer reopens.
   reports reopen <id>              Open again (also unmutes).
   reports mute <id>                Keep counting, never post to the chat.
+  boards held                      Figures held out of the boards for passing their plausibility bound.
+  boards exclude <name>            Take a player off every board (their scores go at once).
+  boards include <name>            Let an excluded or held player rank again from their next upload.
   backup <file>  Write a backup of the embedded database (while the service runs: give ADMIN_TOKEN).
   restore <file> Replace the embedded database with a backup (the service stopped; the old one is kept).
   --help, -h     Show this help.
@@ -61,7 +66,7 @@ ${settingsHelp().join("\n")}
 `;
 
 function startupFault(e: unknown): string | undefined {
-  if (e instanceof ConfigError || e instanceof CatalogueError) return e.message;
+  if (e instanceof ConfigError || e instanceof CatalogueError || e instanceof BoardsError) return e.message;
   const name = (e as Error)?.name;
   if (name === "DataDirLockedError" || name === "MigrationError" || name === "BackupError") return (e as Error).message;
   if (isCannotConnect(e)) return `cannot connect to DATABASE_URL: ${(e as Error).message}`;
@@ -87,6 +92,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
   const mark = (phase: string, since: number) => (phases[phase] = Math.round(performance.now() - since));
   let t = performance.now();
   const catalogue = await loadCatalogue(config.catalogueFile);
+  const boards = await loadBoards(config.boardsFile, catalogue);
   mark("catalogue", t);
   t = performance.now();
   // The embedded database opens in the background (its wasm compiles on another thread) while the
@@ -118,6 +124,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       fetch: countedFetch(globalThis.fetch, metrics, upstreams),
       log,
       catalogue,
+      boards,
       metrics,
       backup: database.backup,
       stopping: stopping.signal,
@@ -205,9 +212,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     err(`tally: ${reportsCommand.error}\n`);
     return 2;
   }
+  const boardsCommand = command === "boards" ? parseBoardsArgs(argv.slice(1)) : undefined;
+  if (boardsCommand && "error" in boardsCommand) {
+    err(`tally: ${boardsCommand.error}\n`);
+    return 2;
+  }
   if (
-    !["serve", "migrate", "check-config", "reports", "backup", "restore"].includes(command) ||
-    (command !== "reports" && argv.length > (withFile ? 2 : 1))
+    !["serve", "migrate", "check-config", "reports", "boards", "backup", "restore"].includes(command) ||
+    (command !== "reports" && command !== "boards" && argv.length > (withFile ? 2 : 1))
   ) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
     return 2;
@@ -227,6 +239,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   try {
     if (command === "check-config") {
       const catalogue = await loadCatalogue(config.catalogueFile);
+      await loadBoards(config.boardsFile, catalogue);
       const off = describeSwitchedOff(config);
       out(
         `settings are valid (catalogue version ${catalogue.version}):\n${describeConfig(config)
@@ -270,6 +283,19 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         }
         if (!isMissingTable(e)) throw e;
         err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
+        return 1;
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    if (command === "boards") {
+      const database = await connect(config, options);
+      try {
+        out(await runBoardsCommand({ db: database.db, clock: systemClock }, boardsCommand as BoardsCommand));
+      } catch (e) {
+        if (!isMissingTable(e)) throw e;
+        err("tally: this database has no board tables yet; run tally migrate (or tally serve) first\n");
         return 1;
       } finally {
         await database.close();

@@ -66,8 +66,8 @@ test("every request body, path and query parameter is the schema its route valid
     if (hooks.response?.type === "object")
       expect(op.responses["200"].content["application/json"].schema).toEqual(plain(hooks.response));
   }
-  // challenge, verify, dev, settings, page-token, share/rotate, ingest, reports, tokens
-  expect(bodies).toBe(9);
+  // challenge, verify, dev, settings, page-token, share/rotate, ingest, reports, tokens, boards/membership
+  expect(bodies).toBe(10);
 });
 
 test("every refusal is the error shape, with each code under the status it is answered with", () => {

@@ -181,3 +181,13 @@ export function accountByNameQuery(db: Db, name: string) {
     .orderBy(sql`${accounts.lastUploadAt} desc nulls last`, sql`${accounts.createdAt} desc`, accounts.uuid)
     .limit(1);
 }
+
+/** The names of these accounts and whether each made its page findable (boards: who a row may name). */
+export async function namesOf(db: Db, uuids: string[]): Promise<Map<string, { name: string; findable: boolean }>> {
+  if (uuids.length === 0) return new Map();
+  const found = await db
+    .select({ uuid: accounts.uuid, name: accounts.name, findable: accounts.findable })
+    .from(accounts)
+    .where(sql`${accounts.uuid} = any(${textArray(uuids)}::text[])`);
+  return new Map(found.map((r) => [r.uuid, { name: r.name, findable: r.findable }]));
+}

@@ -24,6 +24,8 @@ export {
   accountsForJobs,
   /** Erasure, in the caller's transaction: the account row and its page tokens, counted. */
   deleteAccount,
+  /** The boards: each ranked account's name and whether its page is findable (who a row may name). */
+  namesOf,
 } from "./accounts.query.ts";
 
 /** The signed-in account; 401 when it was erased meanwhile. */

@@ -14,3 +14,4 @@ export * from "../reports/reports.table.ts";
 export * from "../reports/release-health.table.ts";
 export * from "../tokens/tokens.table.ts";
 export * from "../recaps/recaps.table.ts";
+export * from "../boards/boards.table.ts";

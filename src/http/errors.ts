@@ -52,6 +52,9 @@ export const errorStatus = {
   unknown_player: 404,
   /** GET /v1/pages/<name>: no findable page has that name (unknown and not findable answer alike). */
   page_not_found: 404,
+  unknown_board: 404,
+  unknown_board_window: 404,
+  unknown_board_group: 422,
   upstream_refused_uuid: 422,
   upstream_key_rejected: 503,
   upstream_rate_limited: 503,

@@ -4,6 +4,7 @@
 // days into rollups, and the merge of more days into a rollup.
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
+import { textArray } from "../db/array-param.ts";
 
 /**
  * Serialises the writers of one account's statistics (ingest, the seal, retention) until the
@@ -147,3 +148,11 @@ export const foldIntoRollups = (
     from counter_days d join counter_keys k on k.key = d.key
     where ${where}
     group by d.uuid, d.profile_id, d.key`;
+
+/** The condition on `alias`.key of a read of one key or a list of keys (none: every key). */
+export const onlyKeys = (alias: string, only?: string | string[]) =>
+  only === undefined
+    ? sql``
+    : typeof only === "string"
+      ? sql` and ${sql.raw(alias)}.key = ${only}`
+      : sql` and ${sql.raw(alias)}.key = any(${textArray(only)}::text[])`;

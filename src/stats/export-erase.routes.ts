@@ -12,8 +12,18 @@ import { answers, refuses } from "../http/openapi.ts";
 const TOKEN_SCOPES = { "GET /v1/stats/export": ["export"], "GET /v1/stats/export.csv": ["export"] } as const;
 
 /** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
-
-export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: ExportGate }) {
+/**
+ * `afterErase`: set by createApp, so the boards drop the scores made of erased statistics (and, with
+ * the account, its opt-ins) without stats importing boards.
+ */
+export function exportEraseRoutes(
+  deps: ExportDeps &
+    ReadGuardDeps & { exports: ExportGate; afterErase?: (uuid: string, what: "data" | "account") => Promise<unknown> },
+) {
+  const after = async <T>(uuid: string, what: "data" | "account", answer: T) => {
+    await deps.afterErase?.(uuid, what);
+    return answer;
+  };
   const pageRows = deps.config.exportPageRows;
   const tags = ["stats"];
   return new Elysia({ name: "tally.export-erase" })
@@ -60,12 +70,20 @@ export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: 
         },
       },
     )
-    .delete("/v1/stats/data", ({ signedIn }) => eraseData(deps.db, signedIn.uuid), {
-      response: DataErased,
-      detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
-    })
-    .delete("/v1/stats/account", ({ signedIn }) => eraseAccount(deps.db, signedIn.uuid), {
-      response: AccountErased,
-      detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
-    });
+    .delete(
+      "/v1/stats/data",
+      async ({ signedIn }) => after(signedIn.uuid, "data", await eraseData(deps.db, signedIn.uuid)),
+      {
+        response: DataErased,
+        detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
+      },
+    )
+    .delete(
+      "/v1/stats/account",
+      async ({ signedIn }) => after(signedIn.uuid, "account", await eraseAccount(deps.db, signedIn.uuid)),
+      {
+        response: AccountErased,
+        detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
+      },
+    );
 }

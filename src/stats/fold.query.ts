@@ -12,6 +12,7 @@ import {
   latestDayReading,
   latestReading,
   mergedBackfill,
+  onlyKeys,
   overRows,
 } from "./counters.query.ts";
 
@@ -33,7 +34,7 @@ export type LifetimeRow = {
  * Per key of one profile (or only the key `only`): its merged backfill baseline (installs merged by maximum: for a min key
  * the smallest, for a gauge the latest), its seal baseline, and the fold of every day after both.
  */
-export function lifetimeRows(db: Db, uuid: string, profileId: string, only?: string) {
+export function lifetimeRows(db: Db, uuid: string, profileId: string, only?: string | string[]) {
   // Without statistics (the embedded database never gathers them; Postgres not before autovacuum
   // first analyzes a new or fast-grown table) the planner takes each of these CTEs for one row and
   // joins them by nested loops, reading every key once per key: quadratic in keys (issue 22; 10 000
@@ -41,16 +42,18 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string, only?: str
   // backends; with statistics the two plans measured the same (600 and 10 000 keys).
   // One key (a badge) reads one index range per CTE: nested loops are its plan, and forbidding them
   // priced it past the JIT's threshold (9 s of compiling for a one-row answer, issue 40).
-  if (only !== undefined) return lifetimeRowsOf(db, uuid, profileId, only);
+  // A short list of keys (a board's, issue 35) likewise: each CTE reads one index range per key.
+  if (typeof only === "string" || (only !== undefined && only.length <= 64))
+    return lifetimeRowsOf(db, uuid, profileId, only);
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_nestloop = off`);
     return lifetimeRowsOf(tx, uuid, profileId, only);
   });
 }
 
-function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string) {
+function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string | string[]) {
   // One key only (a badge, issue 40): each read below is then one key's index range.
-  const one = (alias: string) => (only === undefined ? sql`` : sql` and ${sql.raw(alias)}.key = ${only}`);
+  const one = (alias: string) => onlyKeys(alias, only);
   // Every fold of the open days, picked by kind once combined with the rollup's. A count's open days
   // add up as a numeric sum (no bigint overflow), like the exact fold.
   const open = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);

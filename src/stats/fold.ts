@@ -105,8 +105,8 @@ function lifetimeOf(row: LifetimeRow) {
 /** `items`: the game's item names, for labels of item keys (absent: ids in words). */
 export type FoldDeps = { db: Db; catalogue: Catalogue; items?: ItemNamer };
 
-/** Every key of one profile with its lifetime figure; `only`: that key alone (absent: none). */
-export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string) {
+/** Every key of one profile with its lifetime figure; `only`: that key or those keys alone (absent: every key). */
+export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string | string[]) {
   await refreshStaleRollups(deps.db, uuid, profileId, only);
   const rows = await lifetimeRows(deps.db, uuid, profileId, only);
   return distinctLabels(

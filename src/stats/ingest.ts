@@ -35,6 +35,20 @@ export type IngestDeps = {
    * so each instance may keep what it has seen; only committed pins are added.
    */
   pins: Map<string, q.KeyPin>;
+  /**
+   * Called once an upload has committed (not for a duplicate), with what it wrote: the boards keep
+   * their scores from it (issue 35). Set by createApp, so stats imports nothing of boards; a fault
+   * in it is logged, never the upload's.
+   */
+  afterUpload?: (upload: UploadDone) => Promise<void>;
+};
+
+/** What a committed upload wrote: the account's zone, its profile, and each row's key and day (null: a backfill). */
+export type UploadDone = {
+  uuid: string;
+  zone: string;
+  profile: { id: string; cuteName: string };
+  rows: { profileId: string; key: string; day: string | null }[];
 };
 
 type Answer = Static<typeof IngestAnswer>;
@@ -361,6 +375,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
   }
 
   let learned: q.KeyPin[] = [];
+  let done: UploadDone | undefined;
   const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
     const account = await requireAccount(tx, uuid);
     const duplicate = await claimBatch(tx, uuid, env, account, now);
@@ -402,6 +417,16 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     // Release health: this install runs this version today (bug intake owns the count).
     await countInstall(tx, now, version, env.client.install);
 
+    if (deps.afterUpload)
+      done = {
+        uuid,
+        zone: account.zone,
+        profile: env.profile,
+        rows: [
+          ...dayRows.map((r) => ({ profileId: r.profileId, key: r.key, day: r.day })),
+          ...backfills.map((r) => ({ profileId: r.profileId, key: r.key, day: null })),
+        ],
+      };
     const answer: Answer = {
       sealedBeforeDay,
       catalogueVersion: deps.catalogue.version,
@@ -426,5 +451,9 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     return answer;
   });
   for (const pin of learned) deps.pins.set(pin.key, pin);
+  if (done && !answer.duplicate && done.rows.length > 0)
+    await deps.afterUpload!(done).catch((error: unknown) =>
+      deps.log.error("boards: keeping scores after an upload failed", { error: String(error) }),
+    );
   return answer;
 }

@@ -65,3 +65,24 @@ export async function profileKeysAfter(db: Db, uuid: string, profileId: string, 
   );
   return found.map((r) => r.key);
 }
+
+/**
+ * Up to `limit` keys of one profile with day rows whose key starts with `prefix` (boards, issue 35):
+ * its rollups' keys (closed days) and its open days' keys in that range of the key index.
+ */
+export async function profileKeysWithPrefix(db: Db, uuid: string, profileId: string, prefix: string, limit: number) {
+  // Keys from `prefix` up to the next string of its length: byte order (collate "C") holds them together.
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const end = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  const range = sql` and key >= ${prefix} collate "C" and key < ${end} collate "C"`;
+  const found = await rows<{ key: string }>(
+    db,
+    sql`select key from (
+      (select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}${range} order by key collate "C" limit ${limit})
+      union
+      (select key from counter_days where uuid = ${uuid} and profile_id = ${profileId} and day > ${closedThrough(uuid)}${range}
+        group by key order by key collate "C" limit ${limit})
+    ) k order by key collate "C" limit ${limit}`,
+  );
+  return found.map((r) => r.key);
+}

@@ -5,7 +5,7 @@
 import { countClosingDays } from "./calendar.query.ts";
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough, foldIntoRollups, lockAccountStats, rollupMerge } from "./counters.query.ts";
+import { closedThrough, foldIntoRollups, lockAccountStats, onlyKeys, rollupMerge } from "./counters.query.ts";
 
 const p = sql.param;
 
@@ -90,8 +90,8 @@ export async function closeDays(tx: Db, uuid: string, from: string | null, throu
  * rebuild holds the account's stats lock, so an upload or the rollups job moving the same rollups
  * waits for it (rebuilding a key that stopped being stale meanwhile changes nothing).
  */
-export async function refreshStaleRollups(db: Db, uuid: string, profileId: string, only?: string) {
-  const one = only === undefined ? sql`` : sql` and key = ${only}`;
+export async function refreshStaleRollups(db: Db, uuid: string, profileId: string, only?: string | string[]) {
+  const one = onlyKeys("counter_rollups", only);
   const stale = await rows<{ key: string }>(
     db,
     sql`select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}${one} and stale`,

@@ -1,0 +1,235 @@
+// Keeping scores current (issue 35): after an upload commits, for an account that opted in, each
+// board the upload's keys touch is folded again for that account over the windows the upload's
+// days lie in (open ones only: an archived window is never recomputed) and all time, and its
+// score rows and bucket counts move in one transaction. An upload of no board's keys reads
+// nothing; one of an account that did not opt in reads one index row (its opt-ins).
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { UploadDone } from "../stats/ingest.ts";
+import { keysWithLifetime, keysWithPrefix, windowFolds } from "../stats/board-reads.ts";
+import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
+import { dayIn } from "../wire/day.ts";
+import type { Board, Boards, Kind } from "./definitions.ts";
+import { isOpen, windowOf, type BoardWindow } from "./windows.ts";
+import { bucketOf, sortValueOf } from "./buckets.ts";
+import * as q from "./boards.query.ts";
+
+export type ScoreDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards };
+
+/** Most keys of one pattern a board folds for one profile (a loot board of every item). */
+const KEYS_PER_BOARD = 5_000;
+
+/** The boards an account's opt-ins put it on. */
+export const boardsOptedIn = (boards: Boards, groups: string[]) =>
+  groups.includes("*") ? boards.list : boards.list.filter((b) => groups.includes(b.group));
+
+/** Folds the keys' figures of one board into its figure (count and gauge: added up; max, min: the best). */
+export function combineFigures(kind: Kind, values: bigint[]): bigint | null {
+  if (values.length === 0) return null;
+  if (kind === "max") return values.reduce((a, b) => (b > a ? b : a));
+  if (kind === "min") return values.reduce((a, b) => (b < a ? b : a));
+  return values.reduce((a, b) => a + b, 0n);
+}
+
+/** Whether a figure is ranked: a count or gauge board ranks only what is above zero. */
+export const ranked = (kind: Kind, value: bigint | null): value is bigint =>
+  value !== null && (kind === "max" || kind === "min" || value > 0n);
+
+/** The key prefix of a spec before its first placeholder (the whole key when it has none). */
+const prefixOf = (spec: string) => {
+  const i = spec.indexOf("{");
+  return i < 0 ? null : spec.slice(0, i);
+};
+
+/** The keys of a board one profile holds. */
+async function boardKeys(db: Db, uuid: string, profileId: string, board: Board): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const spec of board.keys) {
+    const prefix = prefixOf(spec);
+    if (prefix === null) keys.add(spec);
+    else
+      for (const key of await keysWithPrefix(db, uuid, profileId, prefix, KEYS_PER_BOARD))
+        if (board.matches(key)) keys.add(key);
+  }
+  return [...keys];
+}
+
+type Figure = { board: Board; window: BoardWindow; profileId: string; value: bigint | null };
+
+/**
+ * Each touched board's figure for the profile, in each window given: one read of the boards' keys
+ * over every calendar window, and one of their lifetime figures.
+ */
+async function figures(deps: ScoreDeps, uuid: string, profileId: string, touched: Map<Board, BoardWindow[]>) {
+  const keysOf = new Map<Board, string[]>();
+  for (const board of touched.keys()) keysOf.set(board, await boardKeys(deps.db, uuid, profileId, board));
+  const calendar = new Map<string, BoardWindow>();
+  const calendarKeys = new Set<string>();
+  const lifetimeKeys = new Set<string>();
+  for (const [board, windows] of touched)
+    for (const w of windows) {
+      if (w.kind === "all") for (const k of keysOf.get(board)!) lifetimeKeys.add(k);
+      else {
+        calendar.set(w.id, w);
+        for (const k of keysOf.get(board)!) calendarKeys.add(k);
+      }
+    }
+  const folds = await windowFolds(
+    deps.db,
+    uuid,
+    profileId,
+    [...calendar.values()].map((w) => ({ name: w.id, from: w.from!, to: w.to! })),
+    [...calendarKeys],
+  );
+  const byWindow = new Map<string, Map<string, bigint>>();
+  for (const f of folds) {
+    const m = byWindow.get(f.window) ?? new Map<string, bigint>();
+    byWindow.set(f.window, m.set(f.key, f.value));
+  }
+  const lifetimes =
+    lifetimeKeys.size > 0
+      ? new Map(
+          (await keysWithLifetime(deps, uuid, profileId, [...lifetimeKeys])).map(
+            (k) => [k.key, BigInt(k.lifetime.value)] as const,
+          ),
+        )
+      : new Map<string, bigint>();
+  const out: Figure[] = [];
+  for (const [board, windows] of touched)
+    for (const w of windows) {
+      const of = w.kind === "all" ? lifetimes : (byWindow.get(w.id) ?? new Map<string, bigint>());
+      const values = keysOf
+        .get(board)!
+        .filter((k) => of.has(k))
+        .map((k) => of.get(k)!);
+      out.push({ board, window: w, profileId, value: combineFigures(board.kind, values) });
+    }
+  return out;
+}
+
+/** The boards and windows an upload's rows touch, by the profile whose score they move. */
+function touchedBy(upload: UploadDone, boards: Board[], today: string) {
+  const byProfile = new Map<string, Map<Board, Map<string, BoardWindow>>>();
+  for (const row of upload.rows) {
+    for (const board of boards) {
+      if (!board.matches(row.key)) continue;
+      // A board ranks a profile, or the account where its keys are account-scoped.
+      const wanted = board.scope === "account" ? ACCOUNT_PROFILE : upload.profile.id;
+      if (row.profileId !== wanted || (board.scope === "profile" && row.profileId === ACCOUNT_PROFILE)) continue;
+      const perBoard = byProfile.get(wanted) ?? new Map<Board, Map<string, BoardWindow>>();
+      byProfile.set(wanted, perBoard);
+      const windows = perBoard.get(board) ?? new Map<string, BoardWindow>();
+      perBoard.set(board, windows);
+      for (const kind of board.windows) {
+        if (kind !== "all" && row.day === null) continue; // a baseline moves only the lifetime
+        const w = windowOf(kind, row.day ?? today);
+        if (isOpen(w, today)) windows.set(w.id, w);
+      }
+    }
+  }
+  return byProfile;
+}
+
+/** Keeps the account's scores current after an upload (the ingest's afterUpload). */
+export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
+  // Nothing of the upload is on any board: no read at all.
+  if (!upload.rows.some((r) => deps.boards.list.some((b) => b.matches(r.key)))) return;
+  const { groups, excluded } = await q.optinsAndExclusion(deps.db, upload.uuid);
+  if (groups.length === 0 || excluded) return;
+  const now = deps.clock.now();
+  const touched = touchedBy(upload, boardsOptedIn(deps.boards, groups), dayIn(upload.zone, now));
+  if (touched.size === 0) return;
+  await deps.db.transaction(async (tx) => {
+    await q.lockAccountScores(tx, upload.uuid);
+    const all: Figure[] = [];
+    for (const [profileId, perBoard] of touched) {
+      const windows = new Map([...perBoard].map(([b, ws]) => [b, [...ws.values()]]));
+      all.push(...(await figures({ ...deps, db: tx }, upload.uuid, profileId, windows)));
+    }
+    await writeFigures(tx, upload, all, now);
+  });
+}
+
+/** Days in a window (all time: none, so its figure is bounded by its board's other windows only). */
+const daysOf = (w: BoardWindow) =>
+  w.from === null
+    ? null
+    : Math.round((Date.parse(`${w.to}T00:00:00Z`) - Date.parse(`${w.from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/**
+ * Whether a figure passes its board's plausibility bound: a count or gauge board's gain above the
+ * bound times the window's days, a max board's value above it, a min board's below it.
+ */
+export function implausible(board: Board, window: BoardWindow, value: bigint | null): boolean {
+  if (board.bound === undefined || value === null) return false;
+  const bound = BigInt(board.bound);
+  if (board.kind === "max") return value > bound;
+  if (board.kind === "min") return value < bound;
+  const days = daysOf(window);
+  return days !== null && value > bound * BigInt(days);
+}
+
+/**
+ * Holds figures past their board's bound out of the ranking, listed for the operator; while the
+ * account has a held figure on a board, none of its figures there rank (the forged day is in its
+ * all-time figure too). Answers the figures with held ones made unranked.
+ */
+async function holdImplausible(tx: Db, upload: UploadDone, all: Figure[], now: number): Promise<Figure[]> {
+  const bounded = [...new Set(all.filter((f) => f.board.bound !== undefined).map((f) => f.board.id))];
+  if (bounded.length === 0) return all;
+  const over = all.filter((f) => implausible(f.board, f.window, f.value));
+  await q.holdFigures(
+    tx,
+    upload.uuid,
+    over.map((f) => ({ board: f.board.id, window: f.window.id, profileId: f.profileId, value: f.value!.toString() })),
+    now,
+  );
+  const held = await q.heldBoards(tx, upload.uuid, bounded);
+  return all.map((f) => (held.has(f.board.id) ? { ...f, value: null } : f));
+}
+
+/** Moves score rows and bucket counts to the figures: new, changed, or gone. */
+async function writeFigures(tx: Db, upload: UploadDone, figured: Figure[], now: number) {
+  if (figured.length === 0) return;
+  const all = await holdImplausible(tx, upload, figured, now);
+  const stored = await q.scoresOf(
+    tx,
+    upload.uuid,
+    [...new Set(all.map((f) => f.profileId))],
+    [...new Set(all.map((f) => f.board.id))],
+    [...new Set(all.map((f) => f.window.id))],
+  );
+  const old = new Map(stored.map((s) => [`${s.board}/${s.window}/${s.profileId}`, s]));
+  const upserts: q.ScoreWrite[] = [];
+  const gone: { board: string; window: string; profileId: string }[] = [];
+  const deltas: q.BucketDelta[] = [];
+  for (const f of all) {
+    const before = old.get(`${f.board.id}/${f.window.id}/${f.profileId}`);
+    const target = { board: f.board.id, window: f.window.id, profileId: f.profileId };
+    if (!ranked(f.board.kind, f.value)) {
+      if (before) {
+        gone.push(target);
+        deltas.push({ ...target, bucket: before.bucket, n: -1 });
+      }
+      continue;
+    }
+    if (before && BigInt(before.value) === f.value) continue;
+    const sortValue = sortValueOf(f.value, f.board.higherBetter);
+    const bucket = bucketOf(sortValue);
+    upserts.push({
+      ...target,
+      uuid: upload.uuid,
+      value: f.value.toString(),
+      sortValue: sortValue.toString(),
+      bucket,
+      reachedAt: now,
+      cuteName: f.profileId === ACCOUNT_PROFILE ? null : upload.profile.cuteName,
+    });
+    if (before) deltas.push({ ...target, bucket: before.bucket, n: -1 });
+    deltas.push({ ...target, bucket, n: 1 });
+  }
+  await q.deleteScores(tx, upload.uuid, gone);
+  await q.upsertScores(tx, upserts);
+  await q.addToBuckets(tx, deltas);
+}

@@ -1,0 +1,143 @@
+// The boards' pages (issue 35): the list of boards, and one board's window as a table, 100 a page,
+// with the viewer's own ranks pinned above it on their own view. Words first, ids one hover away.
+import Html from "@kitajs/html";
+import { Layout } from "./layout.tsx";
+import type { BoardPage } from "../boards/ranking.ts";
+
+type Described = BoardPage["board"];
+type Row = BoardPage["rows"][number];
+export type Format = (unit: string, value: number) => string;
+
+export function BoardsListPage(props: { boards: Described[] }): JSX.Element {
+  const groups = [...new Set(props.boards.map((b) => b.group))];
+  return (
+    <Layout title="Boards" path="/boards" description="Opt-in boards of tally's players: kills, loot, dungeon runs.">
+      <h1>Boards</h1>
+      <p>
+        Only players who turned boards on in the mod are ranked; a player is named only when their statistics page is
+        findable. Weeks run Monday to Sunday in each player's own time zone.
+      </p>
+      {groups.map((g) => (
+        <section class="board-group">
+          <h2>{Html.escapeHtml(g.charAt(0).toUpperCase() + g.slice(1))}</h2>
+          <ul class="board-list">
+            {props.boards
+              .filter((b) => b.group === g)
+              .map((b) => (
+                <li>
+                  <a href={`/boards/${b.id}`} title={b.id}>
+                    {Html.escapeHtml(b.title)}
+                  </a>
+                  {b.description ? <span class="muted"> — {Html.escapeHtml(b.description)}</span> : ""}
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+    </Layout>
+  );
+}
+
+function Who(props: { row: Row }): JSX.Element {
+  const r = props.row;
+  const profile = r.cuteName ? <span class="muted"> ({Html.escapeHtml(r.cuteName)})</span> : "";
+  if (r.name === null) return <span class="muted">A player</span>;
+  return (
+    <>
+      {r.you ? (
+        <strong>{Html.escapeHtml(r.name)} (you)</strong>
+      ) : (
+        <a href={`/u/${encodeURIComponent(r.name)}`}>{Html.escapeHtml(r.name)}</a>
+      )}
+      {profile}
+    </>
+  );
+}
+
+function Table(props: { rows: Row[]; unit: string; format: Format; caption: string }): JSX.Element {
+  return (
+    <table class="board-table">
+      <caption>{Html.escapeHtml(props.caption)}</caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num">
+            Rank
+          </th>
+          <th scope="col">Player</th>
+          <th scope="col" class="num">
+            Score
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r) => (
+          <tr class={r.you ? "you" : undefined}>
+            <td class="num">{r.rank.toLocaleString("en-GB")}</td>
+            <td>
+              <Who row={r} />
+            </td>
+            <td class="num">{Html.escapeHtml(props.format(props.unit, r.value))}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function BoardPageView(props: { page: BoardPage; base: string; format: Format }): JSX.Element {
+  const { page, base, format } = props;
+  const w = page.window;
+  const link = (kind: string, at: string | null, p?: number) =>
+    `${base}?window=${kind}${at ? `&at=${at}` : ""}${p && p > 1 ? `&page=${p}` : ""}`;
+  const title = `${page.board.title} · ${w.label}`;
+  return (
+    <Layout title={title} path={base}>
+      <p class="crumbs">
+        <a href="/boards">Boards</a>
+      </p>
+      <h1>{Html.escapeHtml(page.board.title)}</h1>
+      <nav class="board-windows" aria-label="Window">
+        {page.board.windows.map((k) => (
+          <a href={link(k, null)} aria-current={k === w.kind ? "page" : undefined}>
+            {k === "week" ? "This week" : k === "month" ? "This month" : "All time"}
+          </a>
+        ))}
+      </nav>
+      <h2>
+        {Html.escapeHtml(w.label)}
+        {w.kind !== "all" && !w.open ? <span class="muted"> (closed)</span> : ""}
+      </h2>
+      {w.kind === "all" ? (
+        <p class="muted">All time includes lifetime totals imported before the player's first upload.</p>
+      ) : (
+        ""
+      )}
+      <nav class="board-steps" aria-label="Other windows">
+        {w.previous ? <a href={link(w.kind, w.previous)}>← Earlier</a> : ""}
+        {w.next ? <a href={link(w.kind, w.next)}>Later →</a> : ""}
+      </nav>
+      {page.me.map((m) => (
+        <Table
+          rows={m.rows}
+          unit={page.board.unit}
+          format={format}
+          caption={`Your rank: #${m.rank} of ${page.total}`}
+        />
+      ))}
+      {page.rows.length === 0 ? (
+        <p>Nobody is ranked in this window yet.</p>
+      ) : (
+        <Table
+          rows={page.rows}
+          unit={page.board.unit}
+          format={format}
+          caption={`${page.total.toLocaleString("en-GB")} ranked, page ${page.page} of ${page.pages}`}
+        />
+      )}
+      <nav class="board-steps" aria-label="Pages">
+        {page.page > 1 ? <a href={link(w.kind, w.at, page.page - 1)}>← Better ranks</a> : ""}
+        {page.page < page.pages ? <a href={link(w.kind, w.at, page.page + 1)}>Next 100 →</a> : ""}
+      </nav>
+    </Layout>
+  );
+}

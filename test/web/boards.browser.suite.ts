@@ -1,0 +1,59 @@
+// A board's page in chromium (issue 35) at a phone's width (390 px) and a desktop's (1280 px), light
+// and dark: findable players by name and link, the others "A player", the window tabs; and the
+// list of boards. Screenshots under test/artifacts/boards-*.png.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+setDefaultTimeout(60_000);
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { listen, type Listening } from "../../src/http/serve.ts";
+import { testApp, type TestApp } from "../support/app.ts";
+import { launchChromium } from "../support/browser.ts";
+import { boardPlayer, upload } from "../boards/support.ts";
+
+const artifacts = join(import.meta.dir, "../artifacts");
+mkdirSync(artifacts, { recursive: true });
+
+let t: TestApp;
+let server: Listening;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  t = await testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" });
+  const names = ["Technoblade_Fan", "MiningMarta", "Quiet_One", "Zed_Zero", "Kiri", "Hidden_Hal", "Bob_B", "Lowkey_Lu"];
+  for (const [i, name] of names.entries()) {
+    const p = await boardPlayer(t, name, { findable: !name.startsWith("Hidden") && !name.startsWith("Quiet") });
+    t.clock.advance(1000);
+    await upload(t, p, { "2026-11-17": { "kills.island.hub": 1200 - i * 130, "kills.island.spider_den": 40 * i } });
+  }
+  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop("tests done");
+  await t?.close();
+});
+
+for (const scheme of ["light", "dark"] as const)
+  for (const width of [390, 1280]) {
+    test(`a board and the list, ${scheme}, ${width} px`, async () => {
+      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      const res = await page.goto(`${base}/boards/kills`, { waitUntil: "load" });
+      expect(res?.status()).toBe(200);
+      const rows = await page.$$eval("table.board-table tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
+      expect(rows).toHaveLength(8);
+      expect(rows.filter((r) => r.includes("A player"))).toHaveLength(2);
+      expect(await page.$$eval("a[href^='/u/']", (as) => as.length)).toBe(6);
+      // Nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: join(artifacts, `boards-kills-${width}-${scheme}.png`), fullPage: true });
+      await page.goto(`${base}/boards`, { waitUntil: "load" });
+      await page.screenshot({ path: join(artifacts, `boards-list-${width}-${scheme}.png`), fullPage: true });
+      await context.close();
+    });
+  }
