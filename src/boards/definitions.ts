@@ -75,14 +75,20 @@ function entryOf(catalogue: Catalogue, spec: string) {
   return catalogue.lookup(spec);
 }
 
-/** Checks a boards document against the catalogue; throws BoardsError naming the first fault. */
-export function parseBoards(document: unknown, catalogue: Catalogue, source: string): Boards {
+/**
+ * Checks a boards document against the catalogue; throws BoardsError naming the first fault. With
+ * `leaveOut` (the built-in set), a board whose keys the loaded catalogue does not have, or has with
+ * other kinds, is left out instead: an operator's CATALOGUE_FILE may not have the built-in
+ * catalogue's keys, and the built-in boards must never stop such a service from starting.
+ */
+export function parseBoards(document: unknown, catalogue: Catalogue, source: string, leaveOut = false): Boards {
   const first = Value.Errors(BoardsFile, document).First();
   if (first) throw new BoardsError(source, first.path || "/", first.message);
   const list: Board[] = [];
   const byId = new Map<string, Board>();
   (document as Static<typeof BoardsFile>).boards.forEach((def, i) => {
     if (byId.has(def.id)) throw new BoardsError(source, `/boards/${i}/id`, `a second board with the id ${def.id}`);
+    if (leaveOut && !fits(def, catalogue)) return;
     const entries = def.keys.map((spec, k) => {
       const entry = entryOf(catalogue, spec);
       if (!entry)
@@ -120,7 +126,7 @@ export function parseBoards(document: unknown, catalogue: Catalogue, source: str
 
 /** The boards a server ranks: BOARDS_FILE when set, else the built-in set. */
 export async function loadBoards(file: string, catalogue: Catalogue): Promise<Boards> {
-  if (!file) return parseBoards(builtIn, catalogue, "(built in)");
+  if (!file) return builtInBoards(catalogue);
   try {
     if (!statSync(file).isFile()) throw new BoardsError(file, "/", "not a file; BOARDS_FILE names a JSON file");
   } catch (error) {
@@ -136,5 +142,13 @@ export async function loadBoards(file: string, catalogue: Catalogue): Promise<Bo
   return parseBoards(document, catalogue, file);
 }
 
-/** The built-in set (tests and createApp without BOARDS_FILE). */
-export const builtInBoards = (catalogue: Catalogue) => parseBoards(builtIn, catalogue, "(built in)");
+/** Whether the catalogue has every key of the board, all of one kind, unit and scope. */
+function fits(def: Static<typeof BoardsFile>["boards"][number], catalogue: Catalogue): boolean {
+  const entries = def.keys.map((spec) => entryOf(catalogue, spec));
+  if (entries.some((e) => !e)) return false;
+  const [first] = entries;
+  return entries.every((e) => e!.kind === first!.kind && e!.scope === first!.scope && e!.unit === first!.unit);
+}
+
+/** The built-in set (tests and createApp without BOARDS_FILE): boards the catalogue cannot rank are left out. */
+export const builtInBoards = (catalogue: Catalogue) => parseBoards(builtIn, catalogue, "(built in)", true);

@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { boardJson, boardPlayer, upload, type BoardPlayer } from "./support.ts";
-import { loadBoards, parseBoards } from "../../src/boards/definitions.ts";
+import { builtInBoards, loadBoards, parseBoards } from "../../src/boards/definitions.ts";
 import { tempDirs } from "../support/temp.ts";
+import { buildCatalogue } from "../../src/catalogue/catalogue.ts";
 
 const tempDir = tempDirs("boards");
 
@@ -68,4 +69,18 @@ test("a board file naming a key the catalogue lacks stops start-up with its path
   const loaded = await loadBoards(file, t.catalogue);
   expect(loaded.list.map((b) => [b.id, b.scope, b.kind, b.windows])).toEqual([["play", "account", "count", ["all"]]]);
   await expect(loadBoards(`${dir}/missing.json`, t.catalogue)).rejects.toThrow("no such file");
+});
+
+test("a catalogue without the built-in boards' keys leaves those boards out; the service still starts", async () => {
+  // An operator's CATALOGUE_FILE need not have the built-in catalogue's keys: the built-in set
+  // keeps only the boards it can rank (an operator's BOARDS_FILE is still refused, above).
+  const doc = t.catalogue.document;
+  const only = buildCatalogue(
+    { ...doc, keys: doc.keys.filter((k) => k.key === "tally.playtime.total"), patterns: [] },
+    new Uint8Array(),
+  );
+  const kept = builtInBoards(only);
+  expect(kept.list.length).toBeGreaterThan(0);
+  expect(kept.list.every((b) => b.matches("tally.playtime.total"))).toBe(true);
+  expect(builtInBoards(t.catalogue).list.length).toBeGreaterThan(kept.list.length);
 });
