@@ -5,7 +5,7 @@
 // only the parameters the page uses; concurrent requests for one page share one render; each
 // account's renders spend a budget per minute (PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE), whoever asks;
 // an account holds at most STATS_MAX_PROFILES_PER_ACCOUNT profiles.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
 import { backend } from "../support/db.ts";
@@ -19,13 +19,24 @@ setDefaultTimeout(120_000);
 
 const NOW = "2026-06-10T12:00:00Z";
 const TODAY = "2026-06-10";
+// One database for the file (a fresh one costs seconds); each test builds its own app over it, with
+// its settings and its own clock, and its own accounts (each test's player names are its own).
+let file: TestApp;
+beforeAll(async () => {
+  file = await testApp({ now: NOW });
+});
+afterAll(() => file.close());
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
 });
 
 async function app(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
-  const t = await testApp({ settings: { devSignin: true, pageRateLimit: 0, cardRateLimit: 0, ...settings }, now: NOW });
+  const t = await testApp({
+    database: file.database,
+    settings: { devSignin: true, pageRateLimit: 0, cardRateLimit: 0, ...settings },
+    now: NOW,
+  });
   opened.push(t);
   return t;
 }
@@ -234,7 +245,7 @@ describe("profiles per account", () => {
 describe("GET /v1/stats/periods", () => {
   test("answers a page of keys at a time; the pages together are every key's periods, each once", async () => {
     const t = await app();
-    const p = await findablePlayer(t, "ManyKeys");
+    const p = await findablePlayer(t, "PagedKeys");
     const keys = Array.from({ length: 300 }, (_, i) => `mining.page.k${String(i).padStart(3, "0")}`);
     // Closed days (rollups) and open days (after the mark), some keys on one side only.
     await fill(t, p, keys.slice(0, 200), daysBack(20, 18));
