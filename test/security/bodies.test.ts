@@ -27,7 +27,7 @@ const gzipJson = { "content-type": "application/json", "content-encoding": "gzip
 const errorOf = async (res: Response) =>
   ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
 /** The issue's request: 8 KB on the wire, 4 million `[` then 4 million `]` once inflated (compressed once). */
-let bomb: Uint8Array | undefined;
+let bomb: Uint8Array<ArrayBuffer> | undefined;
 const bracketBomb = () =>
   (bomb ??= Bun.gzipSync(new TextEncoder().encode("[".repeat(4_000_000) + "]".repeat(4_000_000)), { level: 9 }));
 

@@ -19,12 +19,10 @@ setDefaultTimeout(120_000);
 
 const NOW = "2026-06-10T12:00:00Z";
 const TODAY = "2026-06-10";
-// One database for the file (a fresh one costs seconds); each test builds its own app over it, with
-// its settings and its own clock, and its own accounts (each test's player names are its own).
+// One database for the file (a fresh one costs seconds); each test its own app (settings, clock) and
+// players (names of its own) over it.
 let file: TestApp;
-beforeAll(async () => {
-  file = await testApp({ now: NOW });
-});
+beforeAll(async () => void (file = await testApp({ now: NOW })));
 afterAll(() => file.close());
 const opened: TestApp[] = [];
 afterEach(async () => {
@@ -52,27 +50,14 @@ async function findablePlayer(t: TestApp, name: string): Promise<Uploader> {
   return p;
 }
 
-/**
- * Uploads `keys` on each of `days`, each value `value(key index, day index)`: one upload a day, or
- * `daysPerUpload` days to an upload (the same rows stored, as a mod catching up sends them; where a
- * test's subject is the pages, not the uploads, this spares it a few dozen uploads' work).
- */
-async function fill(
-  t: TestApp,
-  p: Uploader,
-  keys: string[],
-  days: string[],
-  value = (i: number, d: number) => i + d,
-  daysPerUpload = 1,
-) {
-  const blocks: CounterBlock[] = days.map((day, d) => ({
-    profileId: PROFILE,
-    scope: "day",
-    day,
-    rows: keys.map((k, i) => ({ k, v: value(i, d) })),
-  }));
-  for (let at = 0; at < blocks.length; at += daysPerUpload) {
-    const counters = blocks.slice(at, at + daysPerUpload);
+const sum = (i: number, d: number) => i + d;
+/** Uploads `keys` on each of `days`, each value `value(key index, day index)`: one upload a day, or
+ * `perUpload` days an upload (the same rows; spares a test of pages, not uploads, dozens of uploads). */
+async function fill(t: TestApp, p: Uploader, keys: string[], days: string[], value = sum, perUpload = 1) {
+  const on = (d: number) => keys.map((k, i) => ({ k, v: value(i, d) }));
+  const blocks: CounterBlock[] = days.map((day, d) => ({ profileId: PROFILE, scope: "day", day, rows: on(d) }));
+  for (let at = 0; at < blocks.length; at += perUpload) {
+    const counters = blocks.slice(at, at + perUpload);
     const res = await p.send(envelope(t, { zone: { id: "UTC" }, counters }));
     expect(res.status).toBe(200);
     t.clock.advance(1);
@@ -111,7 +96,7 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     // The large account also holds 400 more keys of the same group (small values: listed, never
     // charted) over 90 days that end before this week and the last.
     const more = Array.from({ length: 400 }, (_, i) => `mining.more.k${String(i).padStart(3, "0")}`);
-    for (let d = 0; d < 90; d += 30) await fill(t, large, more, daysBack(105 - d, 76 - d), undefined, 30);
+    for (let d = 0; d < 90; d += 30) await fill(t, large, more, daysBack(105 - d, 76 - d), sum, 30);
     const read = rowsRead(t);
     await read();
     const page = async (name: string, query = "") => {
