@@ -2,13 +2,20 @@
 // expiry signed with ADMIN_TOKEN), so signing out only asked the browser to forget it: a copy kept
 // working for the rest of its 8 hours. Now each sign-in is a row, and signing out deletes it on the
 // server: the old cookie is refused everywhere at once, on every instance.
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { createApp } from "../../src/app.ts";
 import { loadConfig, envFor } from "../../src/config.ts";
 
 const ADMIN = "admin-signout-token-7a6b5c4d3e2f1a0b9c8d";
 
+// One database for the file (a fresh one costs seconds); each test its own app (and clock) over it.
+// Every test signs in sessions of its own, and ends only those.
+let file: TestApp;
+beforeAll(async () => {
+  file = await testApp();
+});
+afterAll(() => file.close());
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
@@ -17,7 +24,7 @@ afterEach(async () => {
 type Handler = { handle(r: Request): Promise<Response> };
 
 async function open() {
-  const t = await testApp({ settings: { adminToken: ADMIN } });
+  const t = await testApp({ database: file.database, settings: { adminToken: ADMIN } });
   opened.push(t);
   return t;
 }

@@ -2,7 +2,7 @@
 // by a route that takes one, after the address rate limit, the token guard and the route's own
 // limit; under the route's own decoded cap; refused before JSON.parse when it nests deeper than
 // MAX_JSON_DEPTH; and only so many bodies decode at once. Rate limits count an IPv6 /64 as one.
-import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { uploader, type Uploader } from "../support/uploads.ts";
 import { report } from "../reports/report.ts";
@@ -11,20 +11,25 @@ import { nestsDeeperThan } from "../../src/http/body.ts";
 
 setDefaultTimeout(30_000);
 
+// One app and database for the file (a fresh database costs seconds). A test that needs other
+// settings builds a second app over the same database (`database: t.database`), and a test whose
+// rate-limit counts must start at zero runs on a day of its own: counts are kept per fixed window,
+// so another test's window never adds to its count. A test that signs its player out signs in its own.
 let t: TestApp;
 let u: Uploader;
-beforeEach(async () => {
+beforeAll(async () => {
   t = await testApp({ settings: { devSignin: true, authRateLimit: 0, reportRateLimit: 0 } });
   u = await uploader(t);
 });
-afterEach(() => t.close());
+afterAll(() => t.close());
 
 const gzipJson = { "content-type": "application/json", "content-encoding": "gzip" };
 const errorOf = async (res: Response) =>
   ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
-/** The issue's request: 8 KB on the wire, 4 million `[` then 4 million `]` once inflated. */
+/** The issue's request: 8 KB on the wire, 4 million `[` then 4 million `]` once inflated (compressed once). */
+let bomb: Uint8Array<ArrayBuffer> | undefined;
 const bracketBomb = () =>
-  Bun.gzipSync(new TextEncoder().encode("[".repeat(4_000_000) + "]".repeat(4_000_000)), { level: 9 });
+  (bomb ??= Bun.gzipSync(new TextEncoder().encode("[".repeat(4_000_000) + "]".repeat(4_000_000)), { level: 9 }));
 
 /** method, path, whether it needs the token. */
 const routes: [string, string, boolean][] = [
@@ -118,7 +123,11 @@ describe("the caller is known before the body is read", () => {
   });
 
   test("sign-in over its rate limit answers 429 without reading the body", async () => {
-    const limited = await testApp({ settings: { authRateLimit: 1 } });
+    const limited = await testApp({
+      database: t.database,
+      settings: { authRateLimit: 1 },
+      now: "2026-06-02T12:00:00Z",
+    });
     try {
       expect((await limited.postJson("/v1/auth/challenge", {})).status).toBe(200);
       const req = new Request("http://localhost/v1/auth/challenge", {
@@ -135,7 +144,11 @@ describe("the caller is known before the body is read", () => {
   });
 
   test("a report over its rate limit, or for an unknown tool, is refused without reading the body", async () => {
-    const limited = await testApp({ settings: { reportRateLimit: 1 } });
+    const limited = await testApp({
+      database: t.database,
+      settings: { reportRateLimit: 1 },
+      now: "2026-06-03T12:00:00Z",
+    });
     try {
       expect((await limited.postJson("/v1/reports/general", report())).status).toBe(200);
       for (const [app, path, status] of [
@@ -152,6 +165,8 @@ describe("the caller is known before the body is read", () => {
   });
 
   test("a route that takes no body reads none", async () => {
+    // Its own player: signing out every session would leave the file's player signed out.
+    const own = await uploader(t);
     for (const [method, path] of [
       ["DELETE", "/v1/stats/share"],
       ["DELETE", "/v1/auth/sessions"],
@@ -159,7 +174,7 @@ describe("the caller is known before the body is read", () => {
       const req = new Request(`http://localhost${path}`, {
         method,
         body: "not even gzip",
-        headers: { ...gzipJson, ...u.auth },
+        headers: { ...gzipJson, ...own.auth },
       });
       expect((await t.app.handle(req)).status).toBe(200);
       expect(req.bodyUsed).toBe(false);
@@ -204,6 +219,7 @@ describe("each route's decoded cap", () => {
 describe("bodies decoding at once", () => {
   test("past BODY_DECODE_BUDGET_BYTES and a full queue, a body is told 503 server_busy; room comes back", async () => {
     const busy = await testApp({
+      database: t.database,
       settings: {
         bodyDecodeBudgetBytes: 64 * 1024,
         bodyDecodeQueue: 0,
@@ -245,6 +261,7 @@ describe("bodies decoding at once", () => {
 
   test("with room in the queue, the second body waits its turn instead", async () => {
     const queued = await testApp({
+      database: t.database,
       settings: {
         bodyDecodeBudgetBytes: 64 * 1024,
         bodyDecodeQueue: 4,
@@ -296,6 +313,7 @@ describe("rate limits per IPv6 /64", () => {
 
   test("a one-minute limit tidying its old windows leaves the hour-long report limit's counts alone", async () => {
     const limited = await testApp({
+      database: t.database,
       settings: { reportRateLimit: 1, authRateLimit: 100 },
       now: "2026-06-01T12:00:00Z",
     });
@@ -311,7 +329,11 @@ describe("rate limits per IPv6 /64", () => {
   });
 
   test("two addresses of one /64 share the sign-in limit; another /64 has its own", async () => {
-    const limited = await testApp({ settings: { authRateLimit: 2, trustProxy: true } });
+    const limited = await testApp({
+      database: t.database,
+      settings: { authRateLimit: 2, trustProxy: true },
+      now: "2026-06-04T12:00:00Z",
+    });
     try {
       const from = (ip: string) => limited.postJson("/v1/auth/challenge", {}, { headers: { "x-forwarded-for": ip } });
       expect((await from("2001:db8:1:2::1")).status).toBe(200);

@@ -5,7 +5,7 @@
 // only the parameters the page uses; concurrent requests for one page share one render; each
 // account's renders spend a budget per minute (PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE), whoever asks;
 // an account holds at most STATS_MAX_PROFILES_PER_ACCOUNT profiles.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
 import { backend } from "../support/db.ts";
@@ -19,13 +19,22 @@ setDefaultTimeout(120_000);
 
 const NOW = "2026-06-10T12:00:00Z";
 const TODAY = "2026-06-10";
+// One database for the file (a fresh one costs seconds); each test its own app (settings, clock) and
+// players (names of its own) over it.
+let file: TestApp;
+beforeAll(async () => void (file = await testApp({ now: NOW })));
+afterAll(() => file.close());
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
 });
 
 async function app(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
-  const t = await testApp({ settings: { devSignin: true, pageRateLimit: 0, cardRateLimit: 0, ...settings }, now: NOW });
+  const t = await testApp({
+    database: file.database,
+    settings: { devSignin: true, pageRateLimit: 0, cardRateLimit: 0, ...settings },
+    now: NOW,
+  });
   opened.push(t);
   return t;
 }
@@ -41,16 +50,15 @@ async function findablePlayer(t: TestApp, name: string): Promise<Uploader> {
   return p;
 }
 
-/** Uploads `keys` on each of `days` (one upload a day), each value `value(key index, day index)`. */
-async function fill(t: TestApp, p: Uploader, keys: string[], days: string[], value = (i: number, d: number) => i + d) {
-  for (const [d, day] of days.entries()) {
-    const block: CounterBlock = {
-      profileId: PROFILE,
-      scope: "day",
-      day,
-      rows: keys.map((k, i) => ({ k, v: value(i, d) })),
-    };
-    const res = await p.send(envelope(t, { zone: { id: "UTC" }, counters: [block] }));
+const sum = (i: number, d: number) => i + d;
+/** Uploads `keys` on each of `days`, each value `value(key index, day index)`: one upload a day, or
+ * `perUpload` days an upload (the same rows; spares a test of pages, not uploads, dozens of uploads). */
+async function fill(t: TestApp, p: Uploader, keys: string[], days: string[], value = sum, perUpload = 1) {
+  const on = (d: number) => keys.map((k, i) => ({ k, v: value(i, d) }));
+  const blocks: CounterBlock[] = days.map((day, d) => ({ profileId: PROFILE, scope: "day", day, rows: on(d) }));
+  for (let at = 0; at < blocks.length; at += perUpload) {
+    const counters = blocks.slice(at, at + perUpload);
+    const res = await p.send(envelope(t, { zone: { id: "UTC" }, counters }));
     expect(res.status).toBe(200);
     t.clock.advance(1);
   }
@@ -84,11 +92,11 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     const t = await app();
     const small = await findablePlayer(t, "SmallPlayer");
     const large = await findablePlayer(t, "LargePlayer");
-    for (const p of [small, large]) await fill(t, p, LEADING, daysBack(29, 0), big);
+    for (const p of [small, large]) await fill(t, p, LEADING, daysBack(29, 0), big, 30);
     // The large account also holds 400 more keys of the same group (small values: listed, never
     // charted) over 90 days that end before this week and the last.
     const more = Array.from({ length: 400 }, (_, i) => `mining.more.k${String(i).padStart(3, "0")}`);
-    for (let d = 0; d < 90; d += 30) await fill(t, large, more, daysBack(105 - d, 76 - d));
+    for (let d = 0; d < 90; d += 30) await fill(t, large, more, daysBack(105 - d, 76 - d), sum, 30);
     const read = rowsRead(t);
     await read();
     const page = async (name: string, query = "") => {
@@ -146,7 +154,7 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
 
   test("concurrent requests for one page share one render", async () => {
     const t = await app();
-    await fill(t, await findablePlayer(t, "Crowded"), LEADING, daysBack(29, 0), big);
+    await fill(t, await findablePlayer(t, "Crowded"), LEADING, daysBack(29, 0), big, 30);
     const read = rowsRead(t);
     await read();
     expect((await t.request("/u/Crowded?period=month")).status).toBe(200);
@@ -234,7 +242,7 @@ describe("profiles per account", () => {
 describe("GET /v1/stats/periods", () => {
   test("answers a page of keys at a time; the pages together are every key's periods, each once", async () => {
     const t = await app();
-    const p = await findablePlayer(t, "ManyKeys");
+    const p = await findablePlayer(t, "PagedKeys");
     const keys = Array.from({ length: 300 }, (_, i) => `mining.page.k${String(i).padStart(3, "0")}`);
     // Closed days (rollups) and open days (after the mark), some keys on one side only.
     await fill(t, p, keys.slice(0, 200), daysBack(20, 18));

@@ -3,20 +3,31 @@
 // body reserves its declared length, not its route's cap; small routes read from a pool of their
 // own; one body in flight per signed-in account and BODY_READS_PER_ADDRESS per address.
 // The deadlines are real time (they guard sockets), so each test sets them small.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testApp, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { envelope as emptyEnvelope, PROFILE, uploader, type Uploader } from "../support/uploads.ts";
 import { report } from "../reports/report.ts";
 
 setDefaultTimeout(30_000);
 
+// One database for the file (a fresh one costs seconds): each test builds its own app over it, with
+// its own settings and its own accounts. What a body holds in flight is kept by the app, not the
+// database, so no test's stalls reach another's.
+let file: TestApp;
+beforeAll(async () => {
+  file = await testApp();
+});
+afterAll(() => file.close());
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const s of stalls.splice(0)) s.end();
   await Promise.all(opened.splice(0).map((t) => t.close()));
 });
 async function app(settings: TestAppOptions["settings"] = {}) {
-  const t = await testApp({ settings: { devSignin: true, authRateLimit: 0, reportRateLimit: 0, ...settings } });
+  const t = await testApp({
+    database: file.database,
+    settings: { devSignin: true, authRateLimit: 0, reportRateLimit: 0, ...settings },
+  });
   opened.push(t);
   return t;
 }

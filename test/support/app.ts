@@ -7,6 +7,7 @@ import { memoryLog } from "../../src/log.ts";
 import { loadCatalogue } from "../../src/catalogue/load.ts";
 import { createMetrics } from "../../src/metrics/metrics.ts";
 import { testDatabase } from "./db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { openapiChecker } from "./openapi-check.ts";
 
 export type TestAppOptions = {
@@ -15,6 +16,12 @@ export type TestAppOptions = {
   now?: string | number;
   /** The embedded database in this folder, on disk as the binary keeps it, rather than in memory. */
   dataDir?: string;
+  /**
+   * The database of another app of the same test file (its `database`), for a test that needs other
+   * settings over the file's one database: a fresh database costs seconds, a second app over the same
+   * one milliseconds. Closing this app leaves that database open (its own app closes it).
+   */
+  database?: Database;
 };
 
 /** fetch that fails loudly: no test reaches a real upstream. */
@@ -38,7 +45,7 @@ export const loopbackFetch: typeof fetch = Object.assign(
 );
 
 export async function testApp(options: TestAppOptions = {}) {
-  const database = await testDatabase(options.dataDir);
+  const database = options.database ?? (await testDatabase(options.dataDir));
   const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
   const clock = fakeClock(options.now);
   const log = memoryLog();
@@ -89,7 +96,9 @@ export async function testApp(options: TestAppOptions = {}) {
         }),
       );
     },
-    close: () => database.close(),
+    close: async () => {
+      if (!options.database) await database.close();
+    },
   };
 }
 
