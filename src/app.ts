@@ -24,6 +24,7 @@ import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
 import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
+import { importRoutes } from "./stats/import.routes.ts";
 import { exportGate } from "./stats/export-gate.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
 import { assetRoutes } from "./assets/assets.routes.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports }))
+    .use(importRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

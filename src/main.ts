@@ -140,7 +140,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       log,
       // Bun's own refusal (an empty 413, before any handler) only for bodies far over the cap, so a body
       // just over it still gets the coded 413 body_too_large from the route's reader.
-      maxBodyBytes: config.maxBodyBytes * TRANSPORT_CEILING_FACTOR,
+      maxBodyBytes: Math.max(config.maxBodyBytes * TRANSPORT_CEILING_FACTOR, config.importMaxWireBytes),
     });
     scheduler = createScheduler({
       log,

@@ -11,6 +11,7 @@ import { requireAccount } from "../accounts/accounts.ts";
 import { settingsDocument } from "../accounts/settings.ts";
 import { sessionsForExport } from "../auth/sessions.ts";
 import { exportPage, exportSources } from "./export.query.ts";
+import { EXPORT_FORMAT } from "./import-format.ts";
 import { playerCaches, type CachePolicy } from "../profiles/caches.ts";
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -99,6 +100,7 @@ export async function exportStream(
   const account = await requireAccount(deps.db, uuid);
   const head = {
     service: "tally",
+    format: EXPORT_FORMAT,
     exportedAt: new Date(deps.clock.now()).toISOString(),
     account: {
       uuid: account.uuid,

@@ -15,6 +15,8 @@ export type TestAppOptions = {
   now?: string | number;
   /** The embedded database in this folder, on disk as the binary keeps it, rather than in memory. */
   dataDir?: string;
+  /** The embedded database even when DATABASE_URL is set (two instances, one on each). */
+  backend?: "embedded";
 };
 
 /** fetch that fails loudly: no test reaches a real upstream. */
@@ -38,7 +40,7 @@ export const loopbackFetch: typeof fetch = Object.assign(
 );
 
 export async function testApp(options: TestAppOptions = {}) {
-  const database = await testDatabase(options.dataDir);
+  const database = await testDatabase(options.dataDir, options.backend);
   const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
   const clock = fakeClock(options.now);
   const log = memoryLog();
