@@ -35,7 +35,12 @@ async function* decoded(
     reader.releaseLock();
     throw new ApiError("invalid_body", "the file could not be read");
   }
-  const head = first.value ?? new Uint8Array();
+  let head = first.value ?? new Uint8Array();
+  // Two bytes tell gzip from plain text; a first chunk of one byte waits for the next.
+  while (head.byteLength < 2 && !first.done) {
+    first = await reader.read();
+    if (first.value) head = Buffer.concat([head, first.value]);
+  }
   const gzip = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
   if (!gzip && !plainAllowed) {
     reader.cancel().catch(() => {});

@@ -33,7 +33,7 @@ export async function exportOf(t: TestApp, auth: Record<string, string>): Promis
   return res.text();
 }
 
-export function importTo(t: TestApp, auth: Record<string, string>, file: string | Uint8Array, query = "") {
+export function importTo(t: TestApp, auth: Record<string, string>, file: string | Uint8Array<ArrayBuffer>, query = "") {
   const body = typeof file === "string" ? Bun.gzipSync(new TextEncoder().encode(file)) : file;
   return t.request(`/v1/stats/import${query}`, {
     method: "POST",
