@@ -15,6 +15,7 @@ import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
 import { jobLockFor, jobLocksHeld } from "./jobs/job-lock.ts";
 import { serviceJobs } from "./jobs/jobs.ts";
 import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts";
+import { parseImportArgs, runImportCommand } from "./stats/import-command.ts";
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 import { startEarly } from "./early.ts";
@@ -51,6 +52,10 @@ Commands:
   reports mute <id>                Keep counting, never post to the chat.
   backup <file>  Write a backup of the embedded database (while the service runs: give ADMIN_TOKEN).
   restore <file> Replace the embedded database with a backup (the service stopped; the old one is kept).
+  import <file> --account <name> [--confirm-other-account]
+                 Take an export file (GET /v1/stats/export, format 2; gzip or plain) into that account, by the
+                 rules of POST /v1/stats/import: checked whole, then applied in one transaction (the embedded
+                 database: with the service stopped). Another account's file needs --confirm-other-account.
   --help, -h     Show this help.
   --version, -v  Print the version.
 
@@ -201,13 +206,15 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
   const withFile = command === "backup" || command === "restore";
   const reportsCommand = command === "reports" ? parseReportsArgs(argv.slice(1)) : undefined;
-  if (reportsCommand && "error" in reportsCommand) {
-    err(`tally: ${reportsCommand.error}\n`);
-    return 2;
-  }
+  const importCommand = command === "import" ? parseImportArgs(argv.slice(1)) : undefined;
+  for (const parsed of [reportsCommand, importCommand])
+    if (parsed && "error" in parsed) {
+      err(`tally: ${parsed.error}\n`);
+      return 2;
+    }
   if (
-    !["serve", "migrate", "check-config", "reports", "backup", "restore"].includes(command) ||
-    (command !== "reports" && argv.length > (withFile ? 2 : 1))
+    !["serve", "migrate", "check-config", "reports", "backup", "restore", "import"].includes(command) ||
+    (command !== "reports" && command !== "import" && argv.length > (withFile ? 2 : 1))
   ) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
     return 2;
@@ -270,6 +277,27 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         }
         if (!isMissingTable(e)) throw e;
         err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
+        return 1;
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    if (command === "import") {
+      const database = await connect(config, options);
+      try {
+        await migrate(database.db);
+        const catalogue = await loadCatalogue(config.catalogueFile);
+        out(
+          await runImportCommand(
+            { db: database.db, clock: systemClock, log, catalogue, config },
+            importCommand as Exclude<typeof importCommand, { error: string } | undefined>,
+            err,
+          ),
+        );
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        err(`tally: ${e.code}: ${e.message}${e.path ? ` (at ${e.path})` : ""}\n`);
         return 1;
       } finally {
         await database.close();

@@ -25,12 +25,8 @@ export function importRoutes(deps: ImportDeps & { config: { importMaxWireBytes: 
         tags: ["stats"],
         summary:
           "Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing",
-        requestBody: {
-          required: true,
-          description:
-            "The export document (GET /v1/stats/export) as a file, Content-Type: application/json with Content-Encoding: gzip (required).",
-          content: { "application/json": { schema: { type: "object" } } },
-        },
+        description:
+          "The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.",
         ...refuses(...IMPORT_REFUSALS),
       },
     },
