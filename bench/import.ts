@@ -30,6 +30,11 @@ const PROFILES = ["p1", "p2"].map((p) => new Bun.CryptoHasher("md5").update(p).d
 const INSTALL = new Bun.CryptoHasher("md5").update("install").digest("hex");
 const settings = { devSignin: true, exportPageRows: 5000 };
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+/** CPU milliseconds this process spent since `from` (the embedded database runs in it; Postgres does not). */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return Math.round((d.user + d.system) / 1000);
+};
 
 async function signIn(t: TestApp) {
   const res = await t.postJson("/v1/auth/dev", { uuid: UUID, name: "Large_Account", zone: "UTC" });
@@ -38,7 +43,10 @@ async function signIn(t: TestApp) {
   await t.request("/v1/stats/settings", {
     method: "PATCH",
     headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({ settingsVersion: 1, categories: Object.fromEntries(t.catalogue.categories.map((c) => [c, true])) }),
+    body: JSON.stringify({
+      settingsVersion: 1,
+      categories: Object.fromEntries(t.catalogue.categories.map((c) => [c, true])),
+    }),
   });
   return auth;
 }
@@ -93,17 +101,22 @@ const statistics = (text: string) => text.slice(text.indexOf(',"profiles":['));
 async function measure(backend: "embedded" | "postgres") {
   const dirs = [mkdtempSync(join(tmpdir(), "tally-import-a-")), mkdtempSync(join(tmpdir(), "tally-import-b-"))];
   const options = (dir: string) =>
-    backend === "embedded" ? { settings, now: `${TODAY}T12:00:00Z`, dataDir: dir, backend } : { settings, now: `${TODAY}T12:00:00Z` };
+    backend === "embedded"
+      ? { settings, now: `${TODAY}T12:00:00Z`, dataDir: dir, backend }
+      : { settings, now: `${TODAY}T12:00:00Z` };
   const source = await testApp(options(dirs[0]!));
   const target = await testApp(options(dirs[1]!));
   try {
     const sourceAuth = await signIn(source);
     await fill(source);
-    const get = (t: TestApp, auth: Record<string, string>) => t.request("/v1/stats/export", { headers: auth }).then((r) => r.text());
+    const get = (t: TestApp, auth: Record<string, string>) =>
+      t.request("/v1/stats/export", { headers: auth }).then((r) => r.text());
     await get(source, sourceAuth); // warm
     let t0 = performance.now();
+    let cpu = process.cpuUsage();
     const file = await get(source, sourceAuth);
     const exportMs = performance.now() - t0;
+    const exportCpuMs = cpuSince(cpu);
     const doc = JSON.parse(file) as { dayRows: unknown[] };
     t0 = performance.now();
     const gz = Bun.gzipSync(new TextEncoder().encode(file));
@@ -116,12 +129,22 @@ async function measure(backend: "embedded" | "postgres") {
     t0 = performance.now();
     const checks = rowChecks(target.catalogue, target.clock.now(), { maxKeysPerProfile: 10_000, maxProfiles: 100 });
     const limits = { maxBytes: 2 ** 31, maxValueChars: 2 ** 18, maxDepth: 8 };
-    const sections = new Set(["deviceSessions", "profiles", "dayRows", "backfills", "seals", "sessions", "timelineEvents", "mirrorSections"]);
+    const sections = new Set([
+      "deviceSessions",
+      "profiles",
+      "dayRows",
+      "backfills",
+      "seals",
+      "sessions",
+      "timelineEvents",
+      "mirrorSections",
+    ]);
     for await (const e of fileEvents(new Blob([gz]).stream(), limits, (n) => sections.has(n)))
       if (e.kind === "row" && e.section !== "deviceSessions") checks.check(e.section as Section, e.index, e.value);
     const checkPassMs = performance.now() - t0;
     const targetAuth = await signIn(target);
     t0 = performance.now();
+    cpu = process.cpuUsage();
     const run = await peakDuring(() =>
       target.request("/v1/stats/import", {
         method: "POST",
@@ -130,6 +153,7 @@ async function measure(backend: "embedded" | "postgres") {
       }),
     );
     const importMs = performance.now() - t0;
+    const importCpuMs = cpuSince(cpu);
     const answer = (await run.value.json()) as Record<string, unknown>;
     const again = await get(target, targetAuth);
     return {
@@ -138,6 +162,8 @@ async function measure(backend: "embedded" | "postgres") {
       exportBytes: file.length,
       gzipBytes: gz.byteLength,
       exportMs: Math.round(exportMs),
+      exportCpuMs,
+      importCpuMs,
       gzipMs: Math.round(gzipMs),
       importMs: Math.round(importMs),
       jsonParseMs: Math.round(jsonParseMs),
@@ -159,7 +185,7 @@ if (postgresUrl) results.push(await measure("postgres"));
 else console.error("bench/import.ts: the Postgres half skipped; set DATABASE_URL");
 for (const r of results)
   console.log(
-    `${r.backend.padEnd(8)} ${r.dayRows} day rows: export ${r.exportMs} ms (${r.exportBytes} bytes, ${r.gzipBytes} gzip in ${r.gzipMs} ms); ` +
-      `import ${r.importMs} ms (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle; export again identical: ${r.identical}`,
+    `${r.backend.padEnd(8)} ${r.dayRows} day rows: export ${r.exportMs} ms, ${r.exportCpuMs} ms of this process's CPU (${r.exportBytes} bytes, ${r.gzipBytes} gzip in ${r.gzipMs} ms); ` +
+      `import ${r.importMs} ms, ${r.importCpuMs} ms of this process's CPU (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle; export again identical: ${r.identical}`,
   );
 console.log(JSON.stringify(results, null, 2));

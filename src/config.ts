@@ -451,7 +451,7 @@ export const settings = {
     env: "IMPORT_MAX_WIRE_BYTES",
     schema: Bytes(8192, 1024 * 1024 * 1024),
     default: String(64 * 1024 * 1024),
-    doc: "Largest gzip body POST /v1/stats/import accepts as sent (the growth bench's large account's export is about 1.3 MiB gzip); it is held while the file is read twice (checked, then applied).",
+    doc: "Largest gzip body POST /v1/stats/import accepts as sent; it is held while the file is read twice (checked, then applied).",
   }),
   importBatchRows: setting({
     env: "IMPORT_BATCH_ROWS",

@@ -10,6 +10,7 @@ import privacy from "../../site/privacy.md" with { type: "text" };
 import docsIndex from "../../site/docs/index.md" with { type: "text" };
 import docsStatistics from "../../site/docs/statistics.md" with { type: "text" };
 import docsUploads from "../../site/docs/uploads.md" with { type: "text" };
+import docsMoving from "../../site/docs/moving.md" with { type: "text" };
 import changelog from "../../site/changelog.md" with { type: "text" };
 import protocol from "../../docs/protocol.md" with { type: "text" };
 import architecture from "../../docs/architecture.md" with { type: "text" };
@@ -58,6 +59,7 @@ const sources = {
   "/docs/": docsIndex,
   "/docs/statistics": docsStatistics,
   "/docs/uploads": docsUploads,
+  "/docs/moving": docsMoving,
   "/docs/protocol": protocol,
   "/docs/architecture": architecture,
 } as const;
