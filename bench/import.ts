@@ -81,16 +81,28 @@ async function fill(t: TestApp) {
   await retentionPass(t);
 }
 
-/** Peak RSS while `work` runs, sampled every 5 ms (the import yields between its batches). */
-async function peakDuring<T>(work: () => Promise<T>): Promise<{ value: T; peak: number; idle: number }> {
+/**
+ * Peak RSS while `work` runs, sampled every 5 ms (the import yields between its batches), and the
+ * longest the event loop went without a turn (what a request that needs no database waits at most).
+ */
+async function peakDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; peak: number; idle: number; stallMs: number }> {
   Bun.gc(true);
   const idle = process.memoryUsage().rss;
   let peak = idle;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  let last = performance.now();
+  let stallMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
   try {
     const value = await work();
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, peak, idle };
+    return { value, peak, idle, stallMs: Math.round(stallMs) };
   } finally {
     clearInterval(timer);
   }
@@ -169,6 +181,7 @@ async function measure(backend: "embedded" | "postgres") {
       jsonParseMs: Math.round(jsonParseMs),
       checkPassMs: Math.round(checkPassMs),
       importPeakAboveIdleMiB: mib(run.peak - run.idle),
+      longestStallMs: run.stallMs,
       identical: statistics(again) === statistics(file),
       status: run.value.status,
       counts: answer.counts ?? answer,
@@ -186,6 +199,6 @@ else console.error("bench/import.ts: the Postgres half skipped; set DATABASE_URL
 for (const r of results)
   console.log(
     `${r.backend.padEnd(8)} ${r.dayRows} day rows: export ${r.exportMs} ms, ${r.exportCpuMs} ms of this process's CPU (${r.exportBytes} bytes, ${r.gzipBytes} gzip in ${r.gzipMs} ms); ` +
-      `import ${r.importMs} ms, ${r.importCpuMs} ms of this process's CPU (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle; export again identical: ${r.identical}`,
+      `import ${r.importMs} ms, ${r.importCpuMs} ms of this process's CPU (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle, event loop stalled at most ${r.longestStallMs} ms; export again identical: ${r.identical}`,
   );
 console.log(JSON.stringify(results, null, 2));

@@ -48,6 +48,9 @@ export const exportSources: Record<string, Source> = {
   },
 };
 
+/** A column's name in the document: profile_id -> profileId. */
+export const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
 const list = (names: string[], map: (n: string) => SQL = (n) => sql`${sql.identifier(n)}`) =>
   sql.join(names.map(map), sql`, `);
 
@@ -76,12 +79,13 @@ export function exportPage(db: Db, uuid: string, source: Source, after: unknown[
 }
 
 function exportPageOf(db: Db, uuid: string, source: Source, after: unknown[] | null, size: number) {
+  // Named as the document names them (camelCase), so a page's rows are written as they come.
   const columns = list(source.columns, (c) =>
     c === "day"
       ? sql`${sql.identifier(c)}::text as day`
       : c === "key" && source.pinned
         ? sql`t.key, (select k.kind from counter_keys k where k.key = t.key) as kind`
-        : sql`${sql.identifier(c)}`,
+        : sql`${sql.identifier(c)} as ${sql.identifier(camel(c))}`,
   );
   const keyset = after
     ? sql` and (${list(source.order)}) > (${sql.join(

@@ -15,7 +15,7 @@ import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { isOutOfRange } from "../db/errors.ts";
-import { requireAccount, type Account } from "../accounts/accounts.ts";
+import { markUpload, requireAccount, type Account } from "../accounts/accounts.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { fileEvents } from "./import-parse.ts";
 import { EXPORT_FORMAT, OLDEST_IMPORT_FORMAT, SECTIONS, type ImportRow, type Section } from "./import-format.ts";
@@ -192,6 +192,11 @@ export async function importFile(
           "too_many_profiles",
           `with this file the account would hold more than ${deps.config.statsMaxProfilesPerAccount} profiles (STATS_MAX_PROFILES_PER_ACCOUNT); nothing of it was stored`,
         );
+      // What was written is the account's newest data: pages and their memo of lifetime figures,
+      // kept for the account's last upload, read again (a file that changed nothing leaves it).
+      const changed = Object.values(tally.counts).some((c) => c.added + c.replaced > 0);
+      if (changed || lifecycle.folded.collapsedRows + lifecycle.folded.retainedRows > 0)
+        await markUpload(tx, uuid, now, account.modVersion);
       if (head.zone && head.zone !== before.zone)
         tally.warnings.push({
           code: "zone_mismatch",
