@@ -28,7 +28,7 @@ const KEYS = growthKeys.slice(0, 300);
 const UUID = "1".padStart(32, "0");
 const PROFILES = ["p1", "p2"].map((p) => new Bun.CryptoHasher("md5").update(p).digest("hex"));
 const INSTALL = new Bun.CryptoHasher("md5").update("install").digest("hex");
-const settings = { devSignin: true, exportPageRows: 5000 };
+const settings = { devSignin: true };
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 /** CPU milliseconds this process spent since `from` (the embedded database runs in it; Postgres does not). */
 const cpuSince = (from: NodeJS.CpuUsage) => {
@@ -87,22 +87,25 @@ async function fill(t: TestApp) {
  */
 async function peakDuring<T>(
   work: () => Promise<T>,
-): Promise<{ value: T; peak: number; idle: number; stallMs: number }> {
+): Promise<{ value: T; peak: number; idle: number; stallMs: number; heapAbove: number }> {
   Bun.gc(true);
   const idle = process.memoryUsage().rss;
   let peak = idle;
   let last = performance.now();
   let stallMs = 0;
+  const heapIdle = process.memoryUsage().heapUsed;
+  let heapPeak = heapIdle;
   const timer = setInterval(() => {
     const now = performance.now();
     stallMs = Math.max(stallMs, now - last);
     last = now;
     peak = Math.max(peak, process.memoryUsage().rss);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
   }, 5);
   try {
     const value = await work();
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, peak, idle, stallMs: Math.round(stallMs) };
+    return { value, peak, idle, stallMs: Math.round(stallMs), heapAbove: heapPeak - heapIdle };
   } finally {
     clearInterval(timer);
   }
@@ -182,6 +185,7 @@ async function measure(backend: "embedded" | "postgres") {
       checkPassMs: Math.round(checkPassMs),
       importPeakAboveIdleMiB: mib(run.peak - run.idle),
       longestStallMs: run.stallMs,
+      importHeapPeakAboveIdleMiB: mib(run.heapAbove),
       identical: statistics(again) === statistics(file),
       status: run.value.status,
       counts: answer.counts ?? answer,
@@ -199,6 +203,6 @@ else console.error("bench/import.ts: the Postgres half skipped; set DATABASE_URL
 for (const r of results)
   console.log(
     `${r.backend.padEnd(8)} ${r.dayRows} day rows: export ${r.exportMs} ms, ${r.exportCpuMs} ms of this process's CPU (${r.exportBytes} bytes, ${r.gzipBytes} gzip in ${r.gzipMs} ms); ` +
-      `import ${r.importMs} ms, ${r.importCpuMs} ms of this process's CPU (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle, event loop stalled at most ${r.longestStallMs} ms; export again identical: ${r.identical}`,
+      `import ${r.importMs} ms, ${r.importCpuMs} ms of this process's CPU (${r.status}; its check pass alone ${r.checkPassMs} ms; JSON.parse of the file ${r.jsonParseMs} ms), peak ${r.importPeakAboveIdleMiB} MiB above idle (JS heap ${r.importHeapPeakAboveIdleMiB} MiB), event loop stalled at most ${r.longestStallMs} ms; export again identical: ${r.identical}`,
   );
 console.log(JSON.stringify(results, null, 2));

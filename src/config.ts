@@ -456,7 +456,7 @@ export const settings = {
   importBatchRows: setting({
     env: "IMPORT_BATCH_ROWS",
     schema: T.Integer({ minimum: 10, maximum: 50_000 }),
-    default: "2000",
+    default: "5000",
     doc: "Rows of an import file written per statement; between batches other requests get a turn of the event loop.",
   }),
   exportPageRows: setting({

@@ -15,10 +15,13 @@ export type Written = { added: number; replaced: number };
 /** `returning` of an upsert: whether the row was inserted (no row version before it), counted. */
 const outcome = sql`returning (xmax::text = '0') as added`;
 
+/** Runs an upsert ending in `outcome` and counts its rows in the statement (one row back, not one per row). */
 async function counted(tx: Db, query: ReturnType<typeof sql>): Promise<Written> {
-  const found = await rows<{ added: boolean }>(tx, query);
-  const added = found.filter((r) => r.added).length;
-  return { added, replaced: found.length - added };
+  const [row] = await rows<{ added: number; n: number }>(
+    tx,
+    sql`with up as (${query}) select (count(*) filter (where added))::int as added, count(*)::int as n from up`,
+  );
+  return { added: row!.added, replaced: row!.n - row!.added };
 }
 
 /** A profile keeps its earliest first sighting and latest last; its name is the one last seen. */
