@@ -532,6 +532,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing
+         * @description The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.
+         *
+         *     Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
+         */
+        post: operations["postV1StatsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gamemode/profiles/{uuid}": {
         parameters: {
             query?: never;
@@ -5146,6 +5168,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         service: "tally";
+                        /** @description The export's format version (docs/decisions.md "The export's format version"); POST /v1/stats/import takes this format and older ones it names. */
+                        format: number;
                         /** @description ISO 8601 time of the export. */
                         exportedAt: string;
                         /** @description What the service holds in its caches of public game data about this player, and for how long (not recorded data). */
@@ -6286,6 +6310,308 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "database_unavailable";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postV1StatsImport: {
+        parameters: {
+            query?: {
+                /** @description Take a file exported from another account (refused import_other_account without it). */
+                confirm?: "other-account";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The file's format version. */
+                        format: number;
+                        /** @description The file was another account's export (taken with confirm=other-account). */
+                        otherAccount: boolean;
+                        sealedBeforeDay: string;
+                        /** @description Days before it were folded into the baseline (the account's retention). */
+                        retainedFromDay: string;
+                        counts: {
+                            profiles: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                            counterRows: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                            /** @description Backfills and retention seals. */
+                            baselines: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                            sessions: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                            events: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                            mirrorSections: {
+                                added: number;
+                                replaced: number;
+                                /** @description The stored copy was as new (the same file twice: all skipped). */
+                                skipped: number;
+                                /** @description Not taken by a rule; `refused` below says which. */
+                                refused: number;
+                            };
+                        };
+                        /** @description day_sealed: a day this account already holds sealed; category_off: a category it has off. */
+                        refused: {
+                            code: "day_sealed" | "category_off";
+                            rows: number;
+                        }[];
+                        folded: {
+                            /** @description Per-install day rows older than the seal horizon, collapsed. */
+                            collapsedRows: number;
+                            /** @description Day rows older than the retention, folded into the baseline. */
+                            retainedRows: number;
+                        };
+                        warnings: {
+                            code: string;
+                            message: string;
+                            key?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: `body_too_deep`, `invalid_body`, `invalid_query`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_deep" | "invalid_body" | "invalid_query";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: `token_not_accepted`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "token_not_accepted";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body arrived too slowly: `body_too_slow`. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_slow";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state: `import_other_account`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "import_other_account";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large, or too large to send uncompressed: `body_too_large`, `gzip_required`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "body_too_large" | "gzip_required";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A rule of the contract was broken: `day_too_far_ahead`, `denylisted_string`, `format_too_new`, `format_unsupported`, `profile_mismatch`, `too_many_keys`, `too_many_profiles`, `total_out_of_range`, `unknown_cute_name`, `unknown_mirror_section`, `unknown_namespace`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "day_too_far_ahead" | "denylisted_string" | "format_too_new" | "format_unsupported" | "profile_mismatch" | "too_many_keys" | "too_many_profiles" | "total_out_of_range" | "unknown_cute_name" | "unknown_mirror_section" | "unknown_namespace";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests from this address or account: `too_many_bodies`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_bodies";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error: `internal`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable for now: `database_unavailable`, `server_busy`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again, when known. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "database_unavailable" | "server_busy";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

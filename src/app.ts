@@ -24,6 +24,7 @@ import { ingestRoutes } from "./stats/ingest.routes.ts";
 import { foldRoutes } from "./stats/fold.routes.ts";
 import { periodRoutes } from "./stats/periods.routes.ts";
 import { exportEraseRoutes } from "./stats/export-erase.routes.ts";
+import { importRoutes } from "./stats/import.routes.ts";
 import { exportGate } from "./stats/export-gate.ts";
 import { tokenRoutes } from "./tokens/tokens.routes.ts";
 import { profileRoutes } from "./profiles/profiles.routes.ts";
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps) {
     .use(recapRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports, afterErase: (uuid, what) => leaveBoards(deps.db, uuid, what) }))
     .use(tokenRoutes(deps))
+    .use(importRoutes(deps))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

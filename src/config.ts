@@ -465,6 +465,24 @@ export const settings = {
     default: "4",
     doc: "Exports (JSON and CSV) one instance streams at once, one per account; beyond, 503 server_busy with Retry-After.",
   }),
+  importMaxBytes: setting({
+    env: "IMPORT_MAX_BYTES",
+    schema: Bytes(64 * 1024, 16 * 1024 * 1024 * 1024),
+    default: String(512 * 1024 * 1024),
+    doc: "Largest export file an import (POST /v1/stats/import, tally import) takes, decoded; it is read as it streams (never held whole), so this bounds time, not memory. More is refused body_too_large and stores nothing.",
+  }),
+  importMaxWireBytes: setting({
+    env: "IMPORT_MAX_WIRE_BYTES",
+    schema: Bytes(8192, 1024 * 1024 * 1024),
+    default: String(64 * 1024 * 1024),
+    doc: "Largest gzip body POST /v1/stats/import accepts as sent; it is held while the file is read twice (checked, then applied).",
+  }),
+  importBatchRows: setting({
+    env: "IMPORT_BATCH_ROWS",
+    schema: T.Integer({ minimum: 10, maximum: 50_000 }),
+    default: "5000",
+    doc: "Rows of an import file written per statement; between batches other requests get a turn of the event loop.",
+  }),
   exportPageRows: setting({
     env: "EXPORT_PAGE_ROWS",
     schema: T.Integer({ minimum: 10, maximum: 50_000 }),

@@ -17,6 +17,7 @@ import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
 import { jobLockFor, jobLocksHeld } from "./jobs/job-lock.ts";
 import { serviceJobs } from "./jobs/jobs.ts";
 import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts";
+import { parseImportArgs, runImportCommand } from "./stats/import-command.ts";
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 import { startEarly } from "./early.ts";
@@ -56,6 +57,10 @@ Commands:
   boards include <name>            Let an excluded or held player rank again from their next upload.
   backup <file>  Write a backup of the embedded database (while the service runs: give ADMIN_TOKEN).
   restore <file> Replace the embedded database with a backup (the service stopped; the old one is kept).
+  import <file> --account <name> [--confirm-other-account]
+                 Take an export file (GET /v1/stats/export, format 2; gzip or plain) into that account, by the
+                 rules of POST /v1/stats/import: checked whole, then applied in one transaction (the embedded
+                 database: with the service stopped). Another account's file needs --confirm-other-account.
   --help, -h     Show this help.
   --version, -v  Print the version.
 
@@ -147,7 +152,7 @@ async function serve(config: Config, log: Log, options: MainOptions): Promise<nu
       log,
       // Bun's own refusal (an empty 413, before any handler) only for bodies far over the cap, so a body
       // just over it still gets the coded 413 body_too_large from the route's reader.
-      maxBodyBytes: config.maxBodyBytes * TRANSPORT_CEILING_FACTOR,
+      maxBodyBytes: Math.max(config.maxBodyBytes * TRANSPORT_CEILING_FACTOR, config.importMaxWireBytes),
     });
     scheduler = createScheduler({
       log,
@@ -208,18 +213,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
   const withFile = command === "backup" || command === "restore";
   const reportsCommand = command === "reports" ? parseReportsArgs(argv.slice(1)) : undefined;
-  if (reportsCommand && "error" in reportsCommand) {
-    err(`tally: ${reportsCommand.error}\n`);
-    return 2;
-  }
   const boardsCommand = command === "boards" ? parseBoardsArgs(argv.slice(1)) : undefined;
-  if (boardsCommand && "error" in boardsCommand) {
-    err(`tally: ${boardsCommand.error}\n`);
-    return 2;
-  }
+  const importCommand = command === "import" ? parseImportArgs(argv.slice(1)) : undefined;
+  for (const parsed of [reportsCommand, boardsCommand, importCommand])
+    if (parsed && "error" in parsed) {
+      err(`tally: ${parsed.error}\n`);
+      return 2;
+    }
   if (
-    !["serve", "migrate", "check-config", "reports", "boards", "backup", "restore"].includes(command) ||
-    (command !== "reports" && command !== "boards" && argv.length > (withFile ? 2 : 1))
+    !["serve", "migrate", "check-config", "reports", "boards", "backup", "restore", "import"].includes(command) ||
+    (!["reports", "boards", "import"].includes(command) && argv.length > (withFile ? 2 : 1))
   ) {
     err(`tally: unknown command ${JSON.stringify(argv.join(" "))}. Run tally --help for the commands.\n`);
     return 2;
@@ -296,6 +299,27 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       } catch (e) {
         if (!isMissingTable(e)) throw e;
         err("tally: this database has no board tables yet; run tally migrate (or tally serve) first\n");
+        return 1;
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    if (command === "import") {
+      const database = await connect(config, options);
+      try {
+        await migrate(database.db);
+        const catalogue = await loadCatalogue(config.catalogueFile);
+        out(
+          await runImportCommand(
+            { db: database.db, clock: systemClock, log, catalogue, config },
+            importCommand as Exclude<typeof importCommand, { error: string } | undefined>,
+            err,
+          ),
+        );
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        err(`tally: ${e.code}: ${e.message}${e.path ? ` (at ${e.path})` : ""}\n`);
         return 1;
       } finally {
         await database.close();

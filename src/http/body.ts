@@ -204,6 +204,24 @@ export class PendingBody {
     );
   }
 
+  /**
+   * Reads a gzip body as sent, not inflated, under `wireCap` bytes, from the pool of large bodies:
+   * a file the route inflates as it reads it (POST /v1/stats/import), never whole.
+   */
+  async readGzipped(wireCap: number, account?: string): Promise<Uint8Array<ArrayBuffer>> {
+    const encoding = (this.request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+    if (encoding !== "gzip")
+      throw new ApiError("gzip_required", "send the file gzip-compressed, with Content-Encoding: gzip");
+    const tooLarge = () => new ApiError("body_too_large", `the body is larger than ${wireCap} bytes`);
+    const reserve = reserveFor(this.request, wireCap, tooLarge);
+    if (!this.request.body) throw new ApiError("invalid_body", "the body is empty; send the export file");
+    return this.within(this.gates.large, reserve, account, async () => {
+      const wire = await readStreamCapped(this.request.body!, wireCap, tooLarge, undefined, this.pace());
+      setBodyInfo(this.request, { gzip: true, wireBytes: wire.byteLength, decodedBytes: wire.byteLength });
+      return wire;
+    });
+  }
+
   /** Reads a small urlencoded form (the operator pages' forms only), from the small pool. */
   async readForm(): Promise<Record<string, string>> {
     const type = (this.request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

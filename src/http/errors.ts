@@ -16,6 +16,7 @@ export const errorStatus = {
   zone_change_too_soon: 409,
   body_too_slow: 408,
   export_in_progress: 409,
+  import_other_account: 409,
   gzip_required: 413,
   body_too_large: 413,
   unsupported_media_type: 415,
@@ -38,6 +39,9 @@ export const errorStatus = {
   total_out_of_range: 422,
   too_many_tokens: 422,
   invalid_expiry: 422,
+  too_many_keys: 422,
+  format_unsupported: 422,
+  format_too_new: 422,
   rate_limited: 429,
   too_many_bodies: 429,
   // The client closed the connection mid-body (nginx's 499): nobody reads the answer; metrics do.

@@ -33,6 +33,12 @@ const Epoch = T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 export const ExportDocument = T.Object(
   {
     service: T.Literal("tally"),
+    format: T.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        "The export's format version (docs/decisions.md \"The export's format version\"); POST /v1/stats/import takes this format and older ones it names.",
+    }),
     exportedAt: T.String({ description: "ISO 8601 time of the export." }),
     publicDataCaches: T.Object(
       {

@@ -3,7 +3,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 
-type Source = { table: string; columns: string[]; order: string[] };
+/** `pinned`: each row also carries its key's pinned kind (counter_keys), read after the column `key`. */
+type Source = { table: string; columns: string[]; order: string[]; pinned?: boolean };
 
 /** The statistics an export holds, in the order they are written (after the device sessions, auth's). */
 export const exportSources: Record<string, Source> = {
@@ -16,13 +17,20 @@ export const exportSources: Record<string, Source> = {
     table: "counter_days",
     columns: ["profile_id", "key", "day", "install_id", "value", "low", "high", "sent_at"],
     order: ["profile_id", "key", "day", "install_id"],
+    pinned: true,
   },
   backfills: {
     table: "counter_backfills",
     columns: ["profile_id", "key", "install_id", "day", "value", "sent_at"],
     order: ["profile_id", "key", "install_id"],
+    pinned: true,
   },
-  seals: { table: "counter_seals", columns: ["profile_id", "key", "day", "value"], order: ["profile_id", "key"] },
+  seals: {
+    table: "counter_seals",
+    columns: ["profile_id", "key", "day", "value"],
+    order: ["profile_id", "key"],
+    pinned: true,
+  },
   sessions: {
     table: "sessions",
     columns: ["id", "profile_id", "install_id", "activity", "day", "started_at", "ended_at", "gains", "costs"],
@@ -39,6 +47,9 @@ export const exportSources: Record<string, Source> = {
     order: ["profile_id", "section"],
   },
 };
+
+/** A column's name in the document: profile_id -> profileId. */
+export const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 const list = (names: string[], map: (n: string) => SQL = (n) => sql`${sql.identifier(n)}`) =>
   sql.join(names.map(map), sql`, `);
@@ -68,8 +79,13 @@ export function exportPage(db: Db, uuid: string, source: Source, after: unknown[
 }
 
 function exportPageOf(db: Db, uuid: string, source: Source, after: unknown[] | null, size: number) {
+  // Named as the document names them (camelCase), so a page's rows are written as they come.
   const columns = list(source.columns, (c) =>
-    c === "day" ? sql`${sql.identifier(c)}::text as day` : sql`${sql.identifier(c)}`,
+    c === "day"
+      ? sql`${sql.identifier(c)}::text as day`
+      : c === "key" && source.pinned
+        ? sql`t.key, (select k.kind from counter_keys k where k.key = t.key) as kind`
+        : sql`${sql.identifier(c)} as ${sql.identifier(camel(c))}`,
   );
   const keyset = after
     ? sql` and (${list(source.order)}) > (${sql.join(

@@ -11,14 +11,17 @@ import { requireAccount } from "../accounts/accounts.ts";
 import { settingsDocument } from "../accounts/settings.ts";
 import { sessionsForExport } from "../auth/sessions.ts";
 import { tokensForExport } from "../tokens/tokens.ts";
-import { exportPage, exportSources } from "./export.query.ts";
+import { camel, exportPage, exportSources } from "./export.query.ts";
+import { EXPORT_FORMAT } from "./import-format.ts";
 import { playerCaches, type CachePolicy } from "../profiles/caches.ts";
 
-const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** One part of the document: a page of rows after the row whose `order` values are `after`. */
+/**
+ * One part of the document: a page of rows after the row whose `order` values are `after`.
+ * `named`: its rows come with the document's (camelCase) names already.
+ */
 type Part = {
   order: string[];
+  named?: boolean;
   page(db: Db, uuid: string, after: unknown[] | null, size: number): Promise<Record<string, unknown>[]>;
 };
 
@@ -43,7 +46,11 @@ const parts: [string, Part][] = [
   ],
   ...Object.entries(exportSources).map(([name, source]): [string, Part] => [
     name,
-    { order: source.order, page: (db, uuid, after, size) => exportPage(db, uuid, source, after, size) },
+    {
+      order: source.order,
+      named: true,
+      page: (db, uuid, after, size) => exportPage(db, uuid, source, after, size),
+    },
   ]),
 ];
 
@@ -110,6 +117,7 @@ export async function exportStream(
   const account = await requireAccount(deps.db, uuid);
   const head = {
     service: "tally",
+    format: EXPORT_FORMAT,
     exportedAt: new Date(deps.clock.now()).toISOString(),
     account: {
       uuid: account.uuid,
@@ -132,13 +140,15 @@ export async function exportStream(
       for (;;) {
         const page = await source.page(deps.db, uuid, after, pageRows);
         if (page.length === 0) break;
-        const text = page
-          .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]))))
-          .join(",");
+        const text = source.named
+          ? page.map((row) => JSON.stringify(row)).join(",")
+          : page
+              .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v]))))
+              .join(",");
         yield (first ? "" : ",") + text;
         first = false;
         const last = page.at(-1)!;
-        after = source.order.map((c) => last[c]);
+        after = source.order.map((c) => last[source.named ? camel(c) : c]);
         if (page.length < pageRows) break;
         await betweenPages(deps.db, ++pages);
       }

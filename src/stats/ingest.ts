@@ -55,7 +55,7 @@ type Answer = Static<typeof IngestAnswer>;
 type Warning = Answer["warnings"][number];
 
 /** Kind, unit and category a key is pinned with the first time it arrives. */
-function firstPin(catalogue: Catalogue, key: string, declared: string | undefined): q.KeyPin {
+export function firstPin(catalogue: Catalogue, key: string, declared: string | undefined): q.KeyPin {
   const known = catalogue.lookup(key);
   if (known) return { key, kind: known.kind, unit: known.unit, category: known.category };
   // A key absent from the catalogue still uploads (2.2): its row's declaration, else a plain count.

@@ -11,6 +11,7 @@ import docsIndex from "../../site/docs/index.md" with { type: "text" };
 import docsStatistics from "../../site/docs/statistics.md" with { type: "text" };
 import docsUploads from "../../site/docs/uploads.md" with { type: "text" };
 import docsTokens from "../../site/docs/tokens.md" with { type: "text" };
+import docsMoving from "../../site/docs/moving.md" with { type: "text" };
 import changelog from "../../site/changelog.md" with { type: "text" };
 import protocol from "../../docs/protocol.md" with { type: "text" };
 import architecture from "../../docs/architecture.md" with { type: "text" };
@@ -60,6 +61,7 @@ const sources = {
   "/docs/statistics": docsStatistics,
   "/docs/uploads": docsUploads,
   "/docs/tokens": docsTokens,
+  "/docs/moving": docsMoving,
   "/docs/protocol": protocol,
   "/docs/architecture": architecture,
 } as const;

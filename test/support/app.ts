@@ -22,6 +22,8 @@ export type TestAppOptions = {
    * one milliseconds. Closing this app leaves that database open (its own app closes it).
    */
   database?: Database;
+  /** The embedded database even when DATABASE_URL is set (two instances, one on each). */
+  backend?: "embedded";
 };
 
 /** fetch that fails loudly: no test reaches a real upstream. */
@@ -45,7 +47,7 @@ export const loopbackFetch: typeof fetch = Object.assign(
 );
 
 export async function testApp(options: TestAppOptions = {}) {
-  const database = options.database ?? (await testDatabase(options.dataDir));
+  const database = options.database ?? (await testDatabase(options.dataDir, options.backend));
   const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
   const clock = fakeClock(options.now);
   const log = memoryLog();

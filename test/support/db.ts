@@ -65,10 +65,11 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
 /**
  * A fresh, migrated database for one test file. `dataDir`: the embedded database in that folder, on
  * disk as the binary keeps it (benchmarks: in memory, PGlite copies a growing file whole each time it
- * outgrows its buffer, a cost the binary never pays), instead of in memory.
+ * outgrows its buffer, a cost the binary never pays), instead of in memory. `backend: "embedded"`:
+ * the embedded database even when DATABASE_URL names a Postgres (a test of two instances, one each).
  */
-export async function testDatabase(dataDir?: string): Promise<Database> {
-  if (postgresUrl) {
+export async function testDatabase(dataDir?: string, backend?: "embedded"): Promise<Database> {
+  if (postgresUrl && backend !== "embedded") {
     const created = await createPostgresDatabase();
     const database = await connectPostgres(created.url, 5);
     await migrate(database.db);

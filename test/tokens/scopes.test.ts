@@ -15,6 +15,7 @@ const POLICY: Record<string, "public" | string[]> = {
   "GET /v1/boards/{id}": "public",
   "GET /v1/boards/membership": [],
   "PUT /v1/boards/membership": [],
+  "POST /v1/stats/import": [],
   "POST /v1/auth/challenge": "public",
   "POST /v1/auth/verify": "public",
   "POST /v1/auth/dev": "public",

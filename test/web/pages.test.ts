@@ -54,6 +54,7 @@ describe("the mod's pages", () => {
     ["/docs/", "Docs"],
     ["/docs/statistics", "How statistics work"],
     ["/docs/uploads", "Uploads and answers"],
+    ["/docs/moving", "Moving to another instance"],
     ["/docs/api", "API reference"],
     ["/assets/privacy.html", "Privacy"],
   ];

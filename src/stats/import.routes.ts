@@ -1,0 +1,34 @@
+// POST /v1/stats/import: an export file (format 2, gzip) taken into the signed-in account (issue 37).
+import { Elysia } from "elysia";
+import { authGuard } from "../auth/auth-guard.ts";
+import { PendingBody } from "../http/body.ts";
+import { ApiError } from "../http/errors.ts";
+import { refuses } from "../http/openapi.ts";
+import { importFile, type ImportDeps } from "./import.ts";
+import { IMPORT_REFUSALS, ImportAnswer, ImportQuery } from "./import.schema.ts";
+
+export function importRoutes(deps: ImportDeps & { config: { importMaxWireBytes: number } }) {
+  return new Elysia({ name: "tally.import" }).use(authGuard(deps)).post(
+    "/v1/stats/import",
+    async ({ signedIn, body, query }) => {
+      // The body is read here, after the token guard: a stranger's file is never read.
+      if (!(body instanceof PendingBody)) throw new ApiError("invalid_body", "send the export file as the body");
+      const wire = await body.readGzipped(deps.config.importMaxWireBytes, signedIn.uuid);
+      return importFile(deps, signedIn.uuid, () => new Blob([wire]).stream(), {
+        confirmOtherAccount: query.confirm === "other-account",
+      });
+    },
+    {
+      query: ImportQuery,
+      response: ImportAnswer,
+      detail: {
+        tags: ["stats"],
+        summary:
+          "Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing",
+        description:
+          "The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.",
+        ...refuses(...IMPORT_REFUSALS),
+      },
+    },
+  );
+}

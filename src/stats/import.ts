@@ -1,0 +1,227 @@
+// Import (issue 37): an export file of format 2 taken into the signed-in account, by
+// POST /v1/stats/import and by `tally import`. Two passes over the file, each streamed (fileEvents):
+//   1. check: every row checked as ingest checks an upload (import-checks.ts); nothing is written,
+//      no transaction is open, so a hostile or broken file costs the database nothing;
+//   2. apply: one transaction under the account's stats lock, the rows written batch by batch by
+//      their merge rules (import.query.ts), then the days older than the seal horizon collapsed and
+//      those older than the account's retention folded into its baseline (seal.query.ts, as the jobs
+//      do), and the derived rows rebuilt. Any fault rolls all of it back: nothing is applied unless
+//      everything is (docs/decisions.md "Import: one transaction").
+import type { Static } from "@sinclair/typebox";
+import { nextTurn, type Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Log } from "../log.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { isOutOfRange } from "../db/errors.ts";
+import { markUpload, requireAccount, type Account } from "../accounts/accounts.ts";
+import { addDays, dayIn } from "../wire/day.ts";
+import { fileEvents } from "./import-parse.ts";
+import { EXPORT_FORMAT, OLDEST_IMPORT_FORMAT, SECTIONS, type ImportRow, type Section } from "./import-format.ts";
+import { rowChecks } from "./import-checks.ts";
+import { applyBatch, emptyTally, type Tally } from "./import-apply.ts";
+import { markFor, sealedBefore } from "./horizons.ts";
+import { collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
+import { lockAccountStats } from "./counters.query.ts";
+import { profileCount, profileOverKeyCap, rebuildDerived, sealedDays } from "./import.query.ts";
+import type { ImportAnswer } from "./import.schema.ts";
+
+export type ImportDeps = {
+  db: Db;
+  clock: Clock;
+  log: Log;
+  catalogue: Catalogue;
+  config: Pick<
+    Config,
+    | "importMaxBytes"
+    | "importBatchRows"
+    | "maxJsonDepth"
+    | "statsMaxKeysPerProfile"
+    | "statsMaxProfilesPerAccount"
+    | "retentionOptionsDays"
+  >;
+};
+
+export type ImportOptions = {
+  /** The file is another account's and the player (or operator) confirmed taking it. */
+  confirmOtherAccount?: boolean;
+  /** A plain (not gzip) file is accepted too (the operator's command). */
+  plainAllowed?: boolean;
+  /** Called after each batch written: rows of the file read so far. */
+  progress?: (rows: number) => void;
+};
+
+type Answer = Static<typeof ImportAnswer>;
+
+/** Head fields of an export an import reads past (instance facts, not statistics). */
+const HEAD_FIELDS = new Set(["service", "format", "exportedAt", "account", "publicDataCaches"]);
+/**
+ * Sections of the export an import reads past: device sessions and personal access tokens are this
+ * instance's credentials (their secrets are never exported; a token is made again on the new instance).
+ */
+const IGNORED_SECTIONS = new Set(["deviceSessions", "accessTokens"]);
+const isSection = (name: string) => (SECTIONS as string[]).includes(name) || IGNORED_SECTIONS.has(name);
+/** Largest row or head field, in characters (a session of 400 amounts is about 30 000). */
+const MAX_VALUE_CHARS = 256 * 1024;
+
+type Head = { format: number | null; account: string | null; zone: string | null };
+
+function checkHead(head: Head, uuid: string, opts: ImportOptions) {
+  if (head.format === null || head.format < OLDEST_IMPORT_FORMAT)
+    throw new ApiError(
+      "format_unsupported",
+      `the file has no format ${OLDEST_IMPORT_FORMAT} or later before its rows: export it again from a tally that writes format ${OLDEST_IMPORT_FORMAT}`,
+      "/format",
+    );
+  if (head.format > EXPORT_FORMAT)
+    throw new ApiError(
+      "format_too_new",
+      `the file is of format ${head.format}; this tally takes formats ${OLDEST_IMPORT_FORMAT} to ${EXPORT_FORMAT}: update it first`,
+      "/format",
+    );
+  if (head.account === null)
+    throw new ApiError("invalid_body", "the file names no account before its rows", "/account");
+  if (head.account !== uuid && !opts.confirmOtherAccount)
+    throw new ApiError(
+      "import_other_account",
+      "the file is another account's export; send it again with ?confirm=other-account to take its statistics into this account",
+      "/account/uuid",
+    );
+}
+
+/**
+ * One pass over the file: every event checked; with `write`, each section's rows handed to it in
+ * batches. Answers the file's head.
+ */
+async function walk(
+  deps: ImportDeps,
+  uuid: string,
+  source: ReadableStream<Uint8Array>,
+  opts: ImportOptions,
+  write?: (section: Section, batch: unknown[]) => Promise<void>,
+): Promise<Head> {
+  const head: Head = { format: null, account: null, zone: null };
+  const checks = rowChecks(deps.catalogue, deps.clock.now(), {
+    maxKeysPerProfile: deps.config.statsMaxKeysPerProfile,
+    maxProfiles: deps.config.statsMaxProfilesPerAccount,
+  });
+  const limits = { maxBytes: deps.config.importMaxBytes, maxValueChars: MAX_VALUE_CHARS, maxDepth: 8 };
+  let batch: unknown[] = [];
+  let batchOf: Section | null = null;
+  let headChecked = false;
+  let read = 0;
+  const flush = async () => {
+    if (write && batchOf && batch.length) await write(batchOf, batch);
+    batch = [];
+    if (write) {
+      opts.progress?.(read);
+      await nextTurn();
+    }
+  };
+  for await (const event of fileEvents(source, limits, isSection, opts.plainAllowed)) {
+    if (event.kind === "field") {
+      if (!HEAD_FIELDS.has(event.name))
+        throw new ApiError("invalid_body", `unknown field ${JSON.stringify(event.name)}`, `/${event.name}`);
+      if (event.name === "service" && event.value !== "tally")
+        throw new ApiError("invalid_body", "the file is not a tally export", "/service");
+      if (event.name === "format") head.format = Number.isSafeInteger(event.value) ? (event.value as number) : -1;
+      if (event.name === "account") {
+        const account = event.value as { uuid?: unknown; settings?: { zone?: unknown } } | null;
+        head.account = typeof account?.uuid === "string" && /^[0-9a-f]{32}$/.test(account.uuid) ? account.uuid : null;
+        head.zone = typeof account?.settings?.zone === "string" ? account.settings.zone.slice(0, 64) : null;
+      }
+      continue;
+    }
+    if (event.kind === "end") break;
+    if (!headChecked) {
+      checkHead(head, uuid, opts);
+      headChecked = true;
+    }
+    if (IGNORED_SECTIONS.has(event.section)) continue;
+    const section = event.section as Section;
+    const row = checks.check(section, event.index, event.value);
+    read++;
+    if (!write) continue;
+    if (batchOf !== section) await flush();
+    batchOf = section;
+    batch.push(row);
+    if (batch.length >= deps.config.importBatchRows) await flush();
+  }
+  if (!headChecked) checkHead(head, uuid, opts);
+  await flush();
+  return head;
+}
+
+/** Days older than the seal horizon collapsed, then days older than the account's retention folded into its baseline. */
+async function sealAndRetain(tx: Db, uuid: string, account: Account, now: number) {
+  const horizon = sealedBefore(account.zone, now);
+  const retainFrom = addDays(dayIn(account.zone, now), -account.retentionDays);
+  const collapse = await keysBefore(tx, uuid, horizon, true);
+  const collapsed = collapse.length ? await collapseDays(tx, uuid, collapse, horizon) : 0;
+  const retain = await keysBefore(tx, uuid, retainFrom, false);
+  const retained = retain.length ? await sealIntoBaseline(tx, uuid, retain, retainFrom, addDays(retainFrom, -1)) : 0;
+  return { horizon, retainFrom, folded: { collapsedRows: collapsed, retainedRows: retained } };
+}
+
+/** Takes the file `open()` streams into the account `uuid`; `open` is called once per pass. */
+export async function importFile(
+  deps: ImportDeps,
+  uuid: string,
+  open: () => ReadableStream<Uint8Array>,
+  opts: ImportOptions = {},
+): Promise<Answer> {
+  const before = await requireAccount(deps.db, uuid);
+  const head = await walk(deps, uuid, open(), opts);
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      await lockAccountStats(tx, uuid);
+      const account = await requireAccount(tx, uuid);
+      const tally: Tally = emptyTally(account, await sealedDays(tx, uuid));
+      await walk(deps, uuid, open(), opts, (section, batch) =>
+        applyBatch(tx, deps, uuid, tally, section, batch as ImportRow<Section>[], now),
+      );
+      const lifecycle = await sealAndRetain(tx, uuid, account, now);
+      await rebuildDerived(tx, uuid, markFor(account.zone, now));
+      const over = await profileOverKeyCap(tx, uuid, deps.config.statsMaxKeysPerProfile);
+      if (over)
+        throw new ApiError(
+          "too_many_keys",
+          `with this file profile ${over} would hold more than ${deps.config.statsMaxKeysPerProfile} distinct keys (STATS_MAX_KEYS_PER_PROFILE); nothing of it was stored`,
+        );
+      if ((await profileCount(tx, uuid)) > deps.config.statsMaxProfilesPerAccount)
+        throw new ApiError(
+          "too_many_profiles",
+          `with this file the account would hold more than ${deps.config.statsMaxProfilesPerAccount} profiles (STATS_MAX_PROFILES_PER_ACCOUNT); nothing of it was stored`,
+        );
+      // What was written is the account's newest data: pages and their memo of lifetime figures,
+      // kept for the account's last upload, read again (a file that changed nothing leaves it).
+      const changed = Object.values(tally.counts).some((c) => c.added + c.replaced > 0);
+      if (changed || lifecycle.folded.collapsedRows + lifecycle.folded.retainedRows > 0)
+        await markUpload(tx, uuid, now, account.modVersion);
+      if (head.zone && head.zone !== before.zone)
+        tally.warnings.push({
+          code: "zone_mismatch",
+          message: `the file's days are labelled in ${head.zone}; this account's zone is ${account.zone}, and the days were taken as they are`,
+        });
+      return {
+        format: head.format!,
+        otherAccount: head.account !== uuid,
+        sealedBeforeDay: lifecycle.horizon,
+        retainedFromDay: lifecycle.retainFrom,
+        counts: tally.counts,
+        refused: tally.refused(),
+        folded: lifecycle.folded,
+        warnings: tally.warnings,
+      };
+    });
+  } catch (error) {
+    if (isOutOfRange(error))
+      throw new ApiError(
+        "total_out_of_range",
+        "with this file a key's stored values would add up past the safe integer range; nothing of it was stored",
+      );
+    throw error;
+  }
+}
