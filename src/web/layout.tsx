@@ -13,6 +13,7 @@ export function sync(element: JSX.Element): string {
 const nav = [
   ["/", "Home"],
   ["/features", "Features"],
+  ["/boards", "Boards"],
   ["/docs/", "Docs"],
   ["/fork", "Run your own"],
   ["/changelog", "Changelog"],

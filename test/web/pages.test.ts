@@ -58,6 +58,9 @@ describe("the mod's pages", () => {
     ["/docs/api", "API reference"],
     ["/assets/privacy.html", "Privacy"],
   ];
+  test("the navigation of every page leads to the boards", async () => {
+    for (const [path] of pages) expect(await (await get(path)).text()).toContain('<a href="/boards">Boards</a>');
+  });
   for (const [path, heading] of pages) {
     test(`${path}: 200, CSP, cacheable, "${heading}"`, async () => {
       const res = await get(path);
