@@ -233,7 +233,7 @@ const TAGS: Record<string, string> = {
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
   pages:
-    "A findable statistics page's figures as JSON for widgets: no token, readable from any site (CORS), cacheable.",
+    "A findable statistics page's figures as JSON for widgets: no token needed (the owner's page:read token also reads a page that is not findable), readable from any site (CORS), cacheable.",
   previews: "Link preview cards (PNG) and badges (SVG) of the statistics and profile pages.",
 };
 

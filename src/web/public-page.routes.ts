@@ -176,7 +176,7 @@ export function publicPageRoutes(deps: PublicPageRouteDeps) {
         response: { 200: PublicPage },
         detail: {
           tags: ["pages"],
-          summary: "A findable statistics page's figures as JSON, for widgets: no token, readable from any site",
+          summary: "A findable statistics page's figures as JSON, for widgets: no token needed, readable from any site",
           description:
             "Exactly what the page /u/<name> shows a stranger of its headline figures, its profiles (by cute name and the page's handle, never an id) and its period table. CORS: `Access-Control-Allow-Origin: *` on every answer, no credentials; `OPTIONS` answers the preflight of a conditional fetch. `ETag` on every 200; `If-None-Match` answers 304; `Cache-Control: public, max-age=60`. A name nobody holds and a page that is not findable answer the same 404.\n\nThe page's owner may send `Authorization: Bearer tly_…` with the scope `page:read`: the same document then answers for a page that is not findable too, with `Cache-Control: private, no-store` and the token's `RateLimit-*` headers (the preflight allows `Authorization`; still no credentials). Another account's token, or one without `page:read`, is answered as a stranger is; a token that is unknown, revoked or expired is told 401 `unauthorized`.",
           ...refuses("page_not_found", "unauthorized", "rate_limited", "server_busy"),

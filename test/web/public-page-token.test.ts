@@ -52,7 +52,9 @@ describe("the owner's page:read token", () => {
     const second = await get(PAGE, pageRead.auth);
     await first.body?.cancel();
     await second.body?.cancel();
-    expect(Number(second.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+    expect(Number(second.headers.get("ratelimit-remaining"))).toBe(
+      Number(first.headers.get("ratelimit-remaining")) - 1,
+    );
   });
 
   test("answers 304 to its ETag, still private", async () => {
