@@ -10,7 +10,7 @@
 // a page that is not findable (the owner's stream overlay); its answers are private, no-store and
 // carry the token's rate-limit headers. Any other token is answered as a stranger is (the same 404
 // for a page that is not findable); a dead token (unknown, revoked, expired) is told 401.
-// docs/decisions.md "The scope page:read".
+// docs/decisions.md "Personal access tokens: scopes" and "Public figures of a findable page".
 import { Elysia } from "elysia";
 import { Type as T } from "@sinclair/typebox";
 import { accountByName } from "../accounts/accounts.ts";
@@ -18,10 +18,9 @@ import { listProfiles, profilesState } from "../stats/fold.ts";
 import { ApiError, errorBody } from "../http/errors.ts";
 import { answers, refuses } from "../http/openapi.ts";
 import { etagMatches } from "../http/etag.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
+import { enforceRateLimit, meterRequest } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { requestId } from "../http/request-context.ts";
-import { meterRequest } from "../http/rate-limit.ts";
 import { optionalToken } from "../http/openapi-tokens.ts";
 import { PERSONAL_TOKEN_PREFIX } from "../http/secret.ts";
 import { tokenOwner } from "../tokens/tokens.ts";
