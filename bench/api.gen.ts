@@ -698,8 +698,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A findable statistics page's figures as JSON, for widgets: no token, readable from any site
+         * A findable statistics page's figures as JSON, for widgets: no token needed, readable from any site
          * @description Exactly what the page /u/<name> shows a stranger of its headline figures, its profiles (by cute name and the page's handle, never an id) and its period table. CORS: `Access-Control-Allow-Origin: *` on every answer, no credentials; `OPTIONS` answers the preflight of a conditional fetch. `ETag` on every 200; `If-None-Match` answers 304; `Cache-Control: public, max-age=60`. A name nobody holds and a page that is not findable answer the same 404.
+         *
+         *     The page's owner may send `Authorization: Bearer tly_…` with the scope `page:read`: the same document then answers for a page that is not findable too, with `Cache-Control: private, no-store` and the token's `RateLimit-*` headers (the preflight allows `Authorization`; still no credentials). Another account's token, or one without `page:read`, is answered as a stranger is; a token that is unknown, revoked or expired is told 401 `unauthorized`.
+         *
+         *     No sign-in needed; also takes a personal access token with the scope `page:read`.
          */
         get: operations["getV1PagesName"];
         put?: never;
@@ -7957,6 +7961,12 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description To a personal access token: its requests per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description To a personal access token: requests left in this window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description To a personal access token: seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8055,6 +8065,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_query";
+                            /** @description What went wrong, for a person. */
+                            message: string;
+                            /** @description JSON path of the faulty field of the body or query, when one is at fault. */
+                            path?: string;
+                            /** @description On 5xx only: quote it when reporting the fault. */
+                            requestId?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the sign-in was refused: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
                             /** @description What went wrong, for a person. */
                             message: string;
                             /** @description JSON path of the faulty field of the body or query, when one is at fault. */

@@ -26,8 +26,36 @@ export function tokenScopesOf(hooks: Hooks, method: string, path: string): reado
   return policy?.[`${method} ${path}`] ?? [];
 }
 
+/** Marks a public route's `detail` that a personal access token reads more on (its own handler checks it). */
+const OPTIONAL_TOKEN = "x-tally-optional-token";
+
+/**
+ * For a public route's `detail`: a personal access token with one of `scopes` may be sent and reads
+ * more (GET /v1/pages/<name>: the owner's page that is not findable). The document gives the
+ * operation an optional security (`{}` or the token) and the token's rate-limit headers.
+ */
+export const optionalToken = (...scopes: string[]): object => ({ [OPTIONAL_TOKEN]: scopes });
+
+/** The scopes of an optional token a route's `detail` declares (undefined: none), and the detail without the mark. */
+export function optionalTokenOf(detail: Record<string, unknown>) {
+  const { [OPTIONAL_TOKEN]: scopes, ...rest } = detail;
+  return { scopes: scopes as readonly string[] | undefined, rest };
+}
+
 /** An operation's `security`, its scope mark and the sentence its description gains. */
-export function tokenSecurity(scopes: readonly string[] | undefined, description: string | undefined) {
+export function tokenSecurity(
+  scopes: readonly string[] | undefined,
+  description: string | undefined,
+  optional?: readonly string[],
+) {
+  if (optional?.length) {
+    const takes = `No sign-in needed; also takes a personal access token with the scope ${optional.map((x) => `\`${x}\``).join(" or ")}.`;
+    return {
+      security: [{}, { personalToken: [...optional] }],
+      [TOKEN_SCOPES]: [...optional],
+      description: description ? `${description}\n\n${takes}` : takes,
+    };
+  }
   if (!scopes) return { security: [] };
   const takes = scopes.length
     ? `Takes a personal access token with the scope ${scopes.map((x) => `\`${x}\``).join(" or ")}.`

@@ -6,7 +6,14 @@
 // added here. Every refusal is described with the one error shape and, per status, its codes.
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { errorStatus, type ErrorCode } from "./errors.ts";
-import { PERSONAL_TOKEN_SCHEME, RATE_LIMIT_HEADERS, signedIn, tokenScopesOf, tokenSecurity } from "./openapi-tokens.ts";
+import {
+  optionalTokenOf,
+  PERSONAL_TOKEN_SCHEME,
+  RATE_LIMIT_HEADERS,
+  signedIn,
+  tokenScopesOf,
+  tokenSecurity,
+} from "./openapi-tokens.ts";
 
 export const REFUSES = "x-tally-refuses";
 const EXAMPLES = "x-tally-examples";
@@ -226,7 +233,7 @@ const TAGS: Record<string, string> = {
   assets: "The image proxy: heads, skins and items, by id only.",
   reports: "Bug reports from the mod.",
   pages:
-    "A findable statistics page's figures as JSON for widgets: no token, readable from any site (CORS), cacheable.",
+    "A findable statistics page's figures as JSON for widgets: no token needed (the owner's page:read token also reads a page that is not findable), readable from any site (CORS), cacheable.",
   previews: "Link preview cards (PNG) and badges (SVG) of the statistics and profile pages.",
 };
 
@@ -241,7 +248,8 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     if (!isDescribed(route)) continue;
     const method = route.method.toLowerCase();
     const path = route.path.replace(/:([^/]+)/g, "{$1}");
-    const { [REFUSES]: _r, [EXAMPLES]: ex, [ANSWERS]: _a, [DESCRIBED]: _d, hide: _h, ...rest } = detail;
+    const { scopes: optional, rest: marked } = optionalTokenOf(detail);
+    const { [REFUSES]: _r, [EXAMPLES]: ex, [ANSWERS]: _a, [DESCRIBED]: _d, hide: _h, ...rest } = marked;
     const example = (ex ?? {}) as { body?: unknown; answers?: Record<number, unknown> };
     const operation: Json = { operationId: operationId(method, path), ...rest };
     const params = parameters(hooks);
@@ -261,7 +269,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     const scopes = tokenScopesOf(hooks, route.method, route.path);
     const refusals = refusalsOf(hooks, detail, scopes);
     const documented = documentedAnswers(hooks, detail, example.answers ?? {});
-    if (scopes?.length)
+    if (scopes?.length || optional?.length)
       for (const [status, answer] of Object.entries(documented))
         if (status.startsWith("2"))
           (answer as Json).headers = { ...RATE_LIMIT_HEADERS, ...((answer as Json).headers as Json) };
@@ -269,7 +277,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     // A status the route answers with its own schema (health's 503) keeps that schema.
     for (const status of Object.keys(documented)) delete errors[status];
     operation.responses = { ...documented, ...errors };
-    Object.assign(operation, tokenSecurity(scopes, operation.description as string | undefined));
+    Object.assign(operation, tokenSecurity(scopes, operation.description as string | undefined, optional));
     (paths[path] ??= {})[method] = operation;
   }
   const tags = [

@@ -6,7 +6,8 @@ export type Scope = (typeof SCOPES)[number];
 /** What each scope lets a token read, in words (the API's description and the owner's page). */
 export const SCOPE_WORDS: Record<Scope, string> = {
   "stats:read": "the folded statistics (profiles, totals, series, days, periods)",
-  "page:read": "what the statistics page shows (profiles, totals, series, periods)",
+  "page:read":
+    "what the statistics page shows (profiles, totals, series, periods, the page's JSON even when not findable)",
   export: "the whole export (JSON and CSV)",
 };
 

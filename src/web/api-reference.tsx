@@ -248,7 +248,11 @@ export function ApiReferencePage(doc: OpenApiDocument): JSX.Element {
                 <article class="api-op">
                   <h3>
                     <span class="method">{method.toUpperCase()}</span> <code>{esc(path)}</code>
-                    {op.security?.length ? <span class="badge">token</span> : ""}
+                    {op.security?.length && !op.security.some((s) => !Object.keys(s).length) ? (
+                      <span class="badge">token</span>
+                    ) : (
+                      ""
+                    )}
                     {scopesOf(op) ? <span class="badge">access token: {esc(scopesOf(op))}</span> : ""}
                   </h3>
                   {op.summary ? <p>{esc(op.summary)}</p> : ""}
