@@ -30,6 +30,11 @@ export async function include(tx: Db, uuid: string): Promise<boolean> {
   return (row?.n ?? 0) > 0;
 }
 
+/** Forgets the account's held figures (erasure: they are made of its statistics). */
+export async function forgetHeld(tx: Db, uuid: string) {
+  await tx.execute(sql`delete from board_held where uuid = ${uuid}`);
+}
+
 /** The boards on which the account has a held figure. */
 export async function heldBoards(db: Db, uuid: string, boards: string[]): Promise<Set<string>> {
   const found = await rows<{ board: string }>(
