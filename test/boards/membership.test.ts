@@ -4,6 +4,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./support.ts";
+import { sql } from "drizzle-orm";
+import { rows } from "../../src/db/database.ts";
+import { postgresUrl } from "../support/db.ts";
+import * as q from "../../src/boards/boards.query.ts";
 
 let t: TestApp;
 let shown: BoardPlayer;
@@ -125,4 +129,33 @@ test("erasing the statistics takes the scores made of them; erasing the account,
   expect(still.groups.find((g) => g.id === "combat")?.on).toBe(true);
   expect((await t.request("/v1/stats/account", { method: "DELETE", headers: hidden.auth })).status).toBe(200);
   expect((await boardJson(t, "/v1/boards/floor-7?window=all")).total).toBe(0);
+});
+
+// Postgres only: the embedded database runs one transaction at a time, so the two cannot overlap.
+test.skipIf(!postgresUrl)("an opt-out that commits while an upload waits for the scores' lock stays out", async () => {
+  const racer = await boardPlayer(t, "Racing_Rita", { findable: true });
+  await upload(t, racer, kills(40));
+  expect((await boardJson(t, "/v1/boards/kills?window=all")).rows.some((r) => r.name === "Racing_Rita")).toBe(true);
+  let sent: Promise<void> | undefined;
+  await t.db.transaction(async (tx) => {
+    // The opt-out's own steps (setMembership), holding the account's lock while the upload starts:
+    // the upload reads the opt-in before the lock, then waits for it.
+    await q.lockAccountScores(tx, racer.uuid);
+    sent = upload(t, racer, kills(50));
+    for (;;) {
+      const [w] = await rows<{ n: number }>(
+        t.db,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%'`,
+      );
+      if ((w?.n ?? 0) > 0) break;
+    }
+    await q.replaceOptins(tx, racer.uuid, [], t.clock.now());
+    await q.deleteAccountScores(tx, racer.uuid);
+  });
+  await sent;
+  for (const board of ["kills", "floor-7"])
+    for (const w of ["week", "month", "all"])
+      expect((await boardJson(t, `/v1/boards/${board}?window=${w}`)).rows.some((r) => r.name === "Racing_Rita")).toBe(
+        false,
+      );
 });
