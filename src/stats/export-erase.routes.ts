@@ -64,20 +64,12 @@ export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: 
         },
       },
     )
-    .delete(
-      "/v1/stats/data",
-      ({ signedIn }) => eraseData(deps.db, signedIn.uuid, deps.eraseAlso),
-      {
-        response: DataErased,
-        detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
-      },
-    )
-    .delete(
-      "/v1/stats/account",
-      ({ signedIn }) => eraseAccount(deps.db, signedIn.uuid, deps.eraseAlso),
-      {
-        response: AccountErased,
-        detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
-      },
-    );
+    .delete("/v1/stats/data", ({ signedIn }) => eraseData(deps.db, signedIn.uuid, deps.eraseAlso), {
+      response: DataErased,
+      detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
+    })
+    .delete("/v1/stats/account", ({ signedIn }) => eraseAccount(deps.db, signedIn.uuid, deps.eraseAlso), {
+      response: AccountErased,
+      detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
+    });
 }
