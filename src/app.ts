@@ -130,7 +130,7 @@ export function createApp(deps: AppDeps) {
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(recapRoutes(deps))
-    .use(exportEraseRoutes({ ...deps, exports, afterErase: (uuid, what) => leaveBoards(deps.db, uuid, what) }))
+    .use(exportEraseRoutes({ ...deps, exports, eraseAlso: leaveBoards }))
     .use(tokenRoutes(deps))
     .use(importRoutes(deps))
     .use(profileRoutes(deps))

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
-import { GROUP, groupOf } from "./buckets.ts";
+import { groupOf } from "./buckets.ts";
 
 /** The board groups the account opted in to (`*`: every group) and whether the operator excluded it, in one read. */
 export async function optinsAndExclusion(db: Db, uuid: string) {
@@ -28,6 +28,11 @@ export async function include(tx: Db, uuid: string): Promise<boolean> {
     select ((select count(*) from e) + (select count(*) from h))::int as n`,
   );
   return (row?.n ?? 0) > 0;
+}
+
+/** Forgets the account's held figures (erasure: they are made of its statistics). */
+export async function forgetHeld(tx: Db, uuid: string) {
+  await tx.execute(sql`delete from board_held where uuid = ${uuid}`);
 }
 
 /** The boards on which the account has a held figure. */
@@ -84,23 +89,22 @@ export async function lockAccountScores(tx: Db, uuid: string) {
 }
 
 /**
- * Deletes the account's scores (on the boards named, or on all of them), taking each out of its
- * bucket's count, in one statement; answers how many went.
+ * Deletes the account's scores (on the boards named, or on all of them) and takes each out of its
+ * bucket's count; answers how many went. The counts move through addToBuckets, in its order, so an
+ * opt-out and another account's upload never lock the same counts in opposite orders (a deadlock
+ * Postgres ends by failing one of them).
  */
 export async function deleteAccountScores(tx: Db, uuid: string, boards?: string[]): Promise<number> {
   const only = boards ? sql` and board = any(${textArray(boards)}::text[])` : sql``;
-  const [row] = await rows<{ n: number }>(
+  const gone = await rows<{ board: string; window: string; bucket: number }>(
     tx,
-    sql`with gone as (delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket),
-      c as (select board, "window", 0 as level, bucket, count(*)::int as n from gone group by board, "window", bucket
-        union all
-        select board, "window", 1, floor(bucket / ${sql.raw(String(GROUP))}.0)::int, count(*)::int from gone
-        group by board, "window", floor(bucket / ${sql.raw(String(GROUP))}.0)::int),
-      u as (update board_buckets b set n = b.n - c.n from c
-        where b.board = c.board and b.window = c.window and b.level = c.level and b.bucket = c.bucket returning 1)
-    select (select count(*)::int from gone) as n, (select count(*) from u) as buckets`,
+    sql`delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket`,
   );
-  return row?.n ?? 0;
+  await addToBuckets(
+    tx,
+    gone.map((g) => ({ ...g, n: -1 })),
+  );
+  return gone.length;
 }
 
 export type StoredScore = {

@@ -56,13 +56,13 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
 }
 
 /**
- * Erasure: the scores made of the erased statistics go; with the account, its opt-ins too (erasing
- * the statistics keeps the settings, and the opt-in is one).
+ * Erasure, in its transaction (stats/erase.ts calls it back): the scores and held figures made of
+ * the erased statistics go; with the account, its opt-ins too (erasing the statistics keeps the
+ * settings, and the opt-in is one).
  */
-export async function leaveBoards(db: Db, uuid: string, what: "data" | "account") {
-  return db.transaction(async (tx) => {
-    await q.lockAccountScores(tx, uuid);
-    if (what === "account") await q.replaceOptins(tx, uuid, [], 0);
-    return q.deleteAccountScores(tx, uuid);
-  });
+export async function leaveBoards(tx: Db, uuid: string, what: "data" | "account") {
+  await q.lockAccountScores(tx, uuid);
+  if (what === "account") await q.replaceOptins(tx, uuid, [], 0);
+  await q.forgetHeld(tx, uuid);
+  return q.deleteAccountScores(tx, uuid);
 }

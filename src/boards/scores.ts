@@ -135,13 +135,19 @@ function touchedBy(upload: UploadDone, boards: Board[], today: string) {
 export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
   // Nothing of the upload is on any board: no read at all.
   if (!upload.rows.some((r) => deps.boards.list.some((b) => b.matches(r.key)))) return;
-  const { groups, excluded } = await q.optinsAndExclusion(deps.db, upload.uuid);
-  if (groups.length === 0 || excluded) return;
   const now = deps.clock.now();
-  const touched = touchedBy(upload, boardsOptedIn(deps.boards, groups), dayIn(upload.zone, now));
-  if (touched.size === 0) return;
+  const touches = async (db: Db) => {
+    const { groups, excluded } = await q.optinsAndExclusion(db, upload.uuid);
+    if (groups.length === 0 || excluded) return new Map() as ReturnType<typeof touchedBy>;
+    return touchedBy(upload, boardsOptedIn(deps.boards, groups), dayIn(upload.zone, now));
+  };
+  // A first look without a lock: most uploads are of accounts on no board.
+  if ((await touches(deps.db)).size === 0) return;
   await deps.db.transaction(async (tx) => {
     await q.lockAccountScores(tx, upload.uuid);
+    // Read again under the lock: an opt-out, exclusion or erasure that committed while this
+    // waited must not see its scores written back.
+    const touched = await touches(tx);
     const all: Figure[] = [];
     for (const [profileId, perBoard] of touched) {
       const windows = new Map([...perBoard].map(([b, ws]) => [b, [...ws.values()]]));

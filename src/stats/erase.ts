@@ -10,17 +10,28 @@ import { deleteRecaps } from "../recaps/recaps-erase.ts";
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((n, c) => n + c, 0);
 
-export async function eraseData(db: Db, uuid: string) {
-  const removed = await db.transaction(async (tx) => ({
-    ...(await deleteStats(tx, uuid)),
-    // The month and year recaps made of them (src/recaps/).
-    recaps: await deleteRecaps(tx, uuid),
-  }));
+/**
+ * What other modules erase with the statistics, in the erasure's own transaction (the boards' scores
+ * and held figures, set by createApp so stats imports nothing of boards): if it fails, nothing is
+ * erased and the player may try again, rather than the statistics going and their scores staying.
+ */
+export type EraseAlso = (tx: Db, uuid: string, what: "data" | "account") => Promise<unknown>;
+
+export async function eraseData(db: Db, uuid: string, also?: EraseAlso) {
+  const removed = await db.transaction(async (tx) => {
+    await also?.(tx, uuid, "data");
+    return {
+      ...(await deleteStats(tx, uuid)),
+      // The month and year recaps made of them (src/recaps/).
+      recaps: await deleteRecaps(tx, uuid),
+    };
+  });
   return { removed, total: total(removed) };
 }
 
-export async function eraseAccount(db: Db, uuid: string) {
+export async function eraseAccount(db: Db, uuid: string, also?: EraseAlso) {
   const removed = await db.transaction(async (tx) => {
+    await also?.(tx, uuid, "account");
     const stats = await deleteStats(tx, uuid);
     const recaps = await deleteRecaps(tx, uuid);
     // The device sessions (auth's), then the account row with its page tokens (accounts').

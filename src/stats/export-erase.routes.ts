@@ -4,7 +4,7 @@ import { readGuard, type ReadGuardDeps } from "../tokens/read-guard.ts";
 import { exportStream, type ExportDeps } from "./export.ts";
 import { csvHeaders, csvStream } from "./export-csv.ts";
 import type { ExportGate } from "./export-gate.ts";
-import { eraseAccount, eraseData } from "./erase.ts";
+import { eraseAccount, eraseData, type EraseAlso } from "./erase.ts";
 import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
 import { answers, refuses } from "../http/openapi.ts";
 
@@ -13,17 +13,11 @@ const TOKEN_SCOPES = { "GET /v1/stats/export": ["export"], "GET /v1/stats/export
 
 /** `exports`: the instance's one gate of running exports (shared with the owner's CSV at /u/<name>/export.csv). */
 /**
- * `afterErase`: set by createApp, so the boards drop the scores made of erased statistics (and, with
- * the account, its opt-ins) without stats importing boards.
+ * `eraseAlso`: set by createApp, so the boards drop the scores and held figures made of erased
+ * statistics (and, with the account, its opt-ins) in the erasure's transaction, without stats
+ * importing boards.
  */
-export function exportEraseRoutes(
-  deps: ExportDeps &
-    ReadGuardDeps & { exports: ExportGate; afterErase?: (uuid: string, what: "data" | "account") => Promise<unknown> },
-) {
-  const after = async <T>(uuid: string, what: "data" | "account", answer: T) => {
-    await deps.afterErase?.(uuid, what);
-    return answer;
-  };
+export function exportEraseRoutes(deps: ExportDeps & ReadGuardDeps & { exports: ExportGate; eraseAlso?: EraseAlso }) {
   const pageRows = deps.config.exportPageRows;
   const tags = ["stats"];
   return new Elysia({ name: "tally.export-erase" })
@@ -70,20 +64,12 @@ export function exportEraseRoutes(
         },
       },
     )
-    .delete(
-      "/v1/stats/data",
-      async ({ signedIn }) => after(signedIn.uuid, "data", await eraseData(deps.db, signedIn.uuid)),
-      {
-        response: DataErased,
-        detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
-      },
-    )
-    .delete(
-      "/v1/stats/account",
-      async ({ signedIn }) => after(signedIn.uuid, "account", await eraseAccount(deps.db, signedIn.uuid)),
-      {
-        response: AccountErased,
-        detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
-      },
-    );
+    .delete("/v1/stats/data", ({ signedIn }) => eraseData(deps.db, signedIn.uuid, deps.eraseAlso), {
+      response: DataErased,
+      detail: { tags, summary: "Delete all recorded statistics (settings stay); answers the rows removed" },
+    })
+    .delete("/v1/stats/account", ({ signedIn }) => eraseAccount(deps.db, signedIn.uuid, deps.eraseAlso), {
+      response: AccountErased,
+      detail: { tags, summary: "Delete the account, its sessions and all its data; answers the rows removed" },
+    });
 }

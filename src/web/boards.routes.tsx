@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { accountByPageCookie } from "../accounts/accounts.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { boardPage, describeBoard, type Viewer } from "../boards/ranking.ts";
 import { htmlPage } from "./respond.ts";
@@ -13,7 +12,7 @@ import { sync } from "./layout.tsx";
 import { BoardPageView, BoardsListPage } from "./boards-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
-import { PAGE_COOKIE } from "./page-cookie.ts";
+import { pageOwner } from "./page-cookie.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { Config } from "../config.ts";
@@ -26,16 +25,7 @@ export type BoardPageDeps = {
   config: Pick<Config, "pageRateLimit" | "trustProxy">;
 };
 
-const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const hide = { detail: { hide: true } };
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 /** The query a board page takes, each part bounded (anything else is ignored). */
 function asked(query: Record<string, string | undefined>) {
@@ -84,12 +74,8 @@ export function boardPageRoutes(deps: BoardPageDeps) {
       "/u/:name/boards/:id",
       async ({ request, params, query, server }) => {
         await limited(request, server);
-        const cookie = cookieOf(request, PAGE_COOKIE);
-        const own =
-          NAME.test(params.name) && cookie && cookie.length <= 64
-            ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
-            : undefined;
-        if (!own || own.name.toLowerCase() !== params.name.toLowerCase())
+        const own = await pageOwner(deps, request, params.name);
+        if (!own)
           return htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
         const viewer = { uuid: own.uuid, name: own.name, zone: own.zone };
         return render(request, params.id, query, viewer, `/u/${own.name}/boards/${params.id}`);

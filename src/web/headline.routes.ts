@@ -8,7 +8,6 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
-import { accountByPageCookie } from "../accounts/accounts.ts";
 import { changeSettings, type SettingsDeps } from "../accounts/settings.ts";
 import { HEADLINE_KEYS } from "../accounts/settings.schema.ts";
 import { ApiError } from "../http/errors.ts";
@@ -19,7 +18,7 @@ import { sameOrigin } from "../http/same-origin.ts";
 import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { NotFoundPage } from "./not-found.tsx";
-import { cookieOf, PAGE_COOKIE } from "./page-cookie.ts";
+import { pageOwner } from "./page-cookie.ts";
 
 export type HeadlineRouteDeps = {
   db: Db;
@@ -28,8 +27,6 @@ export type HeadlineRouteDeps = {
   heldKeys: SettingsDeps["heldKeys"];
   config: Pick<Config, "baseUrl" | "pageRateLimit" | "trustProxy" | "retentionOptionsDays">;
 };
-
-const NAME = /^[A-Za-z0-9_]{1,16}$/;
 
 /** The form's chosen keys in order: fields key1..key4, empty ones (left to activity) and repeats left out. */
 export function formKeys(form: Record<string, string>): string[] {
@@ -46,12 +43,7 @@ export function headlineRoutes(deps: HeadlineRouteDeps) {
   const notFound = (request: Request) =>
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
   /** The page's owner, before the body is read: anyone else is answered the missing page. */
-  const ownerOf = async (request: Request, name: string) => {
-    const cookie = cookieOf(request, PAGE_COOKIE);
-    if (!NAME.test(name) || !cookie || cookie.length > 64) return undefined;
-    const own = await accountByPageCookie(deps.db, cookie, deps.clock.now());
-    return own && own.name.toLowerCase() === name.toLowerCase() ? own : undefined;
-  };
+  const ownerOf = (request: Request, name: string) => pageOwner(deps, request, name);
   return new Elysia({ name: "tally.web.headline" }).post(
     "/u/:name/headline",
     async ({ params, request, body }) => {

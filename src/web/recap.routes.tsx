@@ -11,7 +11,7 @@ import type { Config } from "../config.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { ItemNames } from "../items/item-names.ts";
 import type { WorkGate } from "../http/work-gate.ts";
-import { accountByPageCookie, type Account } from "../accounts/accounts.ts";
+import type { Account } from "../accounts/accounts.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { recapPeriods, revokeRecap, shareRecap, sharedRecap, storedRecap } from "../recaps/recaps.ts";
@@ -21,7 +21,7 @@ import { formatDay } from "./format.ts";
 import { htmlPage } from "./respond.ts";
 import { Layout, esc, sync } from "./layout.tsx";
 import { NotFoundPage } from "./not-found.tsx";
-import { PAGE_COOKIE } from "./page-cookie.ts";
+import { pageOwner } from "./page-cookie.ts";
 import { periodWords, RecapPage } from "./recap-view.tsx";
 import { recapCardPng } from "./recap-card.ts";
 
@@ -34,17 +34,8 @@ export type RecapPageDeps = {
   config: Pick<Config, "baseUrl" | "pageRateLimit" | "trustProxy">;
 };
 
-const NAME = /^[A-Za-z0-9_]{1,16}$/;
 /** A recap's share key: 24 random bytes, base64url. */
 const RECAP_KEY = /^[A-Za-z0-9_-]{32}$/;
-
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 const hide = { detail: { hide: true } };
 const privately = { cacheControl: "private, no-store", noindex: true, headers: { vary: "cookie" } } as const;
@@ -58,13 +49,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
     enforceRateLimit(deps, limit, clientAddress(request, server as never, deps.config.trustProxy));
 
   /** The page's owner, when this browser holds the cookie of `name`'s page. */
-  const ownerOf = async (request: Request, name: string): Promise<Account | undefined> => {
-    if (!NAME.test(name)) return undefined;
-    const cookie = cookieOf(request, PAGE_COOKIE);
-    if (!cookie || cookie.length > 64) return undefined;
-    const own = await accountByPageCookie(deps.db, cookie, deps.clock.now());
-    return own && own.name.toLowerCase() === name.toLowerCase() ? own : undefined;
-  };
+  const ownerOf = (request: Request, name: string) => pageOwner(deps, request, name);
   const base = (a: Account) => `/u/${encodeURIComponent(a.name)}/recap`;
   const items = async () => deps.items?.current();
 

@@ -4,6 +4,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./support.ts";
+import { sql } from "drizzle-orm";
+import { rows } from "../../src/db/database.ts";
+import { postgresUrl } from "../support/db.ts";
+import * as q from "../../src/boards/boards.query.ts";
 
 let t: TestApp;
 let shown: BoardPlayer;
@@ -125,4 +129,76 @@ test("erasing the statistics takes the scores made of them; erasing the account,
   expect(still.groups.find((g) => g.id === "combat")?.on).toBe(true);
   expect((await t.request("/v1/stats/account", { method: "DELETE", headers: hidden.auth })).status).toBe(200);
   expect((await boardJson(t, "/v1/boards/floor-7?window=all")).total).toBe(0);
+});
+
+// Postgres only: the embedded database runs one transaction at a time, so the two cannot overlap.
+test.skipIf(!postgresUrl)("an opt-out that commits while an upload waits for the scores' lock stays out", async () => {
+  const racer = await boardPlayer(t, "Racing_Rita", { findable: true });
+  await upload(t, racer, kills(40));
+  expect((await boardJson(t, "/v1/boards/kills?window=all")).rows.some((r) => r.name === "Racing_Rita")).toBe(true);
+  let sent: Promise<void> | undefined;
+  await t.db.transaction(async (tx) => {
+    // The opt-out's own steps (setMembership), holding the account's lock while the upload starts:
+    // the upload reads the opt-in before the lock, then waits for it.
+    await q.lockAccountScores(tx, racer.uuid);
+    sent = upload(t, racer, kills(50));
+    for (;;) {
+      const [w] = await rows<{ n: number }>(
+        t.db,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%'`,
+      );
+      if ((w?.n ?? 0) > 0) break;
+    }
+    await q.replaceOptins(tx, racer.uuid, [], t.clock.now());
+    await q.deleteAccountScores(tx, racer.uuid);
+  });
+  await sent;
+  for (const board of ["kills", "floor-7"])
+    for (const w of ["week", "month", "all"])
+      expect((await boardJson(t, `/v1/boards/${board}?window=${w}`)).rows.some((r) => r.name === "Racing_Rita")).toBe(
+        false,
+      );
+});
+
+// Postgres only (the embedded database runs one transaction at a time). An upload's bucket counts
+// are written in (board, window, level, bucket) order; an opt-out's must be too, or the two wait on
+// each other and Postgres aborts one (the opt-out answered 500).
+test.skipIf(!postgresUrl)("an opt-out and another player's upload never deadlock on the bucket counts", async () => {
+  const leaver = await boardPlayer(t, "Leaving_Lou", { findable: true });
+  await upload(t, leaver, kills(70));
+  const held = await rows<{ board: string; window: string; level: number; bucket: number }>(
+    t.db,
+    sql`select b.board, b."window", b.level, b.bucket from board_buckets b join board_scores s
+      on s.board = b.board and s."window" = b."window" and s.uuid = ${leaver.uuid}
+      and b.bucket = case when b.level = 0 then s.bucket else floor(s.bucket / 100.0)::int end
+      order by b.board collate "C", b."window" collate "C", b.level, b.bucket`,
+  );
+  // A pair an unordered write could take the other way round: a group count (level 1) of one
+  // board's window, then a bucket count (level 0) of a later one.
+  const i = held.findIndex((r) => r.level === 1);
+  const j = held.findLastIndex((r) => r.level === 0);
+  expect(i).toBeLessThan(j);
+  const [first, last] = [held[i]!, held[j]!];
+  const touch = (r: typeof first) =>
+    sql`update board_buckets set n = n where board = ${r.board} and "window" = ${r.window} and level = ${r.level} and bucket = ${r.bucket}`;
+  let left: Promise<Response> | undefined;
+  await t.db.transaction(async (tx) => {
+    // Another account's upload, in the order uploads take: the first of these rows, then the last.
+    await tx.execute(touch(first));
+    left = t.request("/v1/boards/membership", {
+      method: "PUT",
+      headers: { ...leaver.auth, "content-type": "application/json" },
+      body: JSON.stringify({ all: false, groups: [] }),
+    });
+    for (;;) {
+      const [w] = await rows<{ n: number }>(
+        t.db,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%board_buckets%'`,
+      );
+      if ((w?.n ?? 0) > 0) break;
+    }
+    await tx.execute(touch(last));
+  });
+  expect((await left!).status).toBe(200);
+  expect((await boardJson(t, "/v1/boards/kills?window=all")).rows.some((r) => r.name === "Leaving_Lou")).toBe(false);
 });

@@ -61,3 +61,17 @@ test("the operator excludes a player: off every board at once, and the player is
   expect((await boardJson(t, "/v1/boards/kills")).rows.map((r) => [r.name, r.value])).toEqual([["Honest_Hana", 960]]);
   expect(await runBoardsCommand(t, { action: "exclude", name: "Nobody_Here" })).toContain("no player named");
 });
+
+test("erasing leaves no held figure behind: the statistics' erasure takes them with the scores", async () => {
+  const eraser = await boardPlayer(t, "Erased_Ed", { findable: true });
+  await upload(t, eraser, { [DAY]: { "kills.island.hub": 9_000_000 } });
+  expect(await runBoardsCommand(t, { action: "held" })).toContain("Erased_Ed  kills");
+  expect((await t.request("/v1/stats/data", { method: "DELETE", headers: eraser.auth })).status).toBe(200);
+  expect(await runBoardsCommand(t, { action: "held" })).not.toContain("Erased_Ed");
+  // Erasing the account: its held figures go too (listed by uuid once the name is gone).
+  const gone = await boardPlayer(t, "Gone_Gina", { findable: true });
+  await upload(t, gone, { [DAY]: { "kills.island.hub": 9_000_000 } });
+  expect(await runBoardsCommand(t, { action: "held" })).toContain("Gone_Gina  kills");
+  expect((await t.request("/v1/stats/account", { method: "DELETE", headers: gone.auth })).status).toBe(200);
+  expect(await runBoardsCommand(t, { action: "held" })).not.toMatch(/\b[0-9a-f]{32}\b/);
+});
