@@ -216,6 +216,15 @@ describe("hostile import files are refused whole, nothing stored", () => {
     }
   });
 
+  test("a count key whose days add up past the safe range (two installs' open days): total_out_of_range, as ingest", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const rows = [
+      dayRow("loot.item.ITEM_0", TODAY, max),
+      { ...dayRow("loot.item.ITEM_0", TODAY, max), installId: "b".repeat(32) },
+    ];
+    await refused(gz(JSON.stringify(file({ dayRows: rows }))), "total_out_of_range");
+  });
+
   test("a plain (not gzip) body: gzip_required", async () => {
     const res = await post(new TextEncoder().encode(JSON.stringify(file())), "", false);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("gzip_required");
