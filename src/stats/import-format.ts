@@ -4,7 +4,7 @@
 // as an upload's (src/wire/envelope.ts, whose pieces these reuse).
 import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { Amounts, ClientId, Day, Hex32, Key, Kind, Word } from "../wire/envelope.ts";
+import { Amounts, ClientId, Day, Hex32, Key, Kind, Session, Word } from "../wire/envelope.ts";
 
 /**
  * 1: the export as a report (no version field). 2: each day row, backfill and seal carries its key's
@@ -51,20 +51,7 @@ export const importRows = {
     strict,
   ),
   seals: T.Object({ profileId: Hex32, key: Key, kind: Kind, day: Day, value: SafeInt }, strict),
-  sessions: T.Object(
-    {
-      id: ClientId,
-      profileId: Hex32,
-      installId: Hex32,
-      activity: Word,
-      day: Day,
-      startedAt: Epoch,
-      endedAt: Epoch,
-      gains: Amounts,
-      costs: Amounts,
-    },
-    strict,
-  ),
+  sessions: T.Object({ profileId: Hex32, installId: Hex32, ...Session.properties }, strict),
   timelineEvents: T.Object(
     {
       id: ClientId,
