@@ -475,7 +475,7 @@ export const settings = {
     env: "IMPORT_MAX_WIRE_BYTES",
     schema: Bytes(8192, 1024 * 1024 * 1024),
     default: String(64 * 1024 * 1024),
-    doc: "Largest gzip body POST /v1/stats/import accepts as sent; it is held while the file is read twice (checked, then applied).",
+    doc: "Largest gzip body POST /v1/stats/import accepts as sent; it is held, and counted in the large bodies' pool (BODY_DECODE_BUDGET_BYTES), while the file is read twice (checked, then applied); one file per account at a time.",
   }),
   importBatchRows: setting({
     env: "IMPORT_BATCH_ROWS",

@@ -205,10 +205,16 @@ export class PendingBody {
   }
 
   /**
-   * Reads a gzip body as sent, not inflated, under `wireCap` bytes, from the pool of large bodies:
-   * a file the route inflates as it reads it (POST /v1/stats/import), never whole.
+   * Reads a gzip body as sent, not inflated, under `wireCap` bytes, from the pool of large bodies,
+   * and hands it to `use` (POST /v1/stats/import inflates it as it reads it, never whole). The body's
+   * reservation, and the account's one body in flight, last until `use` is done: the bytes are held
+   * that long, so a sender cannot hold more of them by sending the next file meanwhile.
    */
-  async readGzipped(wireCap: number, account?: string): Promise<Uint8Array<ArrayBuffer>> {
+  async withGzipped<T>(
+    wireCap: number,
+    account: string | undefined,
+    use: (wire: Uint8Array<ArrayBuffer>) => Promise<T>,
+  ) {
     const encoding = (this.request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
     if (encoding !== "gzip")
       throw new ApiError("gzip_required", "send the file gzip-compressed, with Content-Encoding: gzip");
@@ -218,7 +224,7 @@ export class PendingBody {
     return this.within(this.gates.large, reserve, account, async () => {
       const wire = await readStreamCapped(this.request.body!, wireCap, tooLarge, undefined, this.pace());
       setBodyInfo(this.request, { gzip: true, wireBytes: wire.byteLength, decodedBytes: wire.byteLength });
-      return wire;
+      return use(wire);
     });
   }
 

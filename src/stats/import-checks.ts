@@ -14,6 +14,8 @@ import { rowCheckers, type ImportRow, type Section } from "./import-format.ts";
 const isIdentifier = (path: string) => path === "/profileId" || path === "/installId" || path === "/id";
 
 type Amount = { k: string; v: number };
+/** Sections whose rows may name the all-zero account scope (an upload's counter blocks may). */
+const ACCOUNT_SCOPED = new Set<Section>(["dayRows", "backfills", "seals"]);
 
 /** Every counter key a row names, with its path in the row. */
 function* keysOf(row: Record<string, unknown>): Generator<[string, string]> {
@@ -100,6 +102,13 @@ export function rowChecks(
         );
       return row;
     }
+    // An upload's sessions, events and mirror belong to its profile, never the all-zero account scope.
+    if (profileId === ACCOUNT_PROFILE && !ACCOUNT_SCOPED.has(section))
+      throw new ApiError(
+        "profile_mismatch",
+        "sessions, timeline events and mirror sections belong to a profile; the all-zero id is the account's",
+        at(section, index, "/profileId"),
+      );
     if (profileId !== ACCOUNT_PROFILE && !profiles.has(profileId))
       throw new ApiError(
         "profile_mismatch",

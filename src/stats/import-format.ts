@@ -4,7 +4,7 @@
 // as an upload's (src/wire/envelope.ts, whose pieces these reuse).
 import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { Day, Hex32, Key, Kind } from "../wire/envelope.ts";
+import { Amounts, ClientId, Day, Hex32, Key, Kind, Session, Word } from "../wire/envelope.ts";
 
 /**
  * 1: the export as a report (no version field). 2: each day row, backfill and seal carries its key's
@@ -20,13 +20,16 @@ const SafeInt = T.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MA
 const Nullable = <S extends TSchema>(s: S) => T.Union([s, T.Null()]);
 /** An install id, or "" on a day the seal collapsed (its installs folded into one row). */
 const InstallOrSealed = T.String({ pattern: "^([0-9a-f]{32})?$", maxLength: 32 });
-const ClientId = T.String({ pattern: "^[A-Za-z0-9_-]{1,64}$", maxLength: 64 });
-const Word = T.String({ pattern: "^[a-z][a-z0-9_]{0,31}$", maxLength: 32 });
-const Amounts = T.Array(T.Object({ k: Key, v: SafeInt }, strict), { maxItems: 200 });
 
 export const importRows = {
   profiles: T.Object(
-    { profileId: Hex32, cuteName: T.String({ maxLength: 64 }), firstSeenAt: Epoch, lastSeenAt: Epoch },
+    {
+      profileId: Hex32,
+      // As an upload's profile.cuteName (src/wire/envelope.ts).
+      cuteName: T.String({ minLength: 1, maxLength: 32 }),
+      firstSeenAt: Epoch,
+      lastSeenAt: Epoch,
+    },
     strict,
   ),
   dayRows: T.Object(
@@ -48,20 +51,7 @@ export const importRows = {
     strict,
   ),
   seals: T.Object({ profileId: Hex32, key: Key, kind: Kind, day: Day, value: SafeInt }, strict),
-  sessions: T.Object(
-    {
-      id: ClientId,
-      profileId: Hex32,
-      installId: Hex32,
-      activity: Word,
-      day: Day,
-      startedAt: Epoch,
-      endedAt: Epoch,
-      gains: Amounts,
-      costs: Amounts,
-    },
-    strict,
-  ),
+  sessions: T.Object({ profileId: Hex32, installId: Hex32, ...Session.properties }, strict),
   timelineEvents: T.Object(
     {
       id: ClientId,

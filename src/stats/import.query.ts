@@ -7,6 +7,7 @@ import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
 import { closeDays } from "./rollup.query.ts";
 import { SEALED_INSTALL } from "./seal.query.ts";
+import { writeSessions } from "./ingest.query.ts";
 import type { ImportRow } from "./import-format.ts";
 
 /** What a batch's write did: rows added and rows replaced (the rest of the batch was skipped). */
@@ -96,51 +97,8 @@ export function upsertSeals(tx: Db, uuid: string, list: ImportRow<"seals">[]) {
  * skipped, so a file imported twice changes nothing); the rates per hour move by the difference,
  * as ingest's upsertSessions moves them.
  */
-export async function upsertSessions(tx: Db, uuid: string, list: ImportRow<"sessions">[]): Promise<Written> {
-  const [row] = await rows<{ added: number; replaced: number }>(
-    tx,
-    sql`with t as (
-      select * from unnest(${textArray(list.map((s) => s.id))}::text[], ${textArray(list.map((s) => s.profileId))}::text[],
-                ${textArray(list.map((s) => s.installId))}::text[], ${textArray(list.map((s) => s.activity))}::text[],
-                ${textArray(list.map((s) => s.day))}::text[], ${integerArray(list.map((s) => s.startedAt))}::bigint[], ${integerArray(list.map((s) => s.endedAt))}::bigint[],
-                ${textArray(list.map((s) => JSON.stringify(s.gains)))}::text[], ${textArray(list.map((s) => JSON.stringify(s.costs)))}::text[])
-        as t(id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
-    ),
-    old as (select o.* from t cross join lateral (select * from sessions s where s.uuid = ${uuid} and s.id = t.id) o),
-    up as (
-      insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
-      select ${uuid}, t.id, t.profile_id, t.install_id, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb from t
-      on conflict (uuid, id) do update set
-        profile_id = excluded.profile_id, install_id = excluded.install_id, activity = excluded.activity, day = excluded.day,
-        started_at = excluded.started_at, ended_at = excluded.ended_at, gains = excluded.gains, costs = excluded.costs
-      where excluded.ended_at > sessions.ended_at
-      returning id, profile_id, activity, day, ended_at - started_at as ms, gains, costs
-    ),
-    moved as (
-      select 1 as sign, up.* from up
-      union all
-      select -1, o.id, o.profile_id, o.activity, o.day, o.ended_at - o.started_at, o.gains, o.costs from old o join up using (id)
-    ),
-    deltas as (
-      select profile_id, day, activity, '' as side, '' as key, sum(sign * ms)::numeric as amount, sum(sign)::int as sessions
-      from moved group by 1, 2, 3
-      union all
-      select profile_id, day, activity, 'gain', a->>'k', sum(sign * (a->>'v')::numeric), sum(sign)::int
-      from moved cross join jsonb_array_elements(moved.gains) a group by 1, 2, 3, 4, 5
-      union all
-      select profile_id, day, activity, 'cost', a->>'k', sum(sign * (a->>'v')::numeric), sum(sign)::int
-      from moved cross join jsonb_array_elements(moved.costs) a group by 1, 2, 3, 4, 5
-    ),
-    rated as (
-      insert into session_rates as r (uuid, profile_id, day, activity, side, key, amount, sessions)
-      select ${uuid}, profile_id, day, activity, side, key, amount, sessions from deltas
-      on conflict (uuid, profile_id, day, activity, side, key) do update
-        set amount = r.amount + excluded.amount, sessions = r.sessions + excluded.sessions
-    )
-    select (select count(*) from up where id not in (select id from old))::int as added,
-      (select count(*) from up where id in (select id from old))::int as replaced`,
-  );
-  return row!;
+export function upsertSessions(tx: Db, uuid: string, list: ImportRow<"sessions">[]): Promise<Written> {
+  return writeSessions(tx, uuid, list, ">");
 }
 
 /** A timeline event is added once; a repeated id is skipped. */

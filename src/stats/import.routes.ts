@@ -13,10 +13,12 @@ export function importRoutes(deps: ImportDeps & { config: { importMaxWireBytes: 
     async ({ signedIn, body, query }) => {
       // The body is read here, after the token guard: a stranger's file is never read.
       if (!(body instanceof PendingBody)) throw new ApiError("invalid_body", "send the export file as the body");
-      const wire = await body.readGzipped(deps.config.importMaxWireBytes, signedIn.uuid);
-      return importFile(deps, signedIn.uuid, () => new Blob([wire]).stream(), {
-        confirmOtherAccount: query.confirm === "other-account",
-      });
+      // The file is held, and counted against the large bodies' pool, until the import is done.
+      return body.withGzipped(deps.config.importMaxWireBytes, signedIn.uuid, (wire) =>
+        importFile(deps, signedIn.uuid, () => new Blob([wire]).stream(), {
+          confirmOtherAccount: query.confirm === "other-account",
+        }),
+      );
     },
     {
       query: ImportQuery,

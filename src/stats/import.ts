@@ -23,7 +23,8 @@ import { rowChecks } from "./import-checks.ts";
 import { applyBatch, emptyTally, type Tally } from "./import-apply.ts";
 import { markFor, sealedBefore } from "./horizons.ts";
 import { collapseDays, keysBefore, sealIntoBaseline } from "./seal.query.ts";
-import { lockAccountStats } from "./counters.query.ts";
+import { lockAccountStats, readMark, type AccountMark } from "./counters.query.ts";
+import { SAFE_LIMIT } from "../wire/safe-integer.ts";
 import { profileCount, profileOverKeyCap, rebuildDerived, sealedDays } from "./import.query.ts";
 import type { ImportAnswer } from "./import.schema.ts";
 
@@ -164,6 +165,17 @@ async function sealAndRetain(tx: Db, uuid: string, account: Account, now: number
   return { horizon, retainFrom, folded: { collapsedRows: collapsed, retainedRows: retained } };
 }
 
+const tooLarge = () =>
+  new ApiError(
+    "total_out_of_range",
+    "with this file a key's stored values would add up past the safe integer range; nothing of it was stored",
+  );
+
+const outOfSafeRange = (mark: AccountMark | null) =>
+  mark !== null &&
+  ((mark.posBound !== null && BigInt(mark.posBound) > BigInt(SAFE_LIMIT)) ||
+    (mark.negBound !== null && BigInt(mark.negBound) < -BigInt(SAFE_LIMIT)));
+
 /** Takes the file `open()` streams into the account `uuid`; `open` is called once per pass. */
 export async function importFile(
   deps: ImportDeps,
@@ -184,6 +196,9 @@ export async function importFile(
       );
       const lifecycle = await sealAndRetain(tx, uuid, account, now);
       await rebuildDerived(tx, uuid, markFor(account.zone, now));
+      // As ingest refuses an upload: no count key's positive or negative parts over its stored days
+      // may leave the safe range (the rebuilt mark's bounds are the largest of them).
+      if (outOfSafeRange(await readMark(tx, uuid))) throw tooLarge();
       const over = await profileOverKeyCap(tx, uuid, deps.config.statsMaxKeysPerProfile);
       if (over)
         throw new ApiError(
@@ -217,11 +232,7 @@ export async function importFile(
       };
     });
   } catch (error) {
-    if (isOutOfRange(error))
-      throw new ApiError(
-        "total_out_of_range",
-        "with this file a key's stored values would add up past the safe integer range; nothing of it was stored",
-      );
+    if (isOutOfRange(error)) throw tooLarge();
     throw error;
   }
 }

@@ -392,29 +392,50 @@ export type SessionRow = {
 
 /**
  * Answers how many sessions were written (a copy that ended earlier than the stored one is not).
- * The same statement moves session_rates by the difference each write makes: the written copy's
- * lines added, the copy it replaced (read in this statement's snapshot, taken under the account's
- * stats lock, so no other upload of the account wrote it meanwhile) taken away.
+ * The same statement moves session_rates by the difference each write makes (writeSessions).
  */
 export async function upsertSessions(tx: Db, uuid: string, installId: string, list: SessionRow[]): Promise<number> {
-  if (list.length === 0) return 0;
-  const [row] = await rows<{ n: number }>(
+  const written = await writeSessions(
+    tx,
+    uuid,
+    list.map((s) => ({ ...s, installId })),
+    ">=",
+  );
+  return written.added + written.replaced;
+}
+
+/**
+ * Writes sessions by id, a stored one replaced by a copy whose end is `replaceWhen` its end (ingest:
+ * no earlier; an import: later, so the same file twice changes nothing), and answers how many were
+ * added and replaced. The same statement moves session_rates by the difference each write makes:
+ * the written copy's lines added, the copy it replaced (read in this statement's snapshot, taken
+ * under the account's stats lock, so no other upload of the account wrote it meanwhile) taken away.
+ */
+export async function writeSessions(
+  tx: Db,
+  uuid: string,
+  list: (SessionRow & { installId: string })[],
+  replaceWhen: ">=" | ">",
+): Promise<{ added: number; replaced: number }> {
+  if (list.length === 0) return { added: 0, replaced: 0 };
+  const [row] = await rows<{ added: number; replaced: number }>(
     tx,
     sql`with t as (
-      select * from unnest(${textArray(list.map((s) => s.id))}::text[], ${textArray(list.map((s) => s.profileId))}::text[], ${textArray(list.map((s) => s.activity))}::text[],
+      select * from unnest(${textArray(list.map((s) => s.id))}::text[], ${textArray(list.map((s) => s.profileId))}::text[],
+                ${textArray(list.map((s) => s.installId))}::text[], ${textArray(list.map((s) => s.activity))}::text[],
                 ${textArray(list.map((s) => s.day))}::text[], ${integerArray(list.map((s) => s.startedAt))}::bigint[], ${integerArray(list.map((s) => s.endedAt))}::bigint[],
                 ${textArray(list.map((s) => JSON.stringify(s.gains)))}::text[], ${textArray(list.map((s) => JSON.stringify(s.costs)))}::text[])
-        as t(id, profile_id, activity, day, started_at, ended_at, gains, costs)
+        as t(id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
     ),
     -- A probe of the primary key per session sent (lateral: never a scan of the account's sessions).
     old as (select o.* from t cross join lateral (select * from sessions s where s.uuid = ${uuid} and s.id = t.id) o),
     up as (
       insert into sessions (uuid, id, profile_id, install_id, activity, day, started_at, ended_at, gains, costs)
-      select ${uuid}, t.id, t.profile_id, ${installId}, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb from t
+      select ${uuid}, t.id, t.profile_id, t.install_id, t.activity, t.day::date, t.started_at, t.ended_at, t.gains::jsonb, t.costs::jsonb from t
       on conflict (uuid, id) do update set
         profile_id = excluded.profile_id, install_id = excluded.install_id, activity = excluded.activity, day = excluded.day,
         started_at = excluded.started_at, ended_at = excluded.ended_at, gains = excluded.gains, costs = excluded.costs
-      where excluded.ended_at >= sessions.ended_at
+      where excluded.ended_at ${sql.raw(replaceWhen)} sessions.ended_at
       returning id, profile_id, activity, day, ended_at - started_at as ms, gains, costs
     ),
     moved as (
@@ -438,9 +459,10 @@ export async function upsertSessions(tx: Db, uuid: string, installId: string, li
       on conflict (uuid, profile_id, day, activity, side, key) do update
         set amount = r.amount + excluded.amount, sessions = r.sessions + excluded.sessions
     )
-    select count(*)::int as n from up`,
+    select (select count(*) from up where id not in (select id from old))::int as added,
+      (select count(*) from up where id in (select id from old))::int as replaced`,
   );
-  return row!.n;
+  return row!;
 }
 
 export type EventRow = {

@@ -16,10 +16,10 @@ export const Key = T.String({
 });
 export const Kind = T.Union([T.Literal("count"), T.Literal("max"), T.Literal("min"), T.Literal("gauge")]);
 /** A client-made id of a session or timeline event. */
-const ClientId = T.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" });
+export const ClientId = T.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" });
 /** An open list word: a session activity, a timeline kind. */
-const Word = T.String({ pattern: "^[a-z][a-z0-9_]{0,31}$" });
-const Amounts = T.Array(T.Object({ k: Key, v: SafeInt }, strict), { maxItems: 200 });
+export const Word = T.String({ pattern: "^[a-z][a-z0-9_]{0,31}$" });
+export const Amounts = T.Array(T.Object({ k: Key, v: SafeInt }, strict), { maxItems: 200 });
 
 export const CounterRow = T.Object({ k: Key, v: SafeInt, m: T.Optional(Kind) }, strict);
 

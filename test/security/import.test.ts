@@ -195,6 +195,36 @@ describe("hostile import files are refused whole, nothing stored", () => {
     await refused(gz(text), "invalid_body", "/dayRows/0/value");
   });
 
+  test("a session, timeline event or mirror section of the all-zero account scope: profile_mismatch, as ingest", async () => {
+    // An upload's sessions, events and mirror belong to its profile, which is never the account's id.
+    const account = "0".repeat(32);
+    const at = Date.parse(`${TODAY}T10:00:00Z`);
+    const common = { profileId: account, installId: INSTALL_A, day: TODAY };
+    const rows = {
+      sessions: { id: "s1", ...common, activity: "mining", startedAt: at, endedAt: at + 1, gains: [], costs: [] },
+      timelineEvents: { id: "e1", ...common, kind: "level_up", at, key: null, value: null },
+      mirrorSections: { profileId: account, section: "skills", installId: INSTALL_A, observedAt: at, values: [] },
+    };
+    for (const [section, row] of Object.entries(rows))
+      await refused(gz(JSON.stringify(file({ [section]: [row] }))), "profile_mismatch", `/${section}/0/profileId`);
+  });
+
+  test("a profile's cute name an upload could not carry (empty, past 32 characters): invalid_body", async () => {
+    for (const cuteName of ["", "P".repeat(33)]) {
+      const profiles = [{ profileId: PROFILE, cuteName, firstSeenAt: 1, lastSeenAt: 2 }];
+      await refused(gz(JSON.stringify(file({ profiles }))), "invalid_body", "/profiles/0/cuteName");
+    }
+  });
+
+  test("a count key whose days add up past the safe range (two installs' open days): total_out_of_range, as ingest", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const rows = [
+      dayRow("loot.item.ITEM_0", TODAY, max),
+      { ...dayRow("loot.item.ITEM_0", TODAY, max), installId: "b".repeat(32) },
+    ];
+    await refused(gz(JSON.stringify(file({ dayRows: rows }))), "total_out_of_range");
+  });
+
   test("a plain (not gzip) body: gzip_required", async () => {
     const res = await post(new TextEncoder().encode(JSON.stringify(file())), "", false);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("gzip_required");

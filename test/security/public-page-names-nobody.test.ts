@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
 import { pageEnv } from "../web/env.ts";
-import { seedPlayer, pageLink, MINING_DAYS, type Seeded } from "../web/seed.ts";
-import { PROFILE, INSTALL_A, envelope } from "../support/uploads.ts";
+import { seedPlayer, pageLink, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
+import { PROFILE, INSTALL_A } from "../support/uploads.ts";
 
 const OWNER = { name: "Owner_Shows", uuid: "6e7f8091a2b3c4d5e6f708192a3b4c5d" };
 const OTHER = { name: "Other_Olga", uuid: "7f8091a2b3c4d5e6f708192a3b4c5d6e" };
-const OTHER_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
+const OTHER_PROFILE = SECOND_PROFILE.id;
 const HEX32 = /[0-9a-f]{32}/i;
 const PERIODS = ["day", "week", "month", "year"];
 
@@ -21,23 +21,10 @@ beforeAll(async () => {
   owner = await seedPlayer(env.t, { ...OWNER, findable: true, share: true });
   await seedPlayer(env.t, { ...OTHER, findable: true });
   env.t.clock.advance(60_000);
-  const res = await owner.player.send(
-    envelope(env.t, {
-      profile: { id: OTHER_PROFILE, cuteName: "Kiwi" },
-      counters: [
-        {
-          profileId: OTHER_PROFILE,
-          scope: "day",
-          day: MINING_DAYS[8]!,
-          rows: [
-            { k: "mining.blocks.total", v: 77 },
-            { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
-          ],
-        },
-      ],
-    }),
-  );
-  expect(res.status).toBe(200);
+  await seedSecondProfile(env.t, owner.player, [
+    { k: "mining.blocks.total", v: 77 },
+    { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
+  ]);
 });
 afterAll(() => env.close());
 

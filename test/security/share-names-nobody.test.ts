@@ -4,11 +4,11 @@
 // named there by a handle that means something only with that share key, and changes with it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { pageEnv } from "../web/env.ts";
-import { seedPlayer, MINING_DAYS, type Seeded } from "../web/seed.ts";
-import { PROFILE, envelope } from "../support/uploads.ts";
+import { seedPlayer, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
+import { PROFILE } from "../support/uploads.ts";
 
 const OWNER = { name: "Owner_Walks", uuid: "5e6f708192a3b4c5d6e7f80112233445" };
-const OTHER_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
+const OTHER_PROFILE = SECOND_PROFILE.id;
 const HEX32 = /[0-9a-f]{32}/i;
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
@@ -17,23 +17,10 @@ beforeAll(async () => {
   env = await pageEnv();
   owner = await seedPlayer(env.t, { ...OWNER, findable: true, share: true });
   env.t.clock.advance(60_000);
-  const res = await owner.player.send(
-    envelope(env.t, {
-      profile: { id: OTHER_PROFILE, cuteName: "Kiwi" },
-      counters: [
-        {
-          profileId: OTHER_PROFILE,
-          scope: "day",
-          day: MINING_DAYS[8]!,
-          rows: [
-            { k: "mining.blocks.total", v: 77 },
-            { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
-          ],
-        },
-      ],
-    }),
-  );
-  expect(res.status).toBe(200);
+  await seedSecondProfile(env.t, owner.player, [
+    { k: "mining.blocks.total", v: 77 },
+    { k: "loot.item.PET;ENDER_DRAGON;4", v: 1 },
+  ]);
 });
 afterAll(() => env.close());
 

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
 import { pageEnv } from "./env.ts";
-import { seedPlayer, MINING_DAYS, type Seeded } from "./seed.ts";
-import { PROFILE, envelope } from "../support/uploads.ts";
+import { seedPlayer, seedSecondProfile, type Seeded } from "./seed.ts";
+import { PROFILE } from "../support/uploads.ts";
 
-const SECOND_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
 const WIDGET = "https://overlay.example";
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
@@ -19,15 +18,7 @@ beforeAll(async () => {
   shown = await seedPlayer(env.t, { name: "Widget_Wendy", findable: true });
   await seedPlayer(env.t, { name: "Hidden_Hal" });
   env.t.clock.advance(60_000);
-  const res = await shown.player.send(
-    envelope(env.t, {
-      profile: { id: SECOND_PROFILE, cuteName: "Kiwi" },
-      counters: [
-        { profileId: SECOND_PROFILE, scope: "day", day: MINING_DAYS[8]!, rows: [{ k: "mining.blocks.total", v: 77 }] },
-      ],
-    }),
-  );
-  expect(res.status).toBe(200);
+  await seedSecondProfile(env.t, shown.player, [{ k: "mining.blocks.total", v: 77 }]);
 });
 afterAll(() => env.close());
 
@@ -96,20 +87,7 @@ describe("GET /v1/pages/<name>", () => {
     expect(again.headers.get("access-control-allow-origin")).toBe("*");
     expect(again.headers.get("etag")).toBe(etag);
     env.t.clock.advance(60_000);
-    const up = await shown.player.send(
-      envelope(env.t, {
-        profile: { id: SECOND_PROFILE, cuteName: "Kiwi" },
-        counters: [
-          {
-            profileId: SECOND_PROFILE,
-            scope: "day",
-            day: MINING_DAYS[8]!,
-            rows: [{ k: "mining.blocks.total", v: 99 }],
-          },
-        ],
-      }),
-    );
-    expect(up.status).toBe(200);
+    await seedSecondProfile(env.t, shown.player, [{ k: "mining.blocks.total", v: 99 }]);
     const after = await get("/v1/pages/Widget_Wendy", { "if-none-match": etag });
     expect(after.status).toBe(200);
     expect(after.headers.get("etag")).not.toBe(etag);

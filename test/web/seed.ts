@@ -16,6 +16,20 @@ export const MINING_BACKFILL_DAY = "2026-04-30";
 
 export type Seeded = { player: Uploader; name: string; shareKey: string | null };
 
+/** The game profile a second upload of the page tests adds ("Kiwi"): two profiles to tell apart. */
+export const SECOND_PROFILE = { id: "9f1c2a3b4d5e6f708192a3b4c5d6e7f9", cuteName: "Kiwi" };
+
+/** One day of `rows` uploaded for the second profile (MINING_DAYS[8], a mining day); expects 200. */
+export async function seedSecondProfile(t: TestApp, p: Uploader, rows: { k: string; v: number }[]) {
+  const res = await p.send(
+    envelope(t, {
+      profile: SECOND_PROFILE,
+      counters: [{ profileId: SECOND_PROFILE.id, scope: "day", day: MINING_DAYS[8]!, rows }],
+    }),
+  );
+  if (res.status !== 200) throw new Error(`the second profile's upload was refused: ${res.status} ${await res.text()}`);
+}
+
 async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unknown>) {
   const current = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as {
     settingsVersion: number;
