@@ -6,16 +6,15 @@ setDefaultTimeout(60_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv, alice } from "../web/env.ts";
 import { seedPlayer, pageLink, type Seeded } from "../web/seed.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts/cards");
 mkdirSync(artifacts, { recursive: true });
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 let owner: Seeded;
@@ -23,14 +22,12 @@ let owner: Seeded;
 beforeAll(async () => {
   env = await pageEnv();
   owner = await seedPlayer(env.t, { name: alice.name, uuid: alice.uuid, findable: true, share: true });
-  server = listen(env.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: env.t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(env.t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await env?.close();
 });
 

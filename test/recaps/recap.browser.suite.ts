@@ -6,9 +6,8 @@ setDefaultTimeout(240_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { testApp, type TestApp } from "../support/app.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 import { pageLink } from "../web/seed.ts";
 import { seedRecapPlayer } from "./seed-recap.ts";
 
@@ -17,7 +16,7 @@ mkdirSync(artifacts, { recursive: true });
 const NAME = "Recap_Browser";
 
 let t: TestApp;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 let cookie: string;
@@ -37,13 +36,11 @@ beforeAll(async () => {
     const html = await (await t.request(`/u/${NAME}/recap/${period}`, { headers: { cookie } })).text();
     links[period] = html.match(/href="(\/r\/[A-Za-z0-9_-]{32})"/)![1]!;
   }
-  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(t);
+  ({ base, browser } = served);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await t?.close();
 });
 

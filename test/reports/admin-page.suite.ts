@@ -8,8 +8,7 @@ setDefaultTimeout(90_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
-import { listen, type Listening } from "../../src/http/serve.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
@@ -26,7 +25,7 @@ const ADMIN = "page-admin-token-5c1e9a7b3d2f8e6a0b4c";
 
 let t: TestApp;
 let discord: ReturnType<typeof fakeDiscord>;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 const ids: number[] = [];
@@ -95,14 +94,12 @@ beforeAll(async () => {
   await send({ title: "Party > [MVP+] Steve: sell me that", message: "again, after the update", modVersion: "1.4.1" }); // a regression
   await applyAction(t, ids[1]!, "muted", "cli");
   await drainChatOutbox(t);
-  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await t?.close();
   discord?.stop();
 });

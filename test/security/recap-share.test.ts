@@ -9,7 +9,7 @@ import { seedRecapPlayer } from "../recaps/seed-recap.ts";
 const HEX32 = /[0-9a-f]{32}/i;
 const NAME = "Owner_Recaps";
 let t: TestApp;
-let links: string[] = [];
+const links: string[] = [];
 
 beforeAll(async () => {
   t = await testApp({ settings: { devSignin: true } });

@@ -4,6 +4,8 @@
 import { accessSync, constants } from "node:fs";
 import { test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
+import { listen } from "../../src/http/serve.ts";
+import type { Log } from "../../src/log.ts";
 
 const executable = (path: string) => {
   try {
@@ -55,4 +57,26 @@ export function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** An app served on a free local port, and chromium to open it: a browser suite's beforeAll. */
+export type Served = { base: string; browser: Browser; close(): Promise<void> };
+
+export async function servedInChromium(t: { app: Parameters<typeof listen>[0]; log: Log }): Promise<Served> {
+  const server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await server.stop("tests done");
+    throw error;
+  }
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop("tests done");
+    },
+  };
 }

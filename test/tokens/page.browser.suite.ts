@@ -6,10 +6,9 @@ setDefaultTimeout(120_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 import { makeToken, type Made } from "./support.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
@@ -17,7 +16,7 @@ mkdirSync(artifacts, { recursive: true });
 
 let t: TestApp;
 let p: Uploader;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 const made: Made[] = [];
@@ -41,14 +40,12 @@ beforeAll(async () => {
   );
   t.clock.advance(3_600_000);
   await t.request("/v1/stats/profiles", { headers: made[0]!.auth });
-  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await t?.close();
 });
 

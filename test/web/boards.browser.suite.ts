@@ -6,16 +6,15 @@ setDefaultTimeout(60_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { testApp, type TestApp } from "../support/app.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
 
 let t: TestApp;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 
@@ -27,14 +26,12 @@ beforeAll(async () => {
     t.clock.advance(1000);
     await upload(t, p, { "2026-11-17": { "kills.island.hub": 1200 - i * 130, "kills.island.spider_den": 40 * i } });
   }
-  server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await t?.close();
 });
 

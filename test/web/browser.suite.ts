@@ -7,7 +7,6 @@ setDefaultTimeout(240_000); // a page is opened four times (two themes, desktop 
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv, alice, empty, stale } from "./env.ts";
 import {
   seedPlayer,
@@ -23,13 +22,14 @@ import {
 const LONG_ITEM_WORDS = "Enchanted Golden Carrot Of The Mountain King Supreme Edition";
 import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
+import { listen } from "../../src/http/serve.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 let findable: Seeded;
@@ -39,14 +39,12 @@ beforeAll(async () => {
   env = await pageEnv();
   findable = await seedPlayer(env.t, { name: "Steve_Stats", findable: true, share: true });
   hidden = await seedPlayer(env.t, { name: "Hidden_One" });
-  server = listen(env.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: env.t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(env.t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await env?.close();
 });
 

@@ -7,12 +7,11 @@ setDefaultTimeout(60_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, MINING_DAYS, type Seeded } from "./seed.ts";
 import { PROFILE, envelope } from "../support/uploads.ts";
 import { fakeImageServer, itemPng } from "../support/fakes/skins.ts";
-import { launchChromium } from "../support/browser.ts";
+import { servedInChromium, type Served } from "../support/browser.ts";
 import { refreshItemList } from "../../src/items/item-names.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
@@ -29,7 +28,7 @@ const SKILLS = ["mining.skill.xp", "farming.skill.xp", "fishing.skill.xp", "fora
 
 let env: Awaited<ReturnType<typeof pageEnv>>;
 let images: ReturnType<typeof fakeImageServer>;
-let server: Listening;
+let served: Served;
 let browser: Browser;
 let base: string;
 let player: Seeded;
@@ -54,14 +53,12 @@ beforeAll(async () => {
     }),
   );
   expect(res.status).toBe(200);
-  server = listen(env.t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: env.t.log });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  served = await servedInChromium(env.t);
+  ({ base, browser } = served);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop("tests done");
+  await served?.close();
   await env?.close();
   await images?.stop();
 });
