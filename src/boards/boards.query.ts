@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
 import { groupOf } from "./buckets.ts";
+import type { RankedRow } from "./ranking.query.ts";
 
 /** The board groups the account opted in to (`*`: every group) and whether the operator excluded it, in one read. */
 export async function optinsAndExclusion(db: Db, uuid: string) {
@@ -126,17 +127,8 @@ export function scoresOf(db: Db, uuid: string, profileIds: string[], boards: str
   );
 }
 
-export type ScoreWrite = {
-  board: string;
-  window: string;
-  uuid: string;
-  profileId: string;
-  value: string;
-  sortValue: string;
-  bucket: number;
-  reachedAt: number;
-  cuteName: string | null;
-};
+/** A ranked row (ranking.query.ts) with the board and window it is kept under. */
+export type ScoreWrite = RankedRow & { board: string; window: string };
 
 /** Writes scores (new or replaced) in one statement. */
 export async function upsertScores(tx: Db, list: ScoreWrite[]) {

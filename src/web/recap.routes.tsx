@@ -22,7 +22,7 @@ import { htmlPage } from "./respond.ts";
 import { Layout, esc, sync } from "./layout.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { pageOwner } from "./page-cookie.ts";
-import { periodWords, RecapPage } from "./recap-view.tsx";
+import { periodWords, RecapPage, type RecapView } from "./recap-view.tsx";
 import { recapCardPng } from "./recap-card.ts";
 
 export type RecapPageDeps = {
@@ -52,6 +52,25 @@ export function recapPageRoutes(deps: RecapPageDeps) {
   const ownerOf = (request: Request, name: string) => pageOwner(deps, request, name);
   const base = (a: Account) => `/u/${encodeURIComponent(a.name)}/recap`;
   const items = async () => deps.items?.current();
+  /** A recap's page, by the owner or shared: its title says the period, `more` what only one of them shows. */
+  const renderRecap = (
+    body: RecapView["body"],
+    period: string,
+    path: string,
+    more: Partial<Pick<RecapView, "owner" | "preview">>,
+  ) =>
+    deps.renders.run(async () =>
+      sync(
+        RecapPage({
+          catalogue: deps.catalogue,
+          items: await items(),
+          body,
+          title: `${periodWords(period)} in review`,
+          path,
+          ...more,
+        }),
+      ),
+    );
 
   /** The owner's recap, or a page saying when it will be made (the open period is not shown). */
   const ownerRecap = async (request: Request, own: Account, id: string) => {
@@ -73,32 +92,24 @@ export function recapPageRoutes(deps: RecapPageDeps) {
       );
       return htmlPage(request, html, { status: 404, ...privately });
     }
-    const html = await deps.renders.run(async () =>
-      sync(
-        RecapPage({
-          catalogue: deps.catalogue,
-          items: await items(),
-          body: row.body,
-          title: `${periodWords(id)} in review`,
-          path: `${base(own)}/${id}`,
-          owner: {
-            action: `${base(own)}/${id}/${row.shareKey ? "unshare" : "share"}`,
-            shared: row.shareKey ? `/r/${row.shareKey}` : null,
-            periods: periods.map((x) => ({
-              period: x.period,
-              href: `${base(own)}/${x.period}`,
-              current: x.period === id,
-            })),
-          },
-        }),
-      ),
-    );
+    const html = await renderRecap(row.body, id, `${base(own)}/${id}`, {
+      owner: {
+        action: `${base(own)}/${id}/${row.shareKey ? "unshare" : "share"}`,
+        shared: row.shareKey ? `/r/${row.shareKey}` : null,
+        periods: periods.map((x) => ({
+          period: x.period,
+          href: `${base(own)}/${x.period}`,
+          current: x.period === id,
+        })),
+      },
+    });
     return htmlPage(request, html, privately);
   };
 
   /** share / unshare: the owner's form only (cookie, then Origin); back to the recap. */
-  const action = (share: boolean) =>
-    async function ({
+  const action =
+    (share: boolean) =>
+    async ({
       params,
       request,
       server,
@@ -106,7 +117,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
       params: { name: string; period: string };
       request: Request;
       server: unknown;
-    }) {
+    }) => {
       await limited(request, server);
       const own = await ownerOf(request, params.name);
       if (!own || !recapPeriod(params.period)) return notFound(request);
@@ -183,24 +194,15 @@ export function recapPageRoutes(deps: RecapPageDeps) {
         if (!row) return notFound(request);
         const title = `${periodWords(row.period)} in review`;
         const path = `/r/${params.key}`;
-        const html = await deps.renders.run(async () =>
-          sync(
-            RecapPage({
-              catalogue: deps.catalogue,
-              items: await items(),
-              body: row.body,
-              title,
-              path,
-              preview: {
-                title,
-                description: `A player's ${periodWords(row.period)} in review on tally.`,
-                image: `${deps.config.baseUrl}${path}/card.png`,
-                imageAlt: `${title}: active days, longest streak, longest session and top gain.`,
-                url: `${deps.config.baseUrl}${path}`,
-              },
-            }),
-          ),
-        );
+        const html = await renderRecap(row.body, row.period, path, {
+          preview: {
+            title,
+            description: `A player's ${periodWords(row.period)} in review on tally.`,
+            image: `${deps.config.baseUrl}${path}/card.png`,
+            imageAlt: `${title}: active days, longest streak, longest session and top gain.`,
+            url: `${deps.config.baseUrl}${path}`,
+          },
+        });
         return htmlPage(request, html, { cacheControl: "no-store", noindex: true });
       },
       hide,
