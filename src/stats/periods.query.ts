@@ -2,7 +2,7 @@
 // month, a year and the one before each), by the one fold-by-kind rule of counters.query.ts (a
 // count sums, a max keeps the greatest, a min the least, a gauge the last day's latest reading).
 // One query, ordered.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { closedThrough, foldByKind, latestDayReading, overRows } from "./counters.query.ts";
 
@@ -49,32 +49,11 @@ export function windowRows(db: Db, uuid: string, profileId: string, windows: Win
 }
 
 /**
- * Up to `limit` keys of one profile with day rows, in key order (bytes) after `after`: its rollups'
- * keys (closed days) and its open days' keys, each read in key order and cut at `limit`.
+ * Up to `limit` keys of one profile with day rows that meet `range` (a condition on `key`), in key
+ * order (bytes): its rollups' keys (closed days) and its open days' keys, each read in key order
+ * from the key index and cut at `limit`.
  */
-export async function profileKeysAfter(db: Db, uuid: string, profileId: string, after: string | null, limit: number) {
-  const from = after === null ? sql`` : sql` and key > ${after} collate "C"`;
-  const found = await rows<{ key: string }>(
-    db,
-    sql`select key from (
-      (select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}${from} order by key collate "C" limit ${limit})
-      union
-      (select key from counter_days where uuid = ${uuid} and profile_id = ${profileId} and day > ${closedThrough(uuid)}${from}
-        group by key order by key collate "C" limit ${limit})
-    ) k order by key collate "C" limit ${limit}`,
-  );
-  return found.map((r) => r.key);
-}
-
-/**
- * Up to `limit` keys of one profile with day rows whose key starts with `prefix` (boards, issue 35):
- * its rollups' keys (closed days) and its open days' keys in that range of the key index.
- */
-export async function profileKeysWithPrefix(db: Db, uuid: string, profileId: string, prefix: string, limit: number) {
-  // Keys from `prefix` up to the next string of its length: byte order (collate "C") holds them together.
-  const last = prefix.charCodeAt(prefix.length - 1);
-  const end = prefix.slice(0, -1) + String.fromCharCode(last + 1);
-  const range = sql` and key >= ${prefix} collate "C" and key < ${end} collate "C"`;
+async function profileKeysIn(db: Db, uuid: string, profileId: string, range: SQL, limit: number) {
   const found = await rows<{ key: string }>(
     db,
     sql`select key from (
@@ -85,4 +64,17 @@ export async function profileKeysWithPrefix(db: Db, uuid: string, profileId: str
     ) k order by key collate "C" limit ${limit}`,
   );
   return found.map((r) => r.key);
+}
+
+/** Up to `limit` keys of one profile with day rows, in key order (bytes) after `after`. */
+export function profileKeysAfter(db: Db, uuid: string, profileId: string, after: string | null, limit: number) {
+  return profileKeysIn(db, uuid, profileId, after === null ? sql`` : sql` and key > ${after} collate "C"`, limit);
+}
+
+/** Up to `limit` keys of one profile with day rows whose key starts with `prefix` (boards, issue 35). */
+export function profileKeysWithPrefix(db: Db, uuid: string, profileId: string, prefix: string, limit: number) {
+  // Keys from `prefix` up to the next string of its length: byte order (collate "C") holds them together.
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const end = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return profileKeysIn(db, uuid, profileId, sql` and key >= ${prefix} collate "C" and key < ${end} collate "C"`, limit);
 }

@@ -52,6 +52,8 @@ export function recapPageRoutes(deps: RecapPageDeps) {
   const ownerOf = (request: Request, name: string) => pageOwner(deps, request, name);
   const base = (a: Account) => `/u/${encodeURIComponent(a.name)}/recap`;
   const items = async () => deps.items?.current();
+  /** The recap a share link opens (none for a key of the wrong shape: no read). */
+  const shared = async (key: string) => (RECAP_KEY.test(key) ? sharedRecap(deps.db, key) : null);
   /** A recap's page, by the owner or shared: its title says the period, `more` what only one of them shows. */
   const renderRecap = (
     body: RecapView["body"],
@@ -190,7 +192,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
       "/r/:key",
       async ({ params, request, server }) => {
         await limited(request, server);
-        const row = RECAP_KEY.test(params.key) ? await sharedRecap(deps.db, params.key) : null;
+        const row = await shared(params.key);
         if (!row) return notFound(request);
         const title = `${periodWords(row.period)} in review`;
         const path = `/r/${params.key}`;
@@ -211,7 +213,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
       "/r/:key/card.png",
       async ({ params, request, server }) => {
         await limited(request, server);
-        const row = RECAP_KEY.test(params.key) ? await sharedRecap(deps.db, params.key) : null;
+        const row = await shared(params.key);
         if (!row) return notFound(request);
         const png = await deps.renders.run(async () => recapCardPng(deps.catalogue, row.body, await items()));
         return new Response(png as Uint8Array<ArrayBuffer>, {

@@ -54,8 +54,8 @@ export type StatsPageDeps = {
   catalogue: Catalogue;
   /** The game's item names (absent: item ids in words). */
   items?: ItemNames;
-  /** The kept pages others see, shared with the public figures (GET /v1/pages/<name>); absent: its own. */
-  pages?: PageCache;
+  /** The kept pages others see, shared with the public figures (GET /v1/pages/<name>). */
+  pages: PageCache;
   config: Pick<
     Config,
     | "baseUrl"
@@ -102,7 +102,7 @@ export function shownProfile(profiles: Profiles, asked: string | null, handleOf:
 
 /** Everything the page shows for one account. */
 export async function statsView(
-  deps: StatsPageDeps,
+  deps: Omit<StatsPageDeps, "pages">,
   account: Account,
   params: PageParams,
   page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv" | "ownerRecaps">,
@@ -215,8 +215,7 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     return new Response(stream, { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
   };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
-  const cache =
-    deps.pages ?? pageCache(deps, { ttlMs: deps.config.pageCacheTtlMs, maxBytes: deps.config.pageCacheMaxBytes });
+  const cache = deps.pages;
   /** A render of one account's page, within that account's render budget (whoever asks). */
   const budget = renderBudget(deps);
   /** A page others see: its link preview tags (`name` null: a share page, which shows no name). */
