@@ -9,6 +9,8 @@ import { testApp, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { createApp } from "../../src/app.ts";
 import { main } from "../../src/main.ts";
 import { ConfigError, envFor, loadConfig } from "../../src/config.ts";
+import { sql } from "drizzle-orm";
+import { rows } from "../../src/db/database.ts";
 
 const ADMIN = "admin-guesses-token-0c9b8a7f6e5d4c3b2a19";
 const METRICS = "metrics-guesses-token-1d2c3b4a5f6e7d8c9b0a";
@@ -61,6 +63,31 @@ describe("wrong operator tokens", () => {
     // The next minute, the guesser's address may try again.
     t.clock.advance(45_000);
     expect((await t.request("/v1/admin/reports", { headers: from(guesser, ADMIN) })).status).toBe(200);
+  });
+
+  test("a flood past the limit costs the database nothing: refused attempts are not counted again", async () => {
+    const t = await open();
+    const guesser = "198.51.100.7";
+    const counted = async () =>
+      Number(
+        (
+          await rows<{ n: number }>(
+            t.db,
+            sql`select coalesce(sum(count), 0)::int as n from rate_limits where bucket like 'operator_auth:%'`,
+          )
+        )[0]!.n,
+      );
+    for (let i = 0; i <= LIMIT; i++) await t.request("/metrics", { headers: from(guesser, `g-${i}`) });
+    const atRefusal = await counted();
+    expect(atRefusal).toBe(LIMIT + 1);
+    for (let i = 0; i < 200; i++) {
+      const res = await t.request("/metrics", { headers: from(guesser, `flood-${i}`) });
+      expect(res.status).toBe(429);
+    }
+    expect(await counted()).toBe(atRefusal);
+    // The refusal ends with its window, as the database's count would say.
+    t.clock.advance(45_000);
+    expect((await t.request("/metrics", { headers: from(guesser, METRICS) })).status).toBe(200);
   });
 
   test("one count per address over /metrics, /v1/admin/backup, /v1/admin/reports and the sign-in form", async () => {
