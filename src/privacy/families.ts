@@ -18,9 +18,9 @@
 // from the shapes in shapes.ts; this list puts them in the order the rules run.
 
 import { allChat, channelLine, rankTag, tabList, whisper } from "./chat-families.ts";
-import { action, dungeon, party } from "./team-families.ts";
+import { action, dungeon, label, party } from "./team-families.ts";
 import { auction, friend, reward, trade } from "./social-families.ts";
-import { joinedLine, membership } from "./membership-families.ts";
+import { command, joinedLine, membership } from "./membership-families.ts";
 import { crashReport } from "./log-families.ts";
 import type { Family, Rule } from "./shapes.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
@@ -44,6 +44,8 @@ export const families: readonly Family[] = [
   reward,
   membership,
   joinedLine,
+  command,
+  label,
   crashReport,
   action,
 ];

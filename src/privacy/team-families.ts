@@ -143,3 +143,15 @@ export const action: Family = {
   ],
   examples: [["Alex_99 recovered one of Elle's supplies! (3/6)", ["Alex_99"]]],
 };
+
+/**
+ * A label naming a player (issue 36): a boss's name tag "Spawned by: X", and any "Word by: X" label
+ * (the colon makes it a label, not a sentence), "Summoned by: X".
+ */
+export const label: Family = {
+  family: "label",
+  gate: / by: /,
+  doc: "A label naming a player: a Slayer boss's Spawned by: X, Summoned by: X",
+  rules: [rule(`${START}(?!Caused )[A-Z][a-z]{2,12} by: ${P}(?!\\.[A-Za-z])`)],
+  examples: [["§7Spawned by: §bAlex_99", ["Alex_99"]]],
+};
