@@ -22,11 +22,8 @@ export const membership: Family = {
     "demoted",
     "kicked",
     "requested",
-    " is ",
-    " isn't ",
-    "name of",
-    "named",
-    "called",
+    "(?:is|isn't|was|wasn't) (?:already |not |no longer |now |still )?(?:in |a member|the )",
+    "(?:player|user|anyone) (?:by the name of|named|called)",
   ),
   doc: "Guild and co-op membership, visits, spectating, best friends: X was kicked from the guild by Y, X was promoted from A to B, X has muted Y, [SkyBlock] X is visiting Your Island!, You invited X to your co-op!, X is already in another guild!, Can't find a player by the name of 'X'",
   rules: [
