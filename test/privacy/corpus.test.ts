@@ -23,6 +23,8 @@ import {
   heldOutCleanStrings2,
   heldOutNameLines3,
   heldOutCleanStrings3,
+  heldOutNameLines4,
+  heldOutCleanStrings4,
 } from "./corpus.ts";
 
 /** Both held-out batches (the second gathered after the rules were written). */
@@ -132,6 +134,35 @@ describe("the third held-out batch, as a whole", () => {
     const wrong = heldOutCleanStrings3.filter((s) => altered(s.text) || refused(s.text));
     expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBe(0);
     expect(wrong.filter((s) => !identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(2);
+  });
+});
+
+// The fourth held-out batch (issue 36): measured before any rule change for it (311 of 336 names,
+// 289 of 314 lines, 1 of 20 identifiers altered), then once after the rules were generalised against
+// the development part. It holds the figures reached then, below the 99% floor, so a regression
+// fails here; it is not tuned against line by line (see CHANGELOG.md).
+describe("the fourth held-out batch, as a whole", () => {
+  const names = heldOutNameLines4.reduce((n, l) => n + l.names.length, 0);
+  test("holds at least 300 lines with names, each with its source", () => {
+    expect(heldOutNameLines4.length).toBeGreaterThanOrEqual(300);
+    expect(heldOutNameLines4.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
+  });
+
+  test("at least 328 of its 336 names are replaced (105 of 107 with codes) and 306 of 314 lines refused", () => {
+    const left = heldOutNameLines4.reduce((n, l) => n + namesLeft(l).length, 0);
+    const coded = heldOutNameLines4.filter((l) => l.text.includes("§"));
+    const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
+    const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
+    expect(names).toBe(336);
+    expect(names - left).toBeGreaterThanOrEqual(328);
+    expect(codedNames - codedLeft).toBeGreaterThanOrEqual(105);
+    expect(heldOutNameLines4.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(306);
+  });
+
+  test("at most 1 of its 20 identifiers and none of its 86 clean display lines are altered or refused", () => {
+    const wrong = heldOutCleanStrings4.filter((s) => altered(s.text) || refused(s.text));
+    expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(1);
+    expect(wrong.filter((s) => !identifierFamilies.has(s.family)).length).toBe(0);
   });
 });
 

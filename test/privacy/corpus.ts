@@ -53,6 +53,17 @@ export const heldOutCleanStrings3: { family: string; text: string; source: strin
   read("held-out/clean-3.jsonl"),
 );
 
+/**
+ * The held-out part's fourth batch (`names-4.jsonl`, `clean-4.jsonl`): gathered from sources no
+ * earlier batch or the development part used (a Discord guild bridge, CaribouStonks, DawnAddons,
+ * Aaron's Mod, Hytils Reborn, a party-commands mod, Kuudra pre-spot mods) before any rule was
+ * changed for it; its untuned figure is in CHANGELOG.md.
+ */
+export const heldOutNameLines4: NameLine[] = read("held-out/names-4.jsonl");
+export const heldOutCleanStrings4: { family: string; text: string; source: string }[] = flat(
+  read("held-out/clean-4.jsonl"),
+);
+
 /** Clean families that are identifiers: not one may be altered or refused. */
 export const identifierFamilies = new Set(["item_id", "item_key", "island_id", "version", "profile_name"]);
 

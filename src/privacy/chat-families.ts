@@ -1,0 +1,107 @@
+// Chat lines and lists: rank tags, channel chat, whispers, all-chat, tab-list entries. Name
+// families (see families.ts for how a rule is written).
+
+import {
+  CHANNEL,
+  CODE,
+  EMBLEM,
+  LEVEL,
+  NAME,
+  P,
+  player,
+  RANK_TAG,
+  rule,
+  SERVER_RANK,
+  START,
+  USERLIKE,
+  type Family,
+} from "./shapes.ts";
+
+export const rankTag: Family = {
+  family: "rank_tag",
+  gate: /\[[A-Z]/,
+  doc: "A rank tag and the name after it, anywhere: [MVP+] Steve, [JR HELPER] Name, [PIG+++] Name",
+  rules: [rule(`(?<rank>${SERVER_RANK}) ?(?<name>${NAME})`)],
+  examples: [
+    ["§7☢ §r§b[MVP§d+§b] hannibal2", ["hannibal2"]],
+    ["RARE DROP! Enchanted Book (+120% ✯ Magic Find) [MVP+]Steve", ["Steve"]],
+    ["Killed by [YOUTUBE] Dream", ["Dream"]],
+  ],
+};
+
+export const channelLine: Family = {
+  family: "channel_line",
+  gate: />/,
+  doc: "Party, guild, officer and co-op chat, friend lines, and the compact prefixes P > G > O > C >",
+  rules: [
+    rule(`${START}(?:${CHANNEL}) ?> ?${P}`),
+    rule(`${START}(?:Party|Guild|Officer|Co-op|Coop|Friend) ?> ?[^ \\t\\n]`, { shape: true }),
+    // Another player named in a channel message by its structure (issue 36): a mention at the
+    // start of the message ("Guild > Bot [Staff]: @Name, Name's weight: ..."), and a bot
+    // command's one argument ("Guild > A: !skyblock Name", "From A: !nw Name").
+    rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: @(?<name>${NAME})`),
+    rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
+  ],
+  examples: [
+    ["§9Party §8> §7nea89o§f: peee", ["nea89o"]],
+    ["§2Guild > §6⚔ §6[MVP§3++§6] RealBacklight§f: !warp", ["RealBacklight"]],
+    ["§bCo-op > §7nea89o§f: hallooooo", ["nea89o"]],
+  ],
+};
+
+export const whisper: Family = {
+  family: "whisper",
+  gate: /(?:From|To) /,
+  doc: "Private messages: From Name: ..., To [MVP+] Name: ...",
+  rules: [
+    rule(`${START}(?:From|To) ${P}: `),
+    // A bot command's one argument in a whisper: "From [VIP] A: !nw Name" (see channel_line).
+    rule(`${START}(?:From|To) [^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
+  ],
+  examples: [
+    ["To nea89o: lol", ["nea89o"]],
+    ["From [MVP+] Eisengolem: Boop!", ["Eisengolem"]],
+  ],
+};
+
+export const allChat: Family = {
+  family: "all_chat",
+  gate: /: |[^\x00-\x7F]/,
+  doc: "All-chat: with a level ([58] Name: ...), after [CHAT] in a game log, or a bare line Name: ... when the name looks like one",
+  rules: [
+    rule(`(?:${START}|(?<![\\w\\]]))${LEVEL}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})(?=: )`),
+    rule(`\\[CHAT\\] ${EMBLEM}?(?<name>${NAME}): `),
+    // A bare line, its speaker by its place: one word at the start of a line (after at most one
+    // space and an emblem) before ": " and a message, unless the word is a system word
+    // ("Health: +100", "Ability: Throw", "Description: Rendering screen"). Not after a tab
+    // (crash-report details, mod lists "\tfabricloader: 0.16") nor before a number or a sign.
+    rule(`^ ?${EMBLEM}?(?<name>${NAME}): (?=[^\\s\\d+-])`, { speaker: true }),
+    // With its codes: a name in a colour, then another colour for the colon (a player's line);
+    // a label's colon takes the label's colour ("§7Ability: §6Throw").
+    rule(`${START}(?:${CODE}){0,6}§[0-9a-f](?<name>${NAME})(?:${CODE}){1,4}: `, { raw: true, speaker: true }),
+    // An emblem and a name alone on a line (a name tag, a player list).
+    rule(`${START}[^\\x00-\\x7F\\s] (?<name>${USERLIKE}${NAME})[ \\t]*$`),
+  ],
+  examples: [
+    ["[58] §7nea89o§7: haiiiii", ["nea89o"]],
+    ["[12:00:01] [Render thread/INFO]: [CHAT] Alex_99: anyone for F7?", ["Alex_99"]],
+  ],
+};
+
+export const tabList: Family = {
+  family: "tab_list",
+  gate: /\[\d|\[[MAHTB]\]|\[Lvl|\((?:Archer|Berserk|Healer|Mage|Tank|EMPTY|DEAD)/,
+  doc: "Tab-list and scoreboard entries: [210] Name, [319] Name α (Mage XXXIV), [M] Name 2,480❤, Name [Lvl34]",
+  rules: [
+    rule(`${START}${LEVEL}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})(?=[ \\t]*$| [^\\x00-\\x7F\\s]| \\()`),
+    rule(`${START}\\[[MAHTB]\\] (?<name>${NAME})(?=[ \\t]*$| [\\d,]{1,9}❤| DEAD| \\[Lvl ?\\d| \\()`),
+    rule(`${START}${EMBLEM}?(?<name>${NAME}) \\[Lvl ?\\d{1,3}\\]`),
+    rule(
+      `${START}(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME}) [^\\x00-\\x7F\\s(]{0,4} ?\\((?:Archer|Berserk|Healer|Mage|Tank|EMPTY|DEAD)`,
+    ),
+  ],
+  examples: [
+    ["§8[§r§9319§r§8] §r§bEmpa_ §r§7α §r§f(§r§dMage XXXIV§r§f)", ["Empa_"]],
+    ["§e[M] §7Steve §a2,480§c❤", ["Steve"]],
+  ],
+};

@@ -1,0 +1,63 @@
+// The shapes every name family is built from (see families.ts): a player name, a rank tag, a level,
+// an emblem, the start of a line, a channel prefix, a player as chat prints them, and the Rule and
+// Family types with their constructors. Linear on any input: see the rules in families.ts.
+
+/** A player name as the game allows it, not inside a longer word. */
+export const NAME = "[A-Za-z0-9_]{3,16}(?![A-Za-z0-9_])";
+/** A rank tag: [VIP], [MVP++], [YOUTUBE], [JR HELPER], [PIG+++], colours already stripped. */
+export const RANK_TAG = "\\[[A-Z][A-Z0-9]{0,11}(?: [A-Z0-9]{1,8})?\\+{0,3}\\]";
+/**
+ * The server's own ranks (issue 36): a rank tag standing alone before a word is only a rank when it
+ * is one of these; a mod's chat prefix has the same shape ("[MWR] Unknown command.", "[GTBP] ...")
+ * and is followed by a sentence, not a player. Inside a line's structure (a channel, a verb) any
+ * tag of RANK_TAG's shape still counts, as before.
+ */
+export const SERVER_RANK =
+  "\\[(?:VIP\\+?|MVP\\+{0,2}|YOUTUBE|YT|PIG\\+{3}|INNIT|MOJANG|EVENTS|MCP|GM|ADMIN|MOD|HELPER|JR HELPER|OWNER|BUILD TEAM|STAFF)\\]";
+/** A SkyBlock level in front of a name: [287] */
+export const LEVEL = "\\[\\d{1,3}\\] ";
+/** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */
+export const EMBLEM = "(?:[^\\x00-\\x7F\\s] )";
+/** The start of a line, or of a chat line inside a game-log line ("... [CHAT] Party > ..."). */
+export const START = "(?:^[ \\t]{0,40}|\\[CHAT\\] [ \\t]{0,40})";
+/** A word that looks like a player's name and not like a label: it holds a digit or an underscore, or starts lower-case. */
+export const USERLIKE = "(?=[A-Za-z0-9_]{0,15}[0-9_]|[a-z])";
+/** A formatting code, on the original text. */
+export const CODE = "§[0-9a-fA-Fk-oK-OrR]";
+
+/** The chat channels' prefixes, long and compact: "Party >", "G >". */
+export const CHANNEL = "Party|Guild|Officer|Co-op|Coop|Friend|P|G|O|C|CC|GC|PC|OC";
+
+/** A player as chat prints them: level, emblem, rank tag, then the name. */
+export const player = (n = "") => `(?:${LEVEL})?${EMBLEM}?(?:(?<rank${n}>${RANK_TAG}) ?)?(?<name${n}>${NAME})`;
+export const P = player();
+export const P2 = player("2");
+
+/**
+ * `raw`: the rule reads the text as it came, codes included (a colour is its only sign of a name).
+ * `shape`: the rule names no player but only other players' chat has its shape ("Party > hi"):
+ * the denylist refuses it, the scrubber has nothing to replace.
+ */
+export type Rule = { pattern: RegExp; list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean };
+export type Family = {
+  family: string;
+  doc: string;
+  /**
+   * Found on the plain text before the family's rules run: every literal word its rules need, so a
+   * text without any of them (most of a stack trace) is not scanned by each rule in turn.
+   */
+  gate: RegExp;
+  rules: Rule[];
+  /** Real lines (or lines built from a mod's pattern) and the names in them: the family's own test. */
+  examples: [text: string, names: string[]][];
+};
+
+export const rule = (
+  source: string,
+  opts: { list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean } = {},
+): Rule => ({
+  pattern: new RegExp(source, "dgm"),
+  ...opts,
+});
+/** A gate: any of these words. */
+export const anyOf = (...words: string[]) => new RegExp(words.join("|"));

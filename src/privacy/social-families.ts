@@ -1,0 +1,80 @@
+// Between players: friends, trades, auctions, broadcasts of finds and rewards. Name families (see
+// families.ts for how a rule is written).
+
+import { anyOf, P, rule, START, type Family } from "./shapes.ts";
+
+export const friend: Family = {
+  family: "friend",
+  gate: anyOf(
+    "Friend request",
+    "friends with",
+    "friend request",
+    "You removed",
+    "Click here to view",
+    "removed you",
+    "your friend",
+    "accepted your",
+  ),
+  doc: "Friend requests, friend lists, profiles: Click here to view Name's profile",
+  rules: [
+    rule(`(?:Friend request from|You are now friends with|friend request to|You removed|Click here to view) ${P}`),
+    rule(
+      `${START}${P} (?:removed you from|is now your friend|has sent you a friend request|accepted your friend request)`,
+    ),
+  ],
+  examples: [["\n§eClick here to view §bnea89o§e's profile", ["nea89o"]]],
+};
+
+export const trade: Family = {
+  family: "trade",
+  gate: /[Tt]rad/,
+  doc: "Trades: requests, completions, cancellations",
+  rules: [
+    rule(`(?:Trade completed with|trade request to|trading with|Trade request from|You traded with|Trading with) ${P}`),
+    rule(
+      `${START}${P} (?:has sent you a trade request|cancelled the trade|sent you a trade request|accepted the trade)`,
+    ),
+  ],
+  examples: [["Trade completed with §b[MVP§c+§b] lrg89§f!", ["lrg89"]]],
+};
+
+export const auction: Family = {
+  family: "auction",
+  gate: /Auction|auction|sold to|bought by|outbid by|Seller:|Buyer:|Bidder:/,
+  doc: "Auction house: bought, outbid, sold to, claimed from someone's auction",
+  rules: [
+    rule(`${START}\\[Auction\\] ${P} (?:bought|outbid|bid|claimed|collected)`),
+    rule(`(?:selling [^\\n]{1,80}? to|from|by) ${P}'s? (?:in an auction|auction)`),
+    rule(`(?:sold to|bought by|outbid by|Seller:|Buyer:|Bidder:) ${P}`),
+  ],
+  examples: [["[Auction] [MVP+] Steve bought Hyperion for 1,000,000 coins CLICK", ["Steve"]]],
+};
+
+export const reward: Family = {
+  family: "reward",
+  gate: anyOf(
+    "has obtained",
+    "found",
+    "unlocked",
+    "caught",
+    "dug up",
+    "reached",
+    "is holding",
+    "is wearing",
+    "is friends with",
+    "You punched",
+    "What's up,",
+    "Good job,",
+    "Thanks,",
+    "[Ww]elcome,",
+  ),
+  doc: "Broadcasts naming who found, unlocked or obtained something",
+  rules: [
+    rule(
+      `${START}(?:[A-Z][A-Z ]{1,24}! )?${P} (?:has obtained|found|unlocked|caught|dug up|reached|is holding|is wearing|` +
+        `is friends with)`,
+    ),
+    rule(`(?:You punched|What's up,|Good job,|Thanks,|welcome,|Welcome,) ${P}`),
+  ],
+  examples: [["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]]],
+};
