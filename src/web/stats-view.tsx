@@ -101,7 +101,7 @@ function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
 const slug = groupSlug;
 
 /**
- * A figure's label: its words, the raw key one hover away (title), and for an item its picture
+ * A figure's label: its words, the raw key one hover or tap away (title; focus shows it, style.css), and for an item its picture
  * through the image proxy (issue 34).
  */
 export function ItemLabel(props: {
@@ -113,7 +113,7 @@ export function ItemLabel(props: {
   const id = view.itemImages ? itemOfKey(view.catalogue, f.key) : undefined;
   const item = id !== undefined && view.items?.itemName(id) !== undefined ? id : undefined;
   return (
-    <span class="label" title={f.key}>
+    <span class="label" title={f.key} tabindex="0">
       {item ? (
         <img
           class="item"
