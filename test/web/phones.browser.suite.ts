@@ -8,19 +8,21 @@ setDefaultTimeout(120_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { testApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { servedInChromium, type Served } from "../support/browser.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 import { seedRecapPlayer } from "../recaps/seed-recap.ts";
 import { pageLink } from "./seed.ts";
 import { addDays, dayIn } from "../../src/wire/day.ts";
 import { PROFILE, envelope } from "../support/uploads.ts";
-import { fixtureCatalogue } from "../support/fixtures.ts";
+import { pageEnv } from "./env.ts";
+import { refreshItemList } from "../../src/items/item-names.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
 const NAME = "Phone_Reader_16c";
 
+let env: Awaited<ReturnType<typeof pageEnv>>;
 let t: TestApp;
 let served: Served;
 let browser: Browser;
@@ -28,8 +30,11 @@ let base: string;
 const paths: string[] = [];
 
 beforeAll(async () => {
-  // The fixture catalogue: it gives the coins unit to a key (farming.purse.coins), so a session nets its coins.
-  t = await testApp({ settings: { devSignin: true, catalogueFile: fixtureCatalogue } });
+  // The pages' world (fake game API for /p/ and the item list; the fixture catalogue, whose
+  // farming.purse.coins has the coins unit, so a session nets its coins).
+  env = await pageEnv();
+  t = env.t;
+  await refreshItemList({ ...t, log: t.log });
   const owner = await seedRecapPlayer(t, NAME, { year: true });
   const cookie = (await t.request(await pageLink(t, owner))).headers.get("set-cookie")!.split(";")[0]!;
   const recaps: string[] = [];
@@ -56,7 +61,7 @@ beforeAll(async () => {
           endedAt: started + 25 * 60_000 + 42_444,
           gains: [
             { k: "loot.item.ENCHANTED_GOLDEN_CARROT_OF_THE_MOUNTAIN_KING_SUPREME_EDITION", v: 2 },
-            { k: "loot.item.NECRON_HANDLE", v: 1 },
+            { k: "loot.item.WISE_WITHER_LEGGINGS", v: 1 },
             { k: "farming.purse.coins", v: 1_850_000 },
           ],
           costs: [{ k: "farming.purse.coins", v: 420_000 }],
@@ -106,6 +111,7 @@ beforeAll(async () => {
     "/docs/api",
     "/boards",
     "/boards/kills",
+    "/p/Alice_01",
     `/u/${NAME}`,
     `/u/${NAME}?period=month`,
     ...lists.map((l) => l.replaceAll("&amp;", "&")),
@@ -120,7 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await served?.close();
-  await t?.close();
+  await env?.close();
 });
 
 /** What sticks out past the right edge (for a failure that says where). */
