@@ -46,7 +46,9 @@ function AmountRow(props: {
   return (
     <tr class={side}>
       <th scope="row">
-        {esc(describeKey(catalogue, a.k, props.items).label)}
+        <span title={a.k} tabindex="0">
+          {esc(describeKey(catalogue, a.k, props.items).label)}
+        </span>
         {side === "cost" ? <small class="muted"> spent</small> : ""}
       </th>
       <td class="num">{esc(sign + formatValue(catalogue, unitOf(catalogue, a.k), a.v))}</td>

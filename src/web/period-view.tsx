@@ -75,7 +75,9 @@ function PeriodTable(props: {
         {props.order(totals.keys).map((k) => (
           <tr data-key={k.key}>
             <th scope="row">
-              {esc(k.label)}
+              <span title={k.key} tabindex="0">
+                {esc(k.label)}
+              </span>
               {k.kind === "count" ? "" : <small class="muted"> {esc(kindWords[k.kind])}</small>}
             </th>
             <td class="num">{esc(value(k, k.value))}</td>

@@ -52,6 +52,7 @@ beforeAll(async () => {
   const sent = await owner.send(
     envelope(t, {
       profile: { id: PROFILE, cuteName: "Pomegranate" },
+      counters: [{ profileId: PROFILE, scope: "day", day, rows: [{ k: "mining.blocks.total", v: 900 }] }],
       sessions: [
         {
           id: "phone-session",
@@ -183,6 +184,13 @@ describe("the raw key on a phone", () => {
       const shown = await label.evaluate((e) => getComputedStyle(e, "::after").content);
       expect(shown).toContain("mining.blocks.total");
       await label.screenshot({ path: join(artifacts, "phones-key-tap.png") });
+      // The same in a period table's row and a session's gains.
+      for (const selector of ["table.periods tr[data-key] th span[title]", "table.amounts th span[title]"]) {
+        const name = page.locator(selector).first();
+        const key = (await name.getAttribute("title"))!;
+        await name.tap();
+        expect(await name.evaluate((e) => getComputedStyle(e, "::after").content)).toContain(key);
+      }
     } finally {
       await context.close();
     }
