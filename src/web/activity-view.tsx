@@ -45,10 +45,8 @@ function AmountRow(props: {
   const rate = perHour(a.v, ms);
   return (
     <tr class={side}>
-      <th scope="row">
-        <span title={a.k} tabindex="0">
-          {esc(describeKey(catalogue, a.k, props.items).label)}
-        </span>
+      <th scope="row" title={a.k} tabindex="0">
+        {esc(describeKey(catalogue, a.k, props.items).label)}
         {side === "cost" ? <small class="muted"> spent</small> : ""}
       </th>
       <td class="num">{esc(sign + formatValue(catalogue, unitOf(catalogue, a.k), a.v))}</td>

@@ -74,10 +74,8 @@ function PeriodTable(props: {
       <tbody>
         {props.order(totals.keys).map((k) => (
           <tr data-key={k.key}>
-            <th scope="row">
-              <span title={k.key} tabindex="0">
-                {esc(k.label)}
-              </span>
+            <th scope="row" title={k.key} tabindex="0">
+              {esc(k.label)}
               {k.kind === "count" ? "" : <small class="muted"> {esc(kindWords[k.kind])}</small>}
             </th>
             <td class="num">{esc(value(k, k.value))}</td>
