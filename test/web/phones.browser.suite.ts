@@ -190,6 +190,9 @@ describe("the raw key on a phone", () => {
         const key = (await name.getAttribute("title"))!;
         await name.tap();
         expect(await name.evaluate((e) => getComputedStyle(e, "::after").content)).toContain(key);
+        await name
+          .locator("xpath=ancestor::table[1]")
+          .screenshot({ path: join(artifacts, `phones-key-tap-${selector.split(" ")[0]}.png`) });
       }
     } finally {
       await context.close();
