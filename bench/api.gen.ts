@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * A badge of one lifetime figure of a findable statistics page, light and dark
-         * @description The key's lifetime figure in its unit, from the profile asked for or last uploaded for, else the account's own keys.
+         * @description The key's lifetime figure in its unit, named as the page names it, from the profile asked for (by its handle) or last uploaded for, else the account's own keys.
          */
         get: operations["getUNameBadgeFile"];
         put?: never;
@@ -8382,7 +8382,7 @@ export interface operations {
     getUNameBadgeFile: {
         parameters: {
             query?: {
-                /** @description A profile id; default: the one last uploaded for */
+                /** @description A profile's handle, as the page's profile tabs and /v1/pages/{name} `profiles[].handle` give it (a game profile id is refused); default: the one last uploaded for */
                 profile?: string;
             };
             header?: never;

@@ -145,7 +145,7 @@ export function createApp(deps: AppDeps) {
     .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
-    .use(cardRoutes({ ...deps, lifetimes, renders }))
+    .use(cardRoutes({ ...deps, lifetimes, renders, items }))
     .use(recapPageRoutes({ ...deps, renders, items }))
     .use(boardRoutes({ ...deps, boards }))
     .use(boardPageRoutes({ ...deps, boards }));

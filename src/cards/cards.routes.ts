@@ -26,6 +26,7 @@ import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts"
 import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
 import { lifetimeWords } from "./headline.ts";
+import { namePageSecret, profileHandle } from "../web/stats.routes.tsx";
 
 export type CardRouteDeps = CardDeps & ProfileDeps & PlayerDeps & { config: Config };
 
@@ -33,7 +34,8 @@ const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const PROFILE_NAME = /^[A-Za-z0-9_]{3,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 const KEY = new RegExp(Key.pattern!);
-const PROFILE_ID = /^[0-9a-f]{32}$/;
+/** A profile's handle on a page (web/stats.routes.tsx): 12 base64url characters. */
+const HANDLE = /^[A-Za-z0-9_-]{12}$/;
 /** Badges kept in memory (a few KiB each). */
 const BADGE_CACHE_ENTRIES = 1024;
 
@@ -159,26 +161,29 @@ export function cardRoutes(deps: CardRouteDeps) {
         if (!NAME.test(params.name) || !KEY.test(key)) return notFound(request);
         const account = await accountByName(deps.db, params.name);
         if (!account?.findable) return notFound(request);
-        // The page's default profile (the one last uploaded for), or the one asked for; then the account's own keys.
+        // The page's default profile (the one last uploaded for), or the one asked for by the handle
+        // the page's profile links carry (never the game's profile id, issue 34); then the account's own keys.
         const asked = new URL(request.url).searchParams.get("profile");
         const profiles = await listProfiles(deps.db, account.uuid);
+        const handleOf = profileHandle(namePageSecret(account));
         const profile =
           asked !== null
-            ? PROFILE_ID.test(asked)
-              ? profiles.find((p) => p.id === asked)
+            ? HANDLE.test(asked)
+              ? profiles.find((p) => handleOf(p.id) === asked)
               : undefined
             : (latestProfile(profiles) ?? undefined);
         if (asked !== null && !profile) return notFound(request);
         // Kept per account state and key (a badge costs one key's reads once per upload), each read
         // within the account's render budget.
         const state = [account.uuid, account.lastUploadAt, account.settingsVersion, profilesState(profiles)];
-        const kept = `${state.join("|")}|${profile?.id ?? "-"}|${key}`;
+        const items = await deps.items?.current();
+        const kept = `${state.join("|")}|${profile?.id ?? "-"}|${key}|items ${items?.version ?? "none"}`;
         let svg = badges.get(kept);
         if (svg === undefined) {
           svg = await budget(account.uuid, async () => {
             for (const scope of profile ? [profile.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE]) {
               const [[figure]] = await readsOf(deps.db, deps.config.pageStatementTimeoutMs, (db) =>
-                keysWithLifetime({ db, catalogue: deps.catalogue }, account.uuid, scope, key),
+                keysWithLifetime({ db, catalogue: deps.catalogue, items }, account.uuid, scope, key),
               );
               if (figure) return badgeSvg(figure.label, lifetimeWords(deps.catalogue, figure.unit, figure.lifetime));
             }
@@ -201,7 +206,11 @@ export function cardRoutes(deps: CardRouteDeps) {
         query: T.Object(
           {
             profile: T.Optional(
-              T.String({ maxLength: 32, description: "A profile id; default: the one last uploaded for" }),
+              T.String({
+                maxLength: 12,
+                description:
+                  "A profile's handle, as the page's profile tabs and /v1/pages/{name} `profiles[].handle` give it (a game profile id is refused); default: the one last uploaded for",
+              }),
             ),
           },
           { additionalProperties: false },
@@ -210,7 +219,7 @@ export function cardRoutes(deps: CardRouteDeps) {
           tags,
           summary: "A badge of one lifetime figure of a findable statistics page, light and dark",
           description:
-            "The key's lifetime figure in its unit, from the profile asked for or last uploaded for, else the account's own keys.",
+            "The key's lifetime figure in its unit, named as the page names it, from the profile asked for (by its handle) or last uploaded for, else the account's own keys.",
           ...DESCRIBED_OUTSIDE_V1,
           ...answers({
             200: {

@@ -23,6 +23,7 @@ import { svgToPng } from "./render.ts";
 import { readsOf, type Db } from "../db/database.ts";
 import { leadingFigures } from "../web/key-list.ts";
 import { renderBudget } from "../web/page-cache.ts";
+import type { ItemNames } from "../items/item-names.ts";
 
 export type CardDeps = AssetDeps & {
   catalogue: Catalogue;
@@ -30,6 +31,8 @@ export type CardDeps = AssetDeps & {
   lifetimes: LifetimeMemo;
   /** The instance's page, card and badge renders, taking turns (PAGE_RENDERS_AT_ONCE). */
   renders: WorkGate;
+  /** The game's item names: a card names items as the page does (absent: ids in words). */
+  items?: ItemNames;
   config: AssetDeps["config"] & Pick<Config, "cardCacheEntries" | "pageRenderBudgetMs" | "pageStatementTimeoutMs">;
 };
 
@@ -68,13 +71,16 @@ export function lru<V>(max: number) {
 
 /** The headline of an account's statistics: its latest profile and the whole account, last 30 days. */
 export async function accountHeadline(
-  deps: Pick<CardDeps, "db" | "clock" | "catalogue" | "lifetimes"> & { config: Pick<Config, "pageStatementTimeoutMs"> },
+  deps: Pick<CardDeps, "db" | "clock" | "catalogue" | "lifetimes" | "items"> & {
+    config: Pick<Config, "pageStatementTimeoutMs">;
+  },
   account: Account,
 ) {
   const profiles = await listProfiles(deps.db, account.uuid);
   const latest = latestProfile(profiles);
   const today = dayIn(account.zone, deps.clock.now());
-  const fold = (db: Db) => ({ db, catalogue: deps.catalogue });
+  const items = await deps.items?.current();
+  const fold = (db: Db) => ({ db, catalogue: deps.catalogue, items });
   const scopes = latest ? [latest.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
   // The candidates are each scope's leading figures, as the page shows them (issue 40: a card reads
   // the days of those keys, not of every key the account holds).

@@ -12,8 +12,11 @@ import { skyblockItems } from "../upstream/item-list.ts";
 import { UpstreamError } from "../upstream/upstream-error.ts";
 import { itemListFetchedAt, storedItemList, storeItemList, type StoredNames } from "./items.query.ts";
 
-/** What a label needs: an item's name by its id (undefined: the list does not know it). */
-export type ItemNamer = { itemName(id: string): string | undefined };
+/**
+ * What a label needs: an item's name by its id (undefined: the list does not know it), and which
+ * copy of the list answers (labels kept in memory are kept per copy, so a refreshed list shows).
+ */
+export type ItemNamer = { itemName(id: string): string | undefined; readonly version?: string };
 
 const HOUR = 3_600_000;
 
@@ -74,16 +77,21 @@ export type ItemNames = ItemNamer & {
 export function itemNames(deps: { db: Db; clock: Clock; config: Pick<Config, "itemNamesReloadMs"> }): ItemNames {
   let names = new Map<string, string>();
   let loadedAt = Number.NEGATIVE_INFINITY;
+  let version = "none";
   let loading: Promise<void> | null = null;
   const reload = async () => {
     const row = await storedItemList(deps.db);
     const next = new Map<string, string>();
     if (row) for (const [id, [name]] of Object.entries(row.names)) next.set(id, name);
     names = next;
+    version = row ? String(row.fetchedAt) : "none";
     loadedAt = deps.clock.now();
   };
   const self: ItemNames = {
     itemName: (id) => names.get(id),
+    get version() {
+      return version;
+    },
     size: () => names.size,
     async current() {
       if (deps.clock.now() - loadedAt >= deps.config.itemNamesReloadMs) {

@@ -21,7 +21,7 @@ export type LifetimeMemo = {
  * `ttlMs`; concurrent asks for one set share one read. `maxFigures` 0: nothing is kept.
  */
 export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: Clock }): LifetimeMemo {
-  const kept = new Map<string, { at: number; figures: readonly Figures[number][] }>();
+  const kept = new Map<string, { at: number; profile: string; figures: readonly Figures[number][] }>();
   const reading = new Map<string, Promise<readonly Figures[number][]>>();
   /** The key a profile's figures are kept under (its account's state when read): one set a profile. */
   const current = new Map<string, string>();
@@ -31,13 +31,14 @@ export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: C
     if (!entry) return;
     held -= entry.figures.length;
     kept.delete(key);
-    const profile = key.slice(0, key.lastIndexOf("|"));
-    if (current.get(profile) === key) current.delete(profile);
+    if (current.get(entry.profile) === key) current.delete(entry.profile);
   };
   return {
     async figures(deps, uuid, profileId, state) {
       const profile = `${uuid}|${profileId}`;
-      const key = `${profile}|${state}`;
+      // Labels name items by the item list's copy at hand: a page, a card and a badge read with the
+      // same copy share one set, and a refreshed list is read afresh (issue 34).
+      const key = `${profile}|${state}|items ${deps.items?.version ?? "none"}`;
       const entry = kept.get(key);
       if (entry && opts.clock.now() - entry.at < opts.ttlMs) {
         kept.delete(key);
@@ -54,7 +55,7 @@ export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: C
         if (figures.length <= opts.maxFigures) {
           const before = current.get(profile);
           if (before !== undefined) forget(before);
-          kept.set(key, { at: opts.clock.now(), figures });
+          kept.set(key, { at: opts.clock.now(), profile, figures });
           current.set(profile, key);
           held += figures.length;
           for (const old of kept.keys()) {

@@ -1,4 +1,7 @@
+// A profile's latest sessions and timeline on the statistics page. Figures are named as the page
+// names them: an item by the game's own name when the item list has it (issue 34).
 import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { ItemNamer } from "../items/item-names.ts";
 import { describeKey } from "../stats/fold.ts";
 import type { RecentEvent, RecentSession } from "../stats/activity.ts";
 import { esc } from "./layout.tsx";
@@ -21,9 +24,9 @@ const words = (id: string) => {
   return w.charAt(0).toUpperCase() + w.slice(1);
 };
 
-function amountText(catalogue: Catalogue, a: { k: string; v: number }): JSX.Element {
+function amountText(catalogue: Catalogue, a: { k: string; v: number }, items?: ItemNamer): JSX.Element {
   const unit = catalogue.lookup(a.k)?.unit ?? "count";
-  return `${describeKey(catalogue, a.k).label}: ${formatValue(catalogue, unit, a.v)}`;
+  return `${describeKey(catalogue, a.k, items).label}: ${formatValue(catalogue, unit, a.v)}`;
 }
 
 const unitOf = (catalogue: Catalogue, key: string) => catalogue.lookup(key)?.unit ?? "count";
@@ -32,6 +35,7 @@ const MINUS = "\u2212";
 /** One gain or cost of a session: what, how much and how much an hour of the session. */
 function AmountRow(props: {
   catalogue: Catalogue;
+  items?: ItemNamer;
   a: { k: string; v: number };
   ms: number;
   side: "gain" | "cost";
@@ -41,8 +45,8 @@ function AmountRow(props: {
   const rate = perHour(a.v, ms);
   return (
     <tr class={side}>
-      <th scope="row">
-        {esc(describeKey(catalogue, a.k).label)}
+      <th scope="row" title={a.k} tabindex="0">
+        {esc(describeKey(catalogue, a.k, props.items).label)}
         {side === "cost" ? <small class="muted"> spent</small> : ""}
       </th>
       <td class="num">{esc(sign + formatValue(catalogue, unitOf(catalogue, a.k), a.v))}</td>
@@ -61,7 +65,7 @@ function netCoins(catalogue: Catalogue, s: Pick<RecentSession, "gains" | "costs"
   return sum(gains) - sum(costs);
 }
 
-function Session(props: { catalogue: Catalogue; zone: string; s: RecentSession }): JSX.Element {
+function Session(props: { catalogue: Catalogue; items?: ItemNamer; zone: string; s: RecentSession }): JSX.Element {
   const { catalogue, s } = props;
   const ms = s.endedAt - s.startedAt;
   const net = netCoins(catalogue, s);
@@ -94,10 +98,10 @@ function Session(props: { catalogue: Catalogue; zone: string; s: RecentSession }
           </thead>
           <tbody>
             {s.gains.map((a) => (
-              <AmountRow catalogue={catalogue} a={a} ms={ms} side="gain" />
+              <AmountRow catalogue={catalogue} items={props.items} a={a} ms={ms} side="gain" />
             ))}
             {s.costs.map((a) => (
-              <AmountRow catalogue={catalogue} a={a} ms={ms} side="cost" />
+              <AmountRow catalogue={catalogue} items={props.items} a={a} ms={ms} side="cost" />
             ))}
           </tbody>
           {net === null ? (
@@ -117,7 +121,12 @@ function Session(props: { catalogue: Catalogue; zone: string; s: RecentSession }
   );
 }
 
-export function Sessions(view: { catalogue: Catalogue; zone: string; sessions: RecentSession[] }): JSX.Element {
+export function Sessions(view: {
+  catalogue: Catalogue;
+  items?: ItemNamer;
+  zone: string;
+  sessions: RecentSession[];
+}): JSX.Element {
   if (view.sessions.length === 0) return <p class="muted">No sessions recorded for this profile.</p>;
   return (
     <>
@@ -129,14 +138,19 @@ export function Sessions(view: { catalogue: Catalogue; zone: string; sessions: R
       </p>
       <ol class="sessions">
         {view.sessions.map((s) => (
-          <Session catalogue={view.catalogue} zone={view.zone} s={s} />
+          <Session catalogue={view.catalogue} items={view.items} zone={view.zone} s={s} />
         ))}
       </ol>
     </>
   );
 }
 
-export function Timeline(view: { catalogue: Catalogue; zone: string; events: RecentEvent[] }): JSX.Element {
+export function Timeline(view: {
+  catalogue: Catalogue;
+  items?: ItemNamer;
+  zone: string;
+  events: RecentEvent[];
+}): JSX.Element {
   if (view.events.length === 0) return <p class="muted">No timeline events recorded for this profile.</p>;
   return (
     <ol class="timeline">
@@ -144,8 +158,8 @@ export function Timeline(view: { catalogue: Catalogue; zone: string; events: Rec
         const known = TIMELINE_KINDS[e.kind];
         const about = e.key
           ? e.value === null
-            ? describeKey(view.catalogue, e.key).label
-            : amountText(view.catalogue, { k: e.key, v: e.value })
+            ? describeKey(view.catalogue, e.key, view.items).label
+            : amountText(view.catalogue, { k: e.key, v: e.value }, view.items)
           : "";
         return (
           <li data-kind={e.kind}>

@@ -16,7 +16,7 @@ export function HeadlineFigures(props: { headline: Headline | undefined; form?: 
       <ul class="headline-figures">
         {h.figures.map((f, i) => (
           <li data-key={h.keys[i]}>
-            <span class="label" title={h.keys[i]}>
+            <span class="label" title={h.keys[i]} tabindex="0">
               {esc(f.label)}
             </span>
             <span class="value">{esc(f.value)}</span>

@@ -74,7 +74,7 @@ function PeriodTable(props: {
       <tbody>
         {props.order(totals.keys).map((k) => (
           <tr data-key={k.key}>
-            <th scope="row">
+            <th scope="row" title={k.key} tabindex="0">
               {esc(k.label)}
               {k.kind === "count" ? "" : <small class="muted"> {esc(kindWords[k.kind])}</small>}
             </th>

@@ -31,7 +31,9 @@ function Profile(props: { p: ProfileEntry }): JSX.Element {
   ];
   const name = p.cuteName ?? "Unnamed profile";
   return (
-    <section class="card" aria-label={`Profile ${name}`} data-profile={p.profileId}>
+    // No profile id on the page (issue 34): a co-op profile's id leads to its other members through
+    // the game's API; a profile is named by its cute name.
+    <section class="card" aria-label={`Profile ${name}`}>
       <h2>
         {esc(name)} {p.selected ? <small>(selected)</small> : ""}
       </h2>

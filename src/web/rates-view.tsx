@@ -2,6 +2,7 @@
 // its sessions in the chosen range, and the words of one rate.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { describeKey } from "../stats/fold.ts";
+import type { ItemNamer } from "../items/item-names.ts";
 import type { ActivityRate, RangeRates } from "../stats/rates.ts";
 import { esc } from "./layout.tsx";
 import { LEADING_PER_GROUP, leadingBy } from "./key-list.ts";
@@ -31,7 +32,7 @@ const words = (id: string) => {
  * An activity's gains or costs per hour: its LEADING_PER_GROUP largest amounts, then how many more
  * (a session may list 200 keys, an activity's range thousands: the page stays bounded, issue 22).
  */
-function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }): JSX.Element {
+function Amounts(props: { catalogue: Catalogue; items?: ItemNamer; amounts: ActivityRate["gains"] }): JSX.Element {
   if (props.amounts.length === 0) return <span class="muted">none</span>;
   const shown = [...props.amounts]
     .sort(
@@ -46,7 +47,7 @@ function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }
     <ul class="rates">
       {shown.map((a) => (
         <li>
-          {esc(describeKey(props.catalogue, a.k).label)}:{" "}
+          {esc(describeKey(props.catalogue, a.k, props.items).label)}:{" "}
           <strong>{esc(a.perHour === null ? "no time recorded" : rateText(props.catalogue, a.k, a.perHour))}</strong>
         </li>
       ))}
@@ -57,6 +58,8 @@ function Amounts(props: { catalogue: Catalogue; amounts: ActivityRate["gains"] }
 
 export function ActivityRates(props: {
   catalogue: Catalogue;
+  /** The game's item names: rates name items as the page does (absent: ids in words). */
+  items?: ItemNamer;
   days: number;
   from: string;
   rates: RangeRates;
@@ -93,10 +96,10 @@ export function ActivityRates(props: {
               </small>
             </td>
             <td>
-              <Amounts catalogue={props.catalogue} amounts={r.gains} />
+              <Amounts catalogue={props.catalogue} items={props.items} amounts={r.gains} />
             </td>
             <td>
-              <Amounts catalogue={props.catalogue} amounts={r.costs} />
+              <Amounts catalogue={props.catalogue} items={props.items} amounts={r.costs} />
             </td>
           </tr>
         ))}

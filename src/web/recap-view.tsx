@@ -192,7 +192,7 @@ function Gains(p: { v: RecapView; r: ScopeRecap; id: string }): JSX.Element {
                 const width = Math.max(2, Math.round((x.value / top) * 100));
                 return (
                   <li>
-                    <span class="what" title={x.key}>
+                    <span class="what" title={x.key} tabindex="0">
                       {esc(x.label)}
                     </span>
                     <span class="amount">{esc(fmt(x.value))}</span>

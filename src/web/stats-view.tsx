@@ -101,7 +101,7 @@ function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
 const slug = groupSlug;
 
 /**
- * A figure's label: its words, the raw key one hover away (title), and for an item its picture
+ * A figure's label: its words, the raw key one hover or tap away (title; focus shows it, style.css), and for an item its picture
  * through the image proxy (issue 34).
  */
 export function ItemLabel(props: {
@@ -113,7 +113,7 @@ export function ItemLabel(props: {
   const id = view.itemImages ? itemOfKey(view.catalogue, f.key) : undefined;
   const item = id !== undefined && view.items?.itemName(id) !== undefined ? id : undefined;
   return (
-    <span class="label" title={f.key}>
+    <span class="label" title={f.key} tabindex="0">
       {item ? (
         <img
           class="item"
@@ -361,12 +361,13 @@ export function StatsPage(view: StatsView): JSX.Element {
         <>
           <section aria-labelledby="sessions-h">
             <h2 id="sessions-h">Sessions</h2>
-            <Sessions catalogue={view.catalogue} zone={view.zone} sessions={view.sessions} />
+            <Sessions catalogue={view.catalogue} items={view.items} zone={view.zone} sessions={view.sessions} />
           </section>
           <section aria-labelledby="rates-h">
             <h2 id="rates-h">Rates per hour</h2>
             <ActivityRates
               catalogue={view.catalogue}
+              items={view.items}
               days={view.range.days}
               from={view.range.from}
               rates={view.rates}
@@ -374,7 +375,7 @@ export function StatsPage(view: StatsView): JSX.Element {
           </section>
           <section aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
-            <Timeline catalogue={view.catalogue} zone={view.zone} events={view.events} />
+            <Timeline catalogue={view.catalogue} items={view.items} zone={view.zone} events={view.events} />
           </section>
         </>
       ) : (

@@ -75,3 +75,53 @@ describe("a findable page's public figures", () => {
     expect(await (await env.t.request("/v1/pages/Owner_Shows?profile=AAAAAAAAAAAA")).text()).toBe(plain);
   });
 });
+
+/** Every address a page refers to: links, pictures, styles, and the link preview tags' URLs. */
+function addressesIn(html: string, base: string): string[] {
+  const found = [...html.matchAll(/\b(?:href|src|content)="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+  return found
+    .map((a) => (a.startsWith(base) ? a.slice(base.length) : a))
+    .filter((a) => a.startsWith("/") && !a.startsWith("//"));
+}
+
+describe("a findable page as a stranger reaches it", () => {
+  test("no 32-hex id in any page, link, card, badge or public answer it reaches, nor another player's name", async () => {
+    const base = env.t.config.baseUrl;
+    const start = "/u/Owner_Shows";
+    const answer = (await (await env.t.request(`/v1/pages/Owner_Shows`)).json()) as Answer;
+    // The badges of its headline figures, for the default profile and each profile by its handle.
+    const badges = answer.headline.flatMap((f) => [
+      `${start}/badge/${f.key}.svg`,
+      ...answer.profiles.map((p) => `${start}/badge/${f.key}.svg?profile=${p.handle}`),
+    ]);
+    const seen = new Map<string, { status: number; body: string }>();
+    const queue = [start, `${start}/card.png`, "/v1/pages/Owner_Shows", ...badges];
+    while (queue.length > 0 && seen.size < 250) {
+      const path = queue.shift()!;
+      if (seen.has(path)) continue;
+      const res = await env.t.request(path, { headers: { accept: "text/html" } });
+      const type = res.headers.get("content-type") ?? "";
+      const body = /^(text|application\/json|image\/svg)/.test(type) ? await res.text() : "";
+      seen.set(path, { status: res.status, body });
+      if (path.startsWith(start) && type.startsWith("text/html")) queue.push(...addressesIn(body, base));
+    }
+    const own = [...seen.keys()].filter((p) => p.startsWith(start));
+    expect(own.some((p) => /[?&]profile=[A-Za-z0-9_-]{12}\b/.test(p))).toBe(true);
+    expect(own.filter((p) => p.includes("/badge/")).length).toBe(badges.length);
+    for (const [path, page] of seen) {
+      // (a badge of a figure the profile asked for does not hold is the page that does not exist)
+      const ok = path.includes("/badge/") && path.includes("?profile=") ? [200, 404] : [200];
+      expect({ path, ok: ok.includes(page.status) }).toEqual({ path, ok: true });
+      expect({ path, hex: HEX32.test(path) }).toEqual({ path, hex: false });
+      expect({ path, hex: page.body.match(HEX32)?.[0] ?? null }).toEqual({ path, hex: null });
+      expect({ path, other: page.body.includes(OTHER.name) }).toEqual({ path, other: false });
+    }
+    // A badge of the second profile, asked for by its handle, shows that profile's own figure.
+    const kiwi = answer.profiles.find((p) => (p as { cuteName?: string }).cuteName === SECOND_PROFILE.cuteName)!;
+    const svg = await (await env.t.request(`${start}/badge/mining.blocks.total.svg?profile=${kiwi.handle}`)).text();
+    expect(svg).toContain("<title>Blocks mined: 77</title>");
+    // Its game profile id is never taken.
+    const raw = await env.t.request(`${start}/badge/mining.blocks.total.svg?profile=${OTHER_PROFILE}`);
+    expect(raw.status).toBe(400);
+  });
+});
