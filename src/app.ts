@@ -51,9 +51,11 @@ import { listProfiles } from "./stats/fold.ts";
 import { ACCOUNT_PROFILE } from "./wire/envelope.ts";
 import { builtInBoards, type Boards } from "./boards/definitions.ts";
 import { boardRoutes } from "./boards/boards.routes.ts";
+import { groupRoutes } from "./boards/groups.routes.ts";
 import { scoresAfterUpload } from "./boards/scores.ts";
 import { leaveBoards } from "./boards/membership.ts";
 import { boardPageRoutes } from "./web/boards.routes.tsx";
+import { groupPageRoutes } from "./web/groups.routes.tsx";
 
 export type AppDeps = {
   db: Db;
@@ -110,6 +112,12 @@ export function createApp(deps: AppDeps) {
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
   const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
     scoresAfterUpload({ ...deps, boards }, upload);
+  // The boards' API and pages, with their player groups, as one plugin (one link of the app's chain).
+  const boardsPlugins = new Elysia({ name: "tally.boards.plugins" })
+    .use(boardRoutes({ ...deps, boards }))
+    .use(groupRoutes({ ...deps, boards }))
+    .use(boardPageRoutes({ ...deps, boards }))
+    .use(groupPageRoutes({ ...deps, boards }));
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -147,8 +155,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }))
     .use(recapPageRoutes({ ...deps, renders, items }))
-    .use(boardRoutes({ ...deps, boards }))
-    .use(boardPageRoutes({ ...deps, boards }));
+    .use(boardsPlugins);
   return app;
 }
 
