@@ -9093,6 +9093,8 @@ export interface operations {
                         rows: {
                             rank: number;
                             name: string | null;
+                            /** @description The player's page is findable: /u/<name> opens it */
+                            linked: boolean;
                             cuteName: string | null;
                             value: number;
                             you: boolean;
@@ -9102,6 +9104,8 @@ export interface operations {
                             rows: {
                                 rank: number;
                                 name: string | null;
+                                /** @description The player's page is findable: /u/<name> opens it */
+                                linked: boolean;
                                 cuteName: string | null;
                                 value: number;
                                 you: boolean;
@@ -10936,6 +10940,8 @@ export interface operations {
                         rows: {
                             rank: number;
                             name: string | null;
+                            /** @description The player's page is findable: /u/<name> opens it */
+                            linked: boolean;
                             cuteName: string | null;
                             value: number;
                             you: boolean;
@@ -10945,6 +10951,8 @@ export interface operations {
                             rows: {
                                 rank: number;
                                 name: string | null;
+                                /** @description The player's page is findable: /u/<name> opens it */
+                                linked: boolean;
                                 cuteName: string | null;
                                 value: number;
                                 you: boolean;

@@ -133,7 +133,8 @@ export async function groupDetail(deps: GroupDeps, uuid: string, id: string) {
   );
   return {
     ...describe(g, members.length, uuid, deps.config.groupMaxMembers),
-    list: members.map((m) => ({
+    // The creator first, then the longest-standing.
+    list: [...members.filter((m) => m.uuid === g.owner), ...members.filter((m) => m.uuid !== g.owner)].map((m) => ({
       name: names.get(m.uuid)?.name ?? "a player",
       creator: m.uuid === g.owner,
       you: m.uuid === uuid,

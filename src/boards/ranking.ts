@@ -42,7 +42,7 @@ export function windowAsked(
   return w;
 }
 
-type Row = { rank: number; name: string | null; cuteName: string | null; value: number; you: boolean };
+type Row = { rank: number; name: string | null; linked: boolean; cuteName: string | null; value: number; you: boolean };
 
 /**
  * The rows in words: a player named when it is the viewer, their page is findable, or `known` says
@@ -62,6 +62,7 @@ export async function named(
     return {
       rank: x.rank,
       name: shown ? (who?.name ?? null) : null,
+      linked: who?.findable === true,
       cuteName: shown ? x.cuteName : null,
       value: Number(x.value),
       you,

@@ -46,8 +46,10 @@ function Who(props: { row: Row }): JSX.Element {
     <>
       {r.you ? (
         <strong>{Html.escapeHtml(r.name)} (you)</strong>
-      ) : (
+      ) : r.linked ? (
         <a href={`/u/${encodeURIComponent(r.name)}`}>{Html.escapeHtml(r.name)}</a>
+      ) : (
+        Html.escapeHtml(r.name)
       )}
       {profile}
     </>
