@@ -154,7 +154,7 @@ export function createApp(deps: AppDeps) {
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders }))
-    .use(recapPageRoutes({ ...deps, renders, items }))
+    .use(recapPageRoutes({ ...deps, renders, items, boards }))
     .use(boardsPlugins);
   return app;
 }
