@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
   // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
   const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
-    scoresAfterUpload({ ...deps, boards }, upload);
+    scoresAfterUpload({ ...deps, boards, refreshMs: deps.config.boardsRefreshMs }, upload);
   // The boards' API and pages, with their player groups, as one plugin (one link of the app's chain).
   const boardsPlugins = new Elysia({ name: "tally.boards.plugins" })
     .use(boardRoutes({ ...deps, boards }))

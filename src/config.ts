@@ -188,6 +188,12 @@ export const settings = {
     default: "100",
     doc: "Most members a player group holds, its creator included; joining a full group answers 409 group_full.",
   }),
+  boardsRefreshMs: setting({
+    env: "BOARDS_REFRESH_MS",
+    schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),
+    default: "5000",
+    doc: "How often the boards.refresh job moves the scores uploads touched (an upload only notes them, one statement). 0: after each upload, in the upload's wake (costs the upload about twice the CPU).",
+  }),
   groupJoinFailures: setting({
     env: "GROUP_JOIN_FAILURES_PER_HOUR",
     schema: T.Integer({ minimum: 0, maximum: 10_000 }),

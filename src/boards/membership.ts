@@ -52,6 +52,9 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
     const left = deps.boards.list.filter((b) => !kept.has(b.id)).map((b) => b.id);
     // Scores of boards no longer defined go too when the player leaves everything.
     const removed = await q.deleteAccountScores(tx, uuid, groups.length === 0 ? undefined : left);
+    // Off every board: the refresh has nothing left to do for the account (a partial opt-out's
+    // noted work is filtered by the refresh, under the same lock).
+    if (groups.length === 0) await q.takePending(tx, uuid);
     return { ...answer(deps.boards, groups, await q.isExcluded(tx, uuid)), removed };
   });
 }
@@ -69,5 +72,6 @@ export async function leaveBoards(tx: Db, uuid: string, what: "data" | "account"
     await forgetGroups(tx, uuid);
   }
   await q.forgetHeld(tx, uuid);
+  await q.takePending(tx, uuid);
   return q.deleteAccountScores(tx, uuid);
 }

@@ -8,6 +8,7 @@ import { itemsJobs } from "../items/items.jobs.ts";
 import { recapsJobs } from "../recaps/recaps.jobs.ts";
 import { builtInBoards } from "../boards/definitions.ts";
 import { placementsOf } from "../boards/placements.ts";
+import { boardsJobs } from "../boards/boards.jobs.ts";
 
 export function serviceJobs(deps: AppDeps): Job[] {
   // A recap lists the player's board placements in its period (the boards module reads them).
@@ -19,5 +20,6 @@ export function serviceJobs(deps: AppDeps): Job[] {
     ...cachesJobs(deps),
     ...itemsJobs(deps),
     ...recapsJobs({ ...deps, placements }),
+    ...boardsJobs({ ...deps, boards }),
   ];
 }

@@ -1,0 +1,56 @@
+// Boards kept by the boards.refresh job (BOARDS_REFRESH_MS > 0, issue 35): an upload only notes the
+// scores it may have moved; the refresh moves them, with the upload's time as the time reached (ties
+// keep their order); an account on no board notes nothing; an opt-out before the refresh keeps the
+// player off; the ranking is the same as when the upload moves them itself.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { testApp, type TestApp } from "../support/app.ts";
+import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./support.ts";
+import { refreshBoards } from "../../src/boards/scores.ts";
+import { builtInBoards } from "../../src/boards/definitions.ts";
+import { serviceJobs } from "../../src/jobs/jobs.ts";
+import { pendingAccounts } from "../../src/boards/boards.query.ts";
+
+let t: TestApp;
+let first: BoardPlayer;
+let tied: BoardPlayer;
+let leaving: BoardPlayer;
+let never: BoardPlayer;
+const DAY = "2026-11-18";
+const refresh = () => refreshBoards({ ...t, boards: builtInBoards(t.catalogue), refreshMs: 5000 });
+
+beforeAll(async () => {
+  t = await testApp({ settings: { devSignin: true, boardsRefreshMs: 5000 }, now: "2026-11-18T12:00:00Z" });
+  first = await boardPlayer(t, "Early_Bird", { findable: true });
+  tied = await boardPlayer(t, "Late_Bird", { findable: true });
+  leaving = await boardPlayer(t, "Leaving_Bird", { findable: true });
+  never = await boardPlayer(t, "Never_Bird", { findable: true, optIn: null });
+});
+afterAll(() => t?.close());
+
+test("the job is on with BOARDS_REFRESH_MS, every that many ms", () => {
+  const job = serviceJobs(t).find((j) => j.name === "boards.refresh")!;
+  expect([job.enabled, job.intervalMs]).toEqual([true, 5000]);
+});
+
+test("uploads rank once the refresh has run, tied in the order they were uploaded", async () => {
+  await upload(t, first, { [DAY]: { "kills.island.hub": 40 } });
+  t.clock.advance(1000);
+  await upload(t, tied, { [DAY]: { "kills.island.hub": 40 } });
+  await upload(t, leaving, { [DAY]: { "kills.island.hub": 70 } });
+  await upload(t, never, { [DAY]: { "kills.island.hub": 99 } });
+  expect((await boardJson(t, "/v1/boards/kills")).total).toBe(0);
+  // The account on no board noted nothing.
+  expect((await pendingAccounts(t.db, 100)).includes(never.uuid)).toBe(false);
+  // The later upload is refreshed first: the time reached is still its upload's.
+  await optIn(t, leaving, { all: false, groups: [] });
+  t.clock.advance(60_000);
+  expect(await refresh()).toEqual({ accounts: 2, figures: 6 });
+  const page = await boardJson(t, "/v1/boards/kills");
+  expect(page.rows.map((r) => [r.rank, r.name, r.value])).toEqual([
+    [1, "Early_Bird", 40],
+    [2, "Late_Bird", 40],
+  ]);
+  for (const w of ["month", "all"]) expect((await boardJson(t, `/v1/boards/kills?window=${w}`)).total).toBe(2);
+  // Nothing left: a second run moves nothing.
+  expect(await refresh()).toEqual({ accounts: 0, figures: 0 });
+});
