@@ -91,6 +91,15 @@ test("a non-member, or no token, gets 404 unknown_group, the same as a group tha
   expect(none.status).toBe(404);
   expect((await call(stranger, "GET", `/v1/groups/${made.body.id}`)).body.error?.code).toBe("unknown_group");
   expect((await t.request(`/groups/${made.body.id}/boards/kills`)).status).toBe(404);
+  // A stranger's own page cookie opens their own view, not the group's.
+  const { cookie } = await pageCookie(stranger);
+  for (const path of [
+    `/u/${stranger.name}/groups/${made.body.id}`,
+    `/u/${stranger.name}/groups/${made.body.id}/boards/kills`,
+  ])
+    expect((await t.request(path, { headers: { cookie } })).status).toBe(404);
+  // The owner's path with the stranger's cookie: not theirs either.
+  expect((await t.request(`/u/${owner.name}/groups/${made.body.id}`, { headers: { cookie } })).status).toBe(404);
   // Made public: anyone sees it, a member's name only where their page is findable.
   expect((await call(owner, "PATCH", `/v1/groups/${made.body.id}`, { public: true })).status).toBe(200);
   const open = await boardJson(t, `/v1/groups/${made.body.id}/boards/kills`);
