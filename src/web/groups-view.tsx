@@ -12,6 +12,8 @@ export function GroupPageView(props: {
   boards: Described[];
   members: { name: string; creator: boolean; you: boolean }[] | null;
   count: number;
+  /** A member's own view: where its forms post, and the invite code (the creator's only). */
+  own?: { action: string; creator: boolean; inviteCode: string | null };
 }): JSX.Element {
   const { group, base } = props;
   return (
@@ -45,6 +47,17 @@ export function GroupPageView(props: {
               <li>
                 {m.you ? <strong>{Html.escapeHtml(m.name)} (you)</strong> : Html.escapeHtml(m.name)}
                 {m.creator ? <span class="muted"> · created the group</span> : ""}
+                {props.own?.creator && !m.creator ? (
+                  <form
+                    method="post"
+                    action={`${props.own.action}/remove/${encodeURIComponent(m.name)}`}
+                    class="inline"
+                  >
+                    <button type="submit">Remove</button>
+                  </form>
+                ) : (
+                  ""
+                )}
               </li>
             ))}
           </ul>
@@ -52,6 +65,34 @@ export function GroupPageView(props: {
       ) : (
         ""
       )}
+      {props.own ? <Manage own={props.own} public={group.public} /> : ""}
     </Layout>
+  );
+}
+
+/** A member's forms: the creator's code, public or private and a new code; anyone else's leaving. */
+function Manage(p: { own: NonNullable<Parameters<typeof GroupPageView>[0]["own"]>; public: boolean }): JSX.Element {
+  const { own } = p;
+  if (!own.creator)
+    return (
+      <section class="card">
+        <form method="post" action={`${own.action}/leave`}>
+          <button type="submit">Leave the group</button>
+        </form>
+      </section>
+    );
+  return (
+    <section class="card">
+      <h2>Invite</h2>
+      <p>
+        Whoever has this code can join in the mod: <code>{Html.escapeHtml(own.inviteCode ?? "")}</code>
+      </p>
+      <form method="post" action={`${own.action}/code`}>
+        <button type="submit">New code (the old one stops working)</button>
+      </form>
+      <form method="post" action={`${own.action}/${p.public ? "private" : "public"}`}>
+        <button type="submit">{p.public ? "Make it members only" : "Let anyone see its boards"}</button>
+      </form>
+    </section>
   );
 }

@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { describeBoard, type Viewer } from "../boards/ranking.ts";
 import { groupBoardPage, visibleGroup } from "../boards/group-board.ts";
-import { groupDetail } from "../boards/groups.ts";
+import { changeGroup, groupDetail, leaveGroup, removeMember, rotateCode } from "../boards/groups.ts";
 import { ApiError } from "../http/errors.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -26,7 +26,7 @@ export type GroupPageDeps = {
   clock: Clock;
   catalogue: Catalogue;
   boards: Boards;
-  config: Pick<Config, "pageRateLimit" | "trustProxy" | "groupMaxMembers" | "groupJoinFailures">;
+  config: Pick<Config, "baseUrl" | "pageRateLimit" | "trustProxy" | "groupMaxMembers" | "groupJoinFailures">;
 };
 
 const hide = { detail: { hide: true } };
@@ -72,6 +72,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
           boards: deps.boards.list.map(describeBoard),
           members: detail?.list ?? null,
           count: members,
+          own: detail ? { action: base, creator: detail.yours, inviteCode: detail.inviteCode } : undefined,
         }),
       ),
       { cacheControl: "private, no-store", noindex: !group.public },
@@ -99,7 +100,77 @@ export function groupPageRoutes(deps: GroupPageDeps) {
       { cacheControl: "private, no-store", noindex: viewer !== null || !page.group.public },
     );
   };
+  const origin = new URL(deps.config.baseUrl).origin;
+  /**
+   * A member's form on their group's page: their page cookie, then the Origin must be this
+   * service's (SameSite=Lax keeps the cookie off another site's post too); back to the group's
+   * page, or to their own page once they left it.
+   */
+  const form =
+    (run: (uuid: string, id: string, member?: string) => Promise<unknown>, after: "group" | "own" = "group") =>
+    async ({
+      params,
+      request,
+      server,
+    }: {
+      params: { name: string; id: string; member?: string };
+      request: Request;
+      server: unknown;
+    }) => {
+      await limited(request, server as Server);
+      const viewer = await owner(request, params.name);
+      if (!viewer || !ID.test(params.id)) return notFound(request);
+      if (request.headers.get("origin") !== origin)
+        return new Response("Groups are changed only from their own page on this site.", {
+          status: 403,
+          headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+        });
+      return seen(request, params.id, async () => {
+        try {
+          await run(viewer.uuid, params.id, params.member);
+        } catch (e) {
+          // Not the creator, or not a member it may remove: nothing to do from here.
+          if (
+            !(
+              e instanceof ApiError &&
+              (e.code === "not_group_owner" || e.code === "unknown_group_member" || e.code === "conflict")
+            )
+          )
+            throw e;
+        }
+        const location =
+          after === "own"
+            ? `/u/${encodeURIComponent(viewer.name)}`
+            : `/u/${encodeURIComponent(viewer.name)}/groups/${params.id}`;
+        return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+      });
+    };
   return new Elysia({ name: "tally.web.groups" })
+    .post(
+      "/u/:name/groups/:id/leave",
+      form((uuid, id) => leaveGroup(deps, uuid, id), "own"),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/code",
+      form((uuid, id) => rotateCode(deps, uuid, id)),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/public",
+      form((uuid, id) => changeGroup(deps, uuid, id, { public: true })),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/private",
+      form((uuid, id) => changeGroup(deps, uuid, id, { public: false })),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/remove/:member",
+      form((uuid, id, member) => removeMember(deps, uuid, id, member ?? "")),
+      hide,
+    )
     .get(
       "/groups/:id",
       async ({ request, params, server }) => {

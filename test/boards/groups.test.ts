@@ -154,3 +154,27 @@ test("erasing the account takes its memberships and the groups it created", asyn
   expect(left.body.groups.some((g) => g.id === made.body.id)).toBe(false);
   expect((await t.request(`/v1/groups/${made.body.id}/boards/kills`, { headers: friend.auth })).status).toBe(404);
 });
+
+test("a member's page forms: the creator rotates the code, a member leaves; another site's post is refused", async () => {
+  const made = await call(owner, "POST", "/v1/groups", { title: "Forms" });
+  await call(friend, "POST", "/v1/groups/join", { code: made.body.inviteCode });
+  const own = (await pageCookie(owner)).cookie;
+  const base = `/u/${owner.name}/groups/${made.body.id}`;
+  const page = await (await t.request(base, { headers: { cookie: own } })).text();
+  expect(page).toContain(made.body.inviteCode!);
+  const post = (path: string, cookie: string, origin: string) =>
+    t.request(path, { method: "POST", headers: { cookie, origin } });
+  expect((await post(`${base}/code`, own, "https://evil.example")).status).toBe(403);
+  const rotated = await post(`${base}/code`, own, new URL(t.config.baseUrl).origin);
+  expect([rotated.status, rotated.headers.get("location")]).toEqual([303, base]);
+  expect((await call(stranger, "POST", "/v1/groups/join", { code: made.body.inviteCode })).status).toBe(404);
+  // The friend's page shows no code and offers leaving.
+  const mine = (await pageCookie(friend)).cookie;
+  const theirs = `/u/${friend.name}/groups/${made.body.id}`;
+  const view = await (await t.request(theirs, { headers: { cookie: mine } })).text();
+  expect(view).not.toContain("Whoever has this code");
+  expect(view).toContain("Leave the group");
+  const left = await post(`${theirs}/leave`, mine, new URL(t.config.baseUrl).origin);
+  expect([left.status, left.headers.get("location")]).toEqual([303, `/u/${friend.name}`]);
+  expect((await t.request(theirs, { headers: { cookie: mine } })).status).toBe(404);
+});
