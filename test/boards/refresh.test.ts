@@ -8,7 +8,15 @@ import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./suppo
 import { refreshBoards } from "../../src/boards/scores.ts";
 import { builtInBoards } from "../../src/boards/definitions.ts";
 import { serviceJobs } from "../../src/jobs/jobs.ts";
-import { pendingAccounts } from "../../src/boards/boards.query.ts";
+import {
+  lockAccountScores,
+  pendingAccounts,
+  replaceOptins,
+  deleteAccountScores,
+} from "../../src/boards/boards.query.ts";
+import { sql } from "drizzle-orm";
+import { rows } from "../../src/db/database.ts";
+import { postgresUrl } from "../support/db.ts";
 
 let t: TestApp;
 let first: BoardPlayer;
@@ -53,4 +61,28 @@ test("uploads rank once the refresh has run, tied in the order they were uploade
   for (const w of ["month", "all"]) expect((await boardJson(t, `/v1/boards/kills?window=${w}`)).total).toBe(2);
   // Nothing left: a second run moves nothing.
   expect(await refresh()).toEqual({ accounts: 0, figures: 0 });
+});
+
+// Postgres only (the embedded database runs one transaction at a time): an opt-out that commits
+// while the refresh waits for the account's lock keeps the player off every board.
+test.skipIf(!postgresUrl)("an opt-out that commits while the refresh waits for the lock stays out", async () => {
+  const racer = await boardPlayer(t, "Racing_Rae", { findable: true });
+  await upload(t, racer, { [DAY]: { "kills.island.hub": 55 } });
+  let sent: Promise<unknown> | undefined;
+  await t.db.transaction(async (tx) => {
+    await lockAccountScores(tx, racer.uuid);
+    sent = refresh();
+    for (;;) {
+      const [w] = await rows<{ n: number }>(
+        t.db,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%'`,
+      );
+      if ((w?.n ?? 0) > 0) break;
+    }
+    await replaceOptins(tx, racer.uuid, [], t.clock.now());
+    await deleteAccountScores(tx, racer.uuid);
+  });
+  await sent;
+  for (const w of ["week", "month", "all"])
+    expect((await boardJson(t, `/v1/boards/kills?window=${w}`)).rows.some((r) => r.name === "Racing_Rae")).toBe(false);
 });
