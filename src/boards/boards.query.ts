@@ -203,11 +203,11 @@ export async function notePending(db: Db, uuid: string, list: Pending[]) {
   );
 }
 
-/** Up to `limit` accounts with noted work, in uuid order. */
-export async function pendingAccounts(db: Db, limit: number): Promise<string[]> {
+/** Up to `limit` accounts with noted work after `after`, in uuid order. */
+export async function pendingAccounts(db: Db, limit: number, after = ""): Promise<string[]> {
   const found = await rows<{ uuid: string }>(
     db,
-    sql`select distinct uuid from board_pending order by uuid limit ${limit}`,
+    sql`select distinct uuid from board_pending where uuid > ${after} order by uuid limit ${limit}`,
   );
   return found.map((r) => r.uuid);
 }

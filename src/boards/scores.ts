@@ -163,18 +163,28 @@ async function noteUpload(deps: ScoreDeps, upload: UploadDone) {
   await q.notePending(deps.db, upload.uuid, list);
 }
 
-/** One refresh: the noted scores of up to `batch` accounts moved, each account in its own transaction. */
+/**
+ * One refresh: the noted scores of every account with some moved, `batch` accounts a read, each
+ * account in its own transaction. An account whose refresh fails keeps its noted rows for the next
+ * run and does not hold up the others (the run goes on past it; the job logs the count).
+ */
 export async function refreshBoards(deps: ScoreDeps, opts: { signal?: AbortSignal; batch?: number } = {}) {
-  const counts = { accounts: 0, figures: 0 };
+  const counts = { accounts: 0, figures: 0, failed: 0 };
   const batch = opts.batch ?? 200;
+  let after = "";
   for (;;) {
-    const uuids = await q.pendingAccounts(deps.db, batch);
+    const uuids = await q.pendingAccounts(deps.db, batch, after);
     for (const uuid of uuids) {
       if (opts.signal?.aborted) return counts;
-      counts.figures += await refreshAccount(deps, uuid);
-      counts.accounts++;
+      try {
+        counts.figures += await refreshAccount(deps, uuid);
+        counts.accounts++;
+      } catch {
+        counts.failed++;
+      }
     }
     if (uuids.length < batch) return counts;
+    after = uuids.at(-1)!;
   }
 }
 

@@ -52,7 +52,7 @@ test("uploads rank once the refresh has run, tied in the order they were uploade
   // The later upload is refreshed first: the time reached is still its upload's.
   await optIn(t, leaving, { all: false, groups: [] });
   t.clock.advance(60_000);
-  expect(await refresh()).toEqual({ accounts: 2, figures: 6 });
+  expect(await refresh()).toEqual({ accounts: 2, figures: 6, failed: 0 });
   const page = await boardJson(t, "/v1/boards/kills");
   expect(page.rows.map((r) => [r.rank, r.name, r.value])).toEqual([
     [1, "Early_Bird", 40],
@@ -60,7 +60,7 @@ test("uploads rank once the refresh has run, tied in the order they were uploade
   ]);
   for (const w of ["month", "all"]) expect((await boardJson(t, `/v1/boards/kills?window=${w}`)).total).toBe(2);
   // Nothing left: a second run moves nothing.
-  expect(await refresh()).toEqual({ accounts: 0, figures: 0 });
+  expect(await refresh()).toEqual({ accounts: 0, figures: 0, failed: 0 });
 });
 
 // Postgres only (the embedded database runs one transaction at a time): an opt-out that commits
