@@ -51,9 +51,11 @@ import { listProfiles } from "./stats/fold.ts";
 import { ACCOUNT_PROFILE } from "./wire/envelope.ts";
 import { builtInBoards, type Boards } from "./boards/definitions.ts";
 import { boardRoutes } from "./boards/boards.routes.ts";
+import { groupRoutes } from "./boards/groups.routes.ts";
 import { scoresAfterUpload } from "./boards/scores.ts";
 import { leaveBoards } from "./boards/membership.ts";
 import { boardPageRoutes } from "./web/boards.routes.tsx";
+import { groupPageRoutes } from "./web/groups.routes.tsx";
 
 export type AppDeps = {
   db: Db;
@@ -109,7 +111,13 @@ export function createApp(deps: AppDeps) {
   // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
   const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
-    scoresAfterUpload({ ...deps, boards }, upload);
+    scoresAfterUpload({ ...deps, boards, refreshMs: deps.config.boardsRefreshMs }, upload);
+  // The boards' API and pages, with their player groups, as one plugin (one link of the app's chain).
+  const boardsPlugins = new Elysia({ name: "tally.boards.plugins" })
+    .use(boardRoutes({ ...deps, boards }))
+    .use(groupRoutes({ ...deps, boards }))
+    .use(boardPageRoutes({ ...deps, boards }))
+    .use(groupPageRoutes({ ...deps, boards }));
   const app = new Elysia({ normalize: false })
     .use(requestLog(deps.log, deps.metrics, deps.config.trustProxy))
     .use(onErrorPlugin(deps.log, errorPageResponse, () => deps.clock.now()))
@@ -146,9 +154,8 @@ export function createApp(deps: AppDeps) {
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
     .use(cardRoutes({ ...deps, lifetimes, renders, items }))
-    .use(recapPageRoutes({ ...deps, renders, items }))
-    .use(boardRoutes({ ...deps, boards }))
-    .use(boardPageRoutes({ ...deps, boards }));
+    .use(recapPageRoutes({ ...deps, renders, items, boards }))
+    .use(boardsPlugins);
   return app;
 }
 

@@ -181,6 +181,25 @@ export const settings = {
     default: "",
     doc: 'Path of a JSON file of boards (docs/decisions.md, "Boards: definitions") ranked instead of the built-in set; checked against the catalogue at start.',
   }),
+  // boards
+  groupMaxMembers: setting({
+    env: "GROUP_MAX_MEMBERS",
+    schema: T.Integer({ minimum: 2, maximum: 1_000 }),
+    default: "100",
+    doc: "Most members a player group holds, its creator included; joining a full group answers 409 group_full.",
+  }),
+  boardsRefreshMs: setting({
+    env: "BOARDS_REFRESH_MS",
+    schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),
+    default: "5000",
+    doc: "How often the boards.refresh job moves the scores uploads touched (an upload only notes them, one statement). 0: after each upload, in the upload's wake (costs the upload about twice the CPU).",
+  }),
+  groupJoinFailures: setting({
+    env: "GROUP_JOIN_FAILURES_PER_HOUR",
+    schema: T.Integer({ minimum: 0, maximum: 10_000 }),
+    default: "20",
+    doc: "Wrong invite codes one client address (IPv6: one /64) may try per hour; beyond, 429 rate_limited. 0: no limit.",
+  }),
   gameApiUrl: setting({
     env: "GAME_API_URL",
     schema: Url,

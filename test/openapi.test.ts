@@ -66,8 +66,9 @@ test("every request body, path and query parameter is the schema its route valid
     if (hooks.response?.type === "object")
       expect(op.responses["200"].content["application/json"].schema).toEqual(plain(hooks.response));
   }
-  // challenge, verify, dev, settings, page-token, share/rotate, ingest, reports, tokens, boards/membership
-  expect(bodies).toBe(10);
+  // challenge, verify, dev, settings, page-token, share/rotate, ingest, reports, tokens, boards/membership,
+  // groups (create, join, change)
+  expect(bodies).toBe(13);
 });
 
 test("every refusal is the error shape, with each code under the status it is answered with", () => {

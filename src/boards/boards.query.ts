@@ -185,3 +185,38 @@ export async function addToBuckets(tx: Db, deltas: BucketDelta[]) {
     on conflict (board, "window", level, bucket) do update set n = board_buckets.n + excluded.n`,
   );
 }
+
+export type Pending = { profileId: string; board: string; window: string; cuteName: string | null; at: number };
+
+/**
+ * Notes the scores an upload may have moved, for the boards.refresh job, in one statement that
+ * writes nothing unless the account opted in to some board group.
+ */
+export async function notePending(db: Db, uuid: string, list: Pending[]) {
+  if (list.length === 0) return;
+  await db.execute(
+    sql`insert into board_pending (uuid, profile_id, board, "window", cute_name, at)
+    select ${uuid}, p, b, w, c, a from unnest(${textArray(list.map((x) => x.profileId))}::text[], ${textArray(list.map((x) => x.board))}::text[],
+      ${textArray(list.map((x) => x.window))}::text[], ${textArray(list.map((x) => x.cuteName))}::text[], ${integerArray(list.map((x) => x.at))}::bigint[]) as n(p, b, w, c, a)
+    where exists (select 1 from board_optins where uuid = ${uuid})
+    on conflict (uuid, profile_id, board, "window") do update set cute_name = excluded.cute_name, at = excluded.at`,
+  );
+}
+
+/** Up to `limit` accounts with noted work after `after`, in uuid order. */
+export async function pendingAccounts(db: Db, limit: number, after = ""): Promise<string[]> {
+  const found = await rows<{ uuid: string }>(
+    db,
+    sql`select distinct uuid from board_pending where uuid > ${after} order by uuid limit ${limit}`,
+  );
+  return found.map((r) => r.uuid);
+}
+
+/** Takes (deletes and answers) the account's noted work. */
+export function takePending(tx: Db, uuid: string) {
+  return rows<Pending>(
+    tx,
+    sql`delete from board_pending where uuid = ${uuid}
+    returning profile_id as "profileId", board, "window", cute_name as "cuteName", at::float8 as at`,
+  );
+}

@@ -35,7 +35,13 @@ export const BoardsAnswer = T.Object({ boards: T.Array(Board), groups: T.Array(S
 const Row = T.Object(
   {
     rank: Int,
-    name: Nullable(T.String({ maxLength: 16, description: "Only when the player's page is findable (or it is you)" })),
+    name: Nullable(
+      T.String({
+        maxLength: 16,
+        description: "Only when the player's page is findable, it is you, or a fellow member of the group",
+      }),
+    ),
+    linked: T.Boolean({ description: "The player's page is findable: /u/<name> opens it" }),
     cuteName: Nullable(Str(32)),
     value: Int,
     you: T.Boolean(),

@@ -80,3 +80,21 @@ export const boardHeld = pgTable(
   },
   (t) => [primaryKey({ columns: [t.uuid, t.board, t.window, t.profileId] })],
 );
+
+/**
+ * Scores an upload may have moved, waiting for the boards.refresh job (BOARDS_REFRESH_MS > 0): one
+ * row per account, profile, board and window; `at` is the latest upload's time (the score's
+ * `reachedAt`) and `cuteName` its profile's. Written only for an account that opted in.
+ */
+export const boardPending = pgTable(
+  "board_pending",
+  {
+    uuid: text("uuid").notNull(),
+    profileId: text("profile_id").notNull(),
+    board: text("board").notNull(),
+    window: text("window").notNull(),
+    cuteName: text("cute_name"),
+    at: bigint("at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.profileId, t.board, t.window] })],
+);

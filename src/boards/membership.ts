@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors.ts";
 import type { Boards } from "./definitions.ts";
 import * as q from "./boards.query.ts";
 import { boardsOptedIn } from "./scores.ts";
+import { forgetGroups } from "./groups.ts";
 
 export type MembershipDeps = { db: Db; clock: Clock; boards: Boards };
 
@@ -51,6 +52,9 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
     const left = deps.boards.list.filter((b) => !kept.has(b.id)).map((b) => b.id);
     // Scores of boards no longer defined go too when the player leaves everything.
     const removed = await q.deleteAccountScores(tx, uuid, groups.length === 0 ? undefined : left);
+    // Off every board: the refresh has nothing left to do for the account (a partial opt-out's
+    // noted work is filtered by the refresh, under the same lock).
+    if (groups.length === 0) await q.takePending(tx, uuid);
     return { ...answer(deps.boards, groups, await q.isExcluded(tx, uuid)), removed };
   });
 }
@@ -58,11 +62,16 @@ export async function setMembership(deps: MembershipDeps, uuid: string, change: 
 /**
  * Erasure, in its transaction (stats/erase.ts calls it back): the scores and held figures made of
  * the erased statistics go; with the account, its opt-ins too (erasing the statistics keeps the
- * settings, and the opt-in is one).
+ * settings, and the opt-in is one), and its groups: its memberships, and the groups it created with
+ * their members.
  */
 export async function leaveBoards(tx: Db, uuid: string, what: "data" | "account") {
   await q.lockAccountScores(tx, uuid);
-  if (what === "account") await q.replaceOptins(tx, uuid, [], 0);
+  if (what === "account") {
+    await q.replaceOptins(tx, uuid, [], 0);
+    await forgetGroups(tx, uuid);
+  }
   await q.forgetHeld(tx, uuid);
+  await q.takePending(tx, uuid);
   return q.deleteAccountScores(tx, uuid);
 }

@@ -118,3 +118,21 @@ export async function recountBuckets(db: Db, board: string, window: string) {
     where board = ${board} and "window" = ${window} and level = 0 group by board, "window", floor(bucket / ${sql.raw(String(GROUP))}.0)::int`,
   );
 }
+
+/** How many scores a board's window holds (its bucket groups' counts added up). */
+export async function totalOf(db: Db, board: string, window: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select coalesce(sum(n), 0)::float8 as n from board_buckets where board = ${board} and "window" = ${window} and level = 1`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The account's scores in these windows, on every board (its primary key's range per window). */
+export function accountScoresIn(db: Db, uuid: string, windows: string[]) {
+  return rows<RankedRow & { board: string; window: string }>(
+    db,
+    sql`select s.board, s.window, ${columns} from board_scores s
+    where s.uuid = ${uuid} and s.window = any(${textArray(windows)}::text[]) order by s.board, s.window, s.profile_id`,
+  );
+}

@@ -42,17 +42,27 @@ export function windowAsked(
   return w;
 }
 
-type Row = { rank: number; name: string | null; cuteName: string | null; value: number; you: boolean };
+type Row = { rank: number; name: string | null; linked: boolean; cuteName: string | null; value: number; you: boolean };
 
-async function named(db: Db, list: (r.RankedRow & { rank: number })[], viewer: Viewer | null): Promise<Row[]> {
+/**
+ * The rows in words: a player named when it is the viewer, their page is findable, or `known` says
+ * the viewer may know them (a group's members see each other).
+ */
+export async function named(
+  db: Db,
+  list: (r.RankedRow & { rank: number })[],
+  viewer: Viewer | null,
+  known: (uuid: string) => boolean = () => false,
+): Promise<Row[]> {
   const names = await namesOf(db, [...new Set(list.map((x) => x.uuid))]);
   return list.map((x) => {
     const you = viewer?.uuid === x.uuid;
     const who = names.get(x.uuid);
-    const shown = you || who?.findable === true;
+    const shown = you || who?.findable === true || known(x.uuid);
     return {
       rank: x.rank,
       name: shown ? (who?.name ?? null) : null,
+      linked: who?.findable === true,
       cuteName: shown ? x.cuteName : null,
       value: Number(x.value),
       you,
@@ -105,26 +115,31 @@ export async function boardPage(
     at += a.list.length;
     return { rank: a.rank, rows: shown.slice(at - a.list.length, at) };
   });
-  const prev = stepWindow(w, -1);
-  const next = stepWindow(w, 1);
   return {
     board: describeBoard(board),
-    window: {
-      kind: w.kind,
-      at: w.at,
-      label: windowWords(w),
-      from: w.from,
-      to: w.to,
-      open: isOpen(w, today),
-      previous: prev?.at ?? null,
-      next: next && next.from! <= today ? next.at : null,
-    },
+    window: describeWindow(w, today),
     total,
     page,
     pages,
     rows,
     me,
     pollAfterSeconds: POLL_SECONDS,
+  };
+}
+
+/** A window in words, with its neighbours (the next only once it has begun). */
+export function describeWindow(w: BoardWindow, today: string) {
+  const prev = stepWindow(w, -1);
+  const next = stepWindow(w, 1);
+  return {
+    kind: w.kind,
+    at: w.at,
+    label: windowWords(w),
+    from: w.from,
+    to: w.to,
+    open: isOpen(w, today),
+    previous: prev?.at ?? null,
+    next: next && next.from! <= today ? next.at : null,
   };
 }
 

@@ -11,11 +11,12 @@ import { keysWithLifetime, keysWithPrefix, windowFolds } from "../stats/board-re
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
 import { dayIn } from "../wire/day.ts";
 import type { Board, Boards, Kind } from "./definitions.ts";
-import { isOpen, windowOf, type BoardWindow } from "./windows.ts";
+import { isOpen, parseWindow, windowOf, type BoardWindow } from "./windows.ts";
 import { bucketOf, sortValueOf } from "./buckets.ts";
 import * as q from "./boards.query.ts";
 
-export type ScoreDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards };
+/** `refreshMs`: BOARDS_REFRESH_MS (0: scores move in the upload's wake; else an upload only notes them). */
+export type ScoreDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards; refreshMs?: number };
 
 /** Most keys of one pattern a board folds for one profile (a loot board of every item). */
 const KEYS_PER_BOARD = 5_000;
@@ -56,6 +57,8 @@ async function boardKeys(db: Db, uuid: string, profileId: string, board: Board):
 }
 
 type Figure = { board: Board; window: BoardWindow; profileId: string; value: bigint | null };
+/** A figure with the time it was reached (its upload's) and its profile's cute name. */
+type Reached = Figure & { at: number; cuteName: string | null };
 
 /**
  * Each touched board's figure for the profile, in each window given: one read of the boards' keys
@@ -131,10 +134,91 @@ function touchedBy(upload: UploadDone, boards: Board[], today: string) {
   return byProfile;
 }
 
-/** Keeps the account's scores current after an upload (the ingest's afterUpload). */
+/**
+ * The ingest's afterUpload. With BOARDS_REFRESH_MS > 0 the upload only notes which scores it may
+ * have moved (one statement, which writes nothing for an account on no board); boards.refresh
+ * moves them. With 0, they move here, in the upload's wake.
+ */
 export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
   // Nothing of the upload is on any board: no read at all.
   if (!upload.rows.some((r) => deps.boards.list.some((b) => b.matches(r.key)))) return;
+  if ((deps.refreshMs ?? 0) > 0) return noteUpload(deps, upload);
+  return scoresNow(deps, upload);
+}
+
+/** Notes the upload's touched scores (every board its keys are on; the refresh keeps the opted-in ones). */
+async function noteUpload(deps: ScoreDeps, upload: UploadDone) {
+  const now = deps.clock.now();
+  const list: q.Pending[] = [];
+  for (const [profileId, perBoard] of touchedBy(upload, deps.boards.list, dayIn(upload.zone, now)))
+    for (const [board, windows] of perBoard)
+      for (const w of windows.keys())
+        list.push({
+          profileId,
+          board: board.id,
+          window: w,
+          cuteName: profileId === ACCOUNT_PROFILE ? null : upload.profile.cuteName,
+          at: now,
+        });
+  await q.notePending(deps.db, upload.uuid, list);
+}
+
+/**
+ * One refresh: the noted scores of every account with some moved, `batch` accounts a read, each
+ * account in its own transaction. An account whose refresh fails keeps its noted rows for the next
+ * run and does not hold up the others (the run goes on past it; the job logs the count).
+ */
+export async function refreshBoards(deps: ScoreDeps, opts: { signal?: AbortSignal; batch?: number } = {}) {
+  const counts = { accounts: 0, figures: 0, failed: 0 };
+  const batch = opts.batch ?? 200;
+  let after = "";
+  for (;;) {
+    const uuids = await q.pendingAccounts(deps.db, batch, after);
+    for (const uuid of uuids) {
+      if (opts.signal?.aborted) return counts;
+      try {
+        counts.figures += await refreshAccount(deps, uuid);
+        counts.accounts++;
+      } catch {
+        counts.failed++;
+      }
+    }
+    if (uuids.length < batch) return counts;
+    after = uuids.at(-1)!;
+  }
+}
+
+async function refreshAccount(deps: ScoreDeps, uuid: string): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    await q.lockAccountScores(tx, uuid);
+    const pending = await q.takePending(tx, uuid);
+    const { groups, excluded } = await q.optinsAndExclusion(tx, uuid);
+    if (groups.length === 0 || excluded) return 0;
+    const on = new Set(boardsOptedIn(deps.boards, groups).map((b) => b.id));
+    const byProfile = new Map<string, Map<Board, BoardWindow[]>>();
+    const noted = new Map<string, q.Pending>();
+    for (const p of pending) {
+      const board = deps.boards.byId.get(p.board);
+      const [kind, at] = p.window.split(":") as [string, string | undefined];
+      const w = kind === "all" ? windowOf("all", "2000-01-01") : parseWindow(kind as "week" | "month", at ?? "");
+      if (!board || !on.has(board.id) || !w || !board.windows.includes(w.kind)) continue;
+      const perBoard = byProfile.get(p.profileId) ?? new Map<Board, BoardWindow[]>();
+      byProfile.set(p.profileId, perBoard.set(board, [...(perBoard.get(board) ?? []), w]));
+      noted.set(`${p.profileId}/${p.board}/${w.id}`, p);
+    }
+    const all: Reached[] = [];
+    for (const [profileId, windows] of byProfile)
+      for (const f of await figures({ ...deps, db: tx }, uuid, profileId, windows)) {
+        const p = noted.get(`${profileId}/${f.board.id}/${f.window.id}`)!;
+        all.push({ ...f, at: p.at, cuteName: p.cuteName });
+      }
+    await writeFigures(tx, uuid, all, deps.clock.now());
+    return all.length;
+  });
+}
+
+/** Moves the upload's scores now (BOARDS_REFRESH_MS=0). */
+async function scoresNow(deps: ScoreDeps, upload: UploadDone) {
   const now = deps.clock.now();
   const touches = async (db: Db) => {
     const { groups, excluded } = await q.optinsAndExclusion(db, upload.uuid);
@@ -148,12 +232,14 @@ export async function scoresAfterUpload(deps: ScoreDeps, upload: UploadDone) {
     // Read again under the lock: an opt-out, exclusion or erasure that committed while this
     // waited must not see its scores written back.
     const touched = await touches(tx);
-    const all: Figure[] = [];
+    const all: Reached[] = [];
     for (const [profileId, perBoard] of touched) {
       const windows = new Map([...perBoard].map(([b, ws]) => [b, [...ws.values()]]));
-      all.push(...(await figures({ ...deps, db: tx }, upload.uuid, profileId, windows)));
+      const cuteName = profileId === ACCOUNT_PROFILE ? null : upload.profile.cuteName;
+      for (const f of await figures({ ...deps, db: tx }, upload.uuid, profileId, windows))
+        all.push({ ...f, at: now, cuteName });
     }
-    await writeFigures(tx, upload, all, now);
+    await writeFigures(tx, upload.uuid, all, now);
   });
 }
 
@@ -181,27 +267,27 @@ export function implausible(board: Board, window: BoardWindow, value: bigint | n
  * account has a held figure on a board, none of its figures there rank (the forged day is in its
  * all-time figure too). Answers the figures with held ones made unranked.
  */
-async function holdImplausible(tx: Db, upload: UploadDone, all: Figure[], now: number): Promise<Figure[]> {
+async function holdImplausible<F extends Figure>(tx: Db, uuid: string, all: F[], now: number): Promise<F[]> {
   const bounded = [...new Set(all.filter((f) => f.board.bound !== undefined).map((f) => f.board.id))];
   if (bounded.length === 0) return all;
   const over = all.filter((f) => implausible(f.board, f.window, f.value));
   await q.holdFigures(
     tx,
-    upload.uuid,
+    uuid,
     over.map((f) => ({ board: f.board.id, window: f.window.id, profileId: f.profileId, value: f.value!.toString() })),
     now,
   );
-  const held = await q.heldBoards(tx, upload.uuid, bounded);
+  const held = await q.heldBoards(tx, uuid, bounded);
   return all.map((f) => (held.has(f.board.id) ? { ...f, value: null } : f));
 }
 
 /** Moves score rows and bucket counts to the figures: new, changed, or gone. */
-async function writeFigures(tx: Db, upload: UploadDone, figured: Figure[], now: number) {
+async function writeFigures(tx: Db, uuid: string, figured: Reached[], now: number) {
   if (figured.length === 0) return;
-  const all = await holdImplausible(tx, upload, figured, now);
+  const all = await holdImplausible(tx, uuid, figured, now);
   const stored = await q.scoresOf(
     tx,
-    upload.uuid,
+    uuid,
     [...new Set(all.map((f) => f.profileId))],
     [...new Set(all.map((f) => f.board.id))],
     [...new Set(all.map((f) => f.window.id))],
@@ -225,17 +311,17 @@ async function writeFigures(tx: Db, upload: UploadDone, figured: Figure[], now: 
     const bucket = bucketOf(sortValue);
     upserts.push({
       ...target,
-      uuid: upload.uuid,
+      uuid,
       value: f.value.toString(),
       sortValue: sortValue.toString(),
       bucket,
-      reachedAt: now,
-      cuteName: f.profileId === ACCOUNT_PROFILE ? null : upload.profile.cuteName,
+      reachedAt: f.at,
+      cuteName: f.cuteName,
     });
     if (before) deltas.push({ ...target, bucket: before.bucket, n: -1 });
     deltas.push({ ...target, bucket, n: 1 });
   }
-  await q.deleteScores(tx, upload.uuid, gone);
+  await q.deleteScores(tx, uuid, gone);
   await q.upsertScores(tx, upserts);
   await q.addToBuckets(tx, deltas);
 }

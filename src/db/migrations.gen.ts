@@ -30,6 +30,8 @@ import m27 from "../../drizzle/0027_access_tokens.sql" with { type: "text" };
 import m28 from "../../drizzle/0028_headline_keys.sql" with { type: "text" };
 import m29 from "../../drizzle/0029_recaps.sql" with { type: "text" };
 import m30 from "../../drizzle/0030_boards.sql" with { type: "text" };
+import m31 from "../../drizzle/0031_player_groups.sql" with { type: "text" };
+import m32 from "../../drizzle/0032_board_pending.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -63,4 +65,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0028_headline_keys", sql: m28 },
   { tag: "0029_recaps", sql: m29 },
   { tag: "0030_boards", sql: m30 },
+  { tag: "0031_player_groups", sql: m31 },
+  { tag: "0032_board_pending", sql: m32 },
 ];

@@ -15,3 +15,4 @@ export * from "../reports/release-health.table.ts";
 export * from "../tokens/tokens.table.ts";
 export * from "../recaps/recaps.table.ts";
 export * from "../boards/boards.table.ts";
+export * from "../boards/groups.table.ts";

@@ -59,6 +59,12 @@ export const errorStatus = {
   unknown_board: 404,
   unknown_board_window: 404,
   unknown_board_group: 422,
+  /** A player group that does not exist, or that the asker may not see (the two answer alike). */
+  unknown_group: 404,
+  unknown_group_member: 404,
+  not_group_owner: 403,
+  group_full: 409,
+  too_many_groups: 409,
   upstream_refused_uuid: 422,
   upstream_key_rejected: 503,
   upstream_rate_limited: 503,

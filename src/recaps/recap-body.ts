@@ -35,6 +35,9 @@ export type RecapBody = {
   account: ScopeRecap;
   /** Each profile active in the period, by its display name (the game's; never its id). */
   profiles: { cuteName: string; recap: ScopeRecap }[];
-  /** Board placements (issue 35's boards): added by the boards module when it lands; absent now. */
-  boards?: { board: string; rank: number; of: number }[];
+  /**
+   * Board placements (src/boards/placements.ts): the rank on each board in the month (a year: the
+   * best month, `at`), of how many ranked; absent when none.
+   */
+  boards?: { board: string; rank: number; of: number; at?: string }[];
 };

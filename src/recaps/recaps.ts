@@ -9,10 +9,16 @@ import { listProfiles } from "../stats/fold.ts";
 import { randomBase64url } from "../http/secret.ts";
 import { addDays, dayIn, utcDay } from "../wire/day.ts";
 import { computeRecap } from "./compute.ts";
+import type { RecapBody } from "./recap-body.ts";
 import { isClosed, periodOf, type RecapPeriod } from "./recap-period.ts";
 import { insertRecap, periodsOf, recapByShareKey, recapOf, setShareKey, storedFor } from "./recaps.query.ts";
 
-export type RecapDeps = { db: Db; clock: Clock; catalogue: Catalogue };
+/**
+ * `placements`: the account's board placements in a period (set by the jobs from the boards
+ * module; absent: recaps without them).
+ */
+export type RecapDeps = { db: Db; clock: Clock; catalogue: Catalogue; placements?: Placements };
+export type Placements = (uuid: string, period: string) => Promise<NonNullable<RecapBody["boards"]>>;
 
 /**
  * How many days after a period's close the job still looks for accounts to store it for: a
@@ -82,6 +88,10 @@ export async function closeRecaps(deps: RecapDeps, opts: { signal?: AbortSignal 
         if ((await listProfiles(deps.db, a.uuid)).length === 0 && body.profiles.length > 0) {
           result.idle++;
           continue;
+        }
+        if (deps.placements) {
+          const boards = await deps.placements(a.uuid, p.id);
+          if (boards.length > 0) body.boards = boards;
         }
         if (await insertRecap(deps.db, a.uuid, p.id, body, now)) result.stored++;
         else result.already++;

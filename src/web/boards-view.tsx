@@ -46,8 +46,10 @@ function Who(props: { row: Row }): JSX.Element {
     <>
       {r.you ? (
         <strong>{Html.escapeHtml(r.name)} (you)</strong>
-      ) : (
+      ) : r.linked ? (
         <a href={`/u/${encodeURIComponent(r.name)}`}>{Html.escapeHtml(r.name)}</a>
+      ) : (
+        Html.escapeHtml(r.name)
       )}
       {profile}
     </>
@@ -84,18 +86,42 @@ function Table(props: { rows: Row[]; unit: string; format: Format; caption: stri
   );
 }
 
-export function BoardPageView(props: { page: BoardPage; base: string; format: Format }): JSX.Element {
-  const { page, base, format } = props;
+/** The group a group board belongs to, and the address of its page. */
+export type GroupHeading = { title: string; public: boolean; href: string };
+
+export function BoardPageView(props: {
+  page: BoardPage;
+  base: string;
+  format: Format;
+  group?: GroupHeading;
+}): JSX.Element {
+  const { page, base, format, group } = props;
   const w = page.window;
   const link = (kind: string, at: string | null, p?: number) =>
     `${base}?window=${kind}${at ? `&at=${at}` : ""}${p && p > 1 ? `&page=${p}` : ""}`;
-  const title = `${page.board.title} · ${w.label}`;
+  const title = `${group ? `${group.title} · ` : ""}${page.board.title} · ${w.label}`;
   return (
     <Layout title={title} path={base}>
       <p class="crumbs">
+        {group ? (
+          <>
+            <a href={group.href}>{Html.escapeHtml(group.title)}</a>
+            {" · "}
+          </>
+        ) : (
+          ""
+        )}
         <a href="/boards">Boards</a>
       </p>
       <h1>{Html.escapeHtml(page.board.title)}</h1>
+      {group ? (
+        <p class="muted">
+          Ranked among the members of {Html.escapeHtml(group.title)} who turned boards on
+          {group.public ? " (a public group: anyone may see it)" : " (members only)"}.
+        </p>
+      ) : (
+        ""
+      )}
       <nav class="board-windows" aria-label="Window">
         {page.board.windows.map((k) => (
           <a href={link(k, null)} aria-current={k === w.kind ? "page" : undefined}>

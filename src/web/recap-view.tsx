@@ -55,6 +55,8 @@ export type RecapView = {
   title: string;
   path: string;
   preview?: Preview;
+  /** A board's title by its id (a board the operator has since removed: undefined). */
+  boardTitle?: (id: string) => string | undefined;
   /** The owner's page: the share form and the other periods. */
   owner?: {
     action: string;
@@ -271,13 +273,17 @@ export function RecapPage(v: RecapView): JSX.Element {
         {body.profiles.map((x, i) => (
           <Scope v={v} r={x.recap} id={`profile-${i}`} heading={`Profile ${x.cuteName}`} days={span} />
         ))}
-        {/* Board placements (issue 35's boards, src/boards/): drawn here once the boards module fills body.boards. */}
+        {/* Board placements (src/boards/placements.ts), each board by its title. */}
         {body.boards && body.boards.length > 0 ? (
           <section aria-labelledby="boards-h">
             <h2 id="boards-h">Board placements</h2>
             <ul>
               {body.boards.map((b) => (
-                <li>{esc(`${b.board}: #${formatNumber(b.rank)} of ${formatNumber(b.of)}`)}</li>
+                <li>
+                  {esc(
+                    `${v.boardTitle?.(b.board) ?? "A board no longer kept"}: #${formatNumber(b.rank)} of ${formatNumber(b.of)}${b.at && b.at !== body.period ? ` (${periodWords(b.at)})` : ""}`,
+                  )}
+                </li>
               ))}
             </ul>
           </section>

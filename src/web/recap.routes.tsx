@@ -23,6 +23,7 @@ import { Layout, esc, sync } from "./layout.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { pageOwner } from "./page-cookie.ts";
 import { periodWords, RecapPage, type RecapView } from "./recap-view.tsx";
+import type { Boards } from "../boards/definitions.ts";
 import { recapCardPng } from "./recap-card.ts";
 
 export type RecapPageDeps = {
@@ -31,6 +32,8 @@ export type RecapPageDeps = {
   catalogue: Catalogue;
   items?: ItemNames;
   renders: WorkGate;
+  /** The boards, for the placements' titles. */
+  boards?: Boards;
   config: Pick<Config, "baseUrl" | "pageRateLimit" | "trustProxy">;
 };
 
@@ -69,6 +72,7 @@ export function recapPageRoutes(deps: RecapPageDeps) {
           body,
           title: `${periodWords(period)} in review`,
           path,
+          boardTitle: (id) => deps.boards?.byId.get(id)?.title,
           ...more,
         }),
       ),

@@ -48,7 +48,8 @@ export const loopbackFetch: typeof fetch = Object.assign(
 
 export async function testApp(options: TestAppOptions = {}) {
   const database = options.database ?? (await testDatabase(options.dataDir, options.backend));
-  const config = loadConfig(envFor({ databaseUrl: "", ...options.settings }));
+  // Boards move in the upload's wake unless a test asks for the refresh job (BOARDS_REFRESH_MS).
+  const config = loadConfig(envFor({ databaseUrl: "", boardsRefreshMs: 0, ...options.settings }));
   const clock = fakeClock(options.now);
   const log = memoryLog();
   const catalogue = await loadCatalogue(config.catalogueFile);

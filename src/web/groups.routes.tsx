@@ -1,0 +1,216 @@
+// A player group's pages (issue 35): /u/<name>/groups/<id> and its boards under it for a member
+// (through the page cookie, which is scoped to /u/<name>), and /groups/<id> for anyone when the
+// group is public. A group the visitor may not see answers the same 404 as one that does not exist.
+import { Elysia } from "elysia";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../clock.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { Config } from "../config.ts";
+import type { Boards } from "../boards/definitions.ts";
+import { describeBoard, type Viewer } from "../boards/ranking.ts";
+import { groupBoardPage, visibleGroup } from "../boards/group-board.ts";
+import { changeGroup, groupDetail, leaveGroup, removeMember, rotateCode } from "../boards/groups.ts";
+import { ApiError } from "../http/errors.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { htmlPage } from "./respond.ts";
+import { sync } from "./layout.tsx";
+import { BoardPageView } from "./boards-view.tsx";
+import { GroupPageView } from "./groups-view.tsx";
+import { NotFoundPage } from "./not-found.tsx";
+import { formatValue } from "./format.ts";
+import { pageOwner } from "./page-cookie.ts";
+
+export type GroupPageDeps = {
+  db: Db;
+  clock: Clock;
+  catalogue: Catalogue;
+  boards: Boards;
+  config: Pick<Config, "baseUrl" | "pageRateLimit" | "trustProxy" | "groupMaxMembers" | "groupJoinFailures">;
+};
+
+const hide = { detail: { hide: true } };
+const ID = /^[A-Za-z0-9_-]{16}$/;
+
+function asked(query: Record<string, string | undefined>) {
+  const page = /^[1-9][0-9]{0,6}$/.test(query.page ?? "") ? Number(query.page) : 1;
+  const short = (s: string | undefined) => (s !== undefined && s.length <= 8 ? s : undefined);
+  return { window: short(query.window), at: short(query.at), page };
+}
+
+export function groupPageRoutes(deps: GroupPageDeps) {
+  const format = (unit: string, value: number) => formatValue(deps.catalogue, unit, value);
+  const limit = { name: "boards", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
+  type Server = Parameters<typeof clientAddress>[1];
+  const limited = (request: Request, server: Server) =>
+    enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
+  const notFound = (request: Request) =>
+    htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
+  /** Runs `draw`; a group the visitor may not see is the not-found page. */
+  const seen = async (request: Request, id: string, draw: () => Promise<Response>) => {
+    if (!ID.test(id)) return notFound(request);
+    try {
+      return await draw();
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "unknown_group") return notFound(request);
+      throw e;
+    }
+  };
+  const owner = async (request: Request, name: string): Promise<Viewer | null> => {
+    const own = await pageOwner(deps, request, name);
+    return own ? { uuid: own.uuid, name: own.name, zone: own.zone } : null;
+  };
+  const groupPage = async (request: Request, id: string, viewer: Viewer | null, base: string) => {
+    const { group, member, members } = await visibleGroup(deps, id, viewer);
+    const detail = member && viewer ? await groupDetail(deps, viewer.uuid, id) : null;
+    return htmlPage(
+      request,
+      sync(
+        GroupPageView({
+          group,
+          base,
+          boards: deps.boards.list.map(describeBoard),
+          members: detail?.list ?? null,
+          count: members,
+          own: detail ? { action: base, creator: detail.yours, inviteCode: detail.inviteCode } : undefined,
+        }),
+      ),
+      { cacheControl: "private, no-store", noindex: !group.public },
+    );
+  };
+  const boardPage = async (
+    request: Request,
+    id: string,
+    board: string,
+    query: Record<string, string | undefined>,
+    viewer: Viewer | null,
+    base: string,
+  ) => {
+    const page = await groupBoardPage(deps, id, board, asked(query), viewer);
+    return htmlPage(
+      request,
+      sync(
+        BoardPageView({
+          page,
+          base: `${base}/boards/${board}`,
+          format,
+          group: { title: page.group.title, public: page.group.public, href: base },
+        }),
+      ),
+      { cacheControl: "private, no-store", noindex: viewer !== null || !page.group.public },
+    );
+  };
+  const origin = new URL(deps.config.baseUrl).origin;
+  /**
+   * A member's form on their group's page: their page cookie, then the Origin must be this
+   * service's (SameSite=Lax keeps the cookie off another site's post too); back to the group's
+   * page, or to their own page once they left it.
+   */
+  const form =
+    (run: (uuid: string, id: string, member?: string) => Promise<unknown>, after: "group" | "own" = "group") =>
+    async ({
+      params,
+      request,
+      server,
+    }: {
+      params: { name: string; id: string; member?: string };
+      request: Request;
+      server: unknown;
+    }) => {
+      await limited(request, server as Server);
+      const viewer = await owner(request, params.name);
+      if (!viewer || !ID.test(params.id)) return notFound(request);
+      if (request.headers.get("origin") !== origin)
+        return new Response("Groups are changed only from their own page on this site.", {
+          status: 403,
+          headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+        });
+      return seen(request, params.id, async () => {
+        try {
+          await run(viewer.uuid, params.id, params.member);
+        } catch (e) {
+          // Not the creator, or not a member it may remove: nothing to do from here.
+          if (
+            !(
+              e instanceof ApiError &&
+              (e.code === "not_group_owner" || e.code === "unknown_group_member" || e.code === "conflict")
+            )
+          )
+            throw e;
+        }
+        const location =
+          after === "own"
+            ? `/u/${encodeURIComponent(viewer.name)}`
+            : `/u/${encodeURIComponent(viewer.name)}/groups/${params.id}`;
+        return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+      });
+    };
+  return new Elysia({ name: "tally.web.groups" })
+    .post(
+      "/u/:name/groups/:id/leave",
+      form((uuid, id) => leaveGroup(deps, uuid, id), "own"),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/code",
+      form((uuid, id) => rotateCode(deps, uuid, id)),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/public",
+      form((uuid, id) => changeGroup(deps, uuid, id, { public: true })),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/private",
+      form((uuid, id) => changeGroup(deps, uuid, id, { public: false })),
+      hide,
+    )
+    .post(
+      "/u/:name/groups/:id/remove/:member",
+      form((uuid, id, member) => removeMember(deps, uuid, id, member ?? "")),
+      hide,
+    )
+    .get(
+      "/groups/:id",
+      async ({ request, params, server }) => {
+        await limited(request, server);
+        return seen(request, params.id, () => groupPage(request, params.id, null, `/groups/${params.id}`));
+      },
+      hide,
+    )
+    .get(
+      "/groups/:id/boards/:board",
+      async ({ request, params, query, server }) => {
+        await limited(request, server);
+        return seen(request, params.id, () =>
+          boardPage(request, params.id, params.board, query, null, `/groups/${params.id}`),
+        );
+      },
+      hide,
+    )
+    .get(
+      "/u/:name/groups/:id",
+      async ({ request, params, server }) => {
+        await limited(request, server);
+        const viewer = await owner(request, params.name);
+        if (!viewer) return notFound(request);
+        return seen(request, params.id, () =>
+          groupPage(request, params.id, viewer, `/u/${viewer.name}/groups/${params.id}`),
+        );
+      },
+      hide,
+    )
+    .get(
+      "/u/:name/groups/:id/boards/:board",
+      async ({ request, params, query, server }) => {
+        await limited(request, server);
+        const viewer = await owner(request, params.name);
+        if (!viewer) return notFound(request);
+        return seen(request, params.id, () =>
+          boardPage(request, params.id, params.board, query, viewer, `/u/${viewer.name}/groups/${params.id}`),
+        );
+      },
+      hide,
+    );
+}
