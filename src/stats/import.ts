@@ -127,8 +127,17 @@ async function walk(
   let batchOf: Section | null = null;
   let headChecked = false;
   let read = 0;
+  // One batch is written while the next is read and checked: on Postgres the database works in its
+  // own process meanwhile (the large account's second pass: 2.5 s, of which 0.6-1 s reading). At
+  // most one write is in flight, so batches are written in the file's order, one after the other.
+  let writing: Promise<void> | null = null;
   const flush = async () => {
-    if (write && batchOf && batch.length) await write(batchOf, batch);
+    if (write && batchOf && batch.length) {
+      if (writing) await writing;
+      writing = write(batchOf, batch);
+      // Awaited before the next batch or at the end; a fault meanwhile is not left unhandled.
+      writing.catch(() => {});
+    }
     batch = [];
     if (write) {
       opts.progress?.(read);
@@ -166,6 +175,7 @@ async function walk(
   }
   if (!headChecked) checkHead(head, uuid, opts);
   await flush();
+  if (writing) await writing;
   return head;
 }
 
