@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps) {
     const profiles = await listProfiles(deps.db, uuid);
     return heldKeys(deps.db, uuid, [...profiles.map((p) => p.id), ACCOUNT_PROFILE], keys);
   };
-  // The boards: their definitions, and their scores kept after each upload (stats calls back, so it imports nothing of boards).
+  // The boards: their definitions, and their scores kept after each upload and import (stats calls back, so it imports nothing of boards).
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
   const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
     scoresAfterUpload({ ...deps, boards, refreshMs: deps.config.boardsRefreshMs }, upload);
@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps) {
     .use(recapRoutes(deps))
     .use(exportEraseRoutes({ ...deps, exports, eraseAlso: leaveBoards }))
     .use(tokenRoutes(deps))
-    .use(importRoutes(deps))
+    .use(importRoutes({ ...deps, afterUpload }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

@@ -18,6 +18,8 @@ import { jobLockFor, jobLocksHeld } from "./jobs/job-lock.ts";
 import { serviceJobs } from "./jobs/jobs.ts";
 import { parseReportsArgs, runReportsCommand } from "./reports/problems-list.ts";
 import { parseImportArgs, runImportCommand } from "./stats/import-command.ts";
+import type { UploadDone } from "./stats/ingest.ts";
+import { scoresAfterUpload } from "./boards/scores.ts";
 import { ApiError } from "./http/errors.ts";
 import { openToOthers, writePrivateFile } from "./db/private-files.ts";
 import { startEarly } from "./early.ts";
@@ -310,9 +312,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       try {
         await migrate(database.db);
         const catalogue = await loadCatalogue(config.catalogueFile);
+        const boards = await loadBoards(config.boardsFile, catalogue);
+        // The boards' scores move after an import as after an upload.
+        const afterUpload = (upload: UploadDone) =>
+          scoresAfterUpload({ db: database.db, clock: systemClock, catalogue, boards }, upload);
         out(
           await runImportCommand(
-            { db: database.db, clock: systemClock, log, catalogue, config },
+            { db: database.db, clock: systemClock, log, catalogue, config, afterUpload },
             importCommand as Exclude<typeof importCommand, { error: string } | undefined>,
             err,
           ),

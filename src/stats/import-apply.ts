@@ -38,9 +38,22 @@ export type Tally = {
   byCode: { day_sealed: number; category_off: number };
   pins: Map<string, KeyPin>;
   warned: Set<string>;
+  /**
+   * The counters the import wrote, for the boards (afterUpload): by profile, each key's days, a day
+   * before `recentFrom` kept as null (it lies in no window a board still ranks, so it moves only
+   * the lifetime figure, as a baseline does): a key holds at most RECENT_DAYS days, whatever the file's length.
+   */
+  touched: Map<string, Map<string, Set<string | null>>>;
+  recentFrom: string;
 };
 
-export function emptyTally(account: Account, sealed: Tally["sealed"]): Tally {
+/**
+ * Days back from the account's today that a board's open windows can reach: a month (31 days) and
+ * the grace day after it, with a margin; an older day counts for the boards only in all time.
+ */
+export const RECENT_DAYS = 40;
+
+export function emptyTally(account: Account, sealed: Tally["sealed"], recentFrom: string): Tally {
   const byCode = { day_sealed: 0, category_off: 0 };
   return {
     counts: {
@@ -61,7 +74,22 @@ export function emptyTally(account: Account, sealed: Tally["sealed"]): Tally {
     byCode,
     pins: new Map(),
     warned: new Set(),
+    touched: new Map(),
+    recentFrom,
   };
+}
+
+/** Notes the counter rows written for the boards (day rows by their day, baselines as null). */
+function touch(tally: Tally, section: Section, rows: Any[]) {
+  if (section !== "dayRows" && section !== "backfills" && section !== "seals") return;
+  for (const r of rows) {
+    const profile = String(r.profileId);
+    const keys = tally.touched.get(profile) ?? new Map<string, Set<string | null>>();
+    tally.touched.set(profile, keys);
+    const days = keys.get(String(r.key)) ?? new Set<string | null>();
+    keys.set(String(r.key), days);
+    days.add(section === "dayRows" && String(r.day) >= tally.recentFrom ? String(r.day) : null);
+  }
 }
 
 type Deps = { catalogue: Catalogue };
@@ -164,5 +192,6 @@ export async function applyBatch(
   const written = await (writers[section] as (tx: Db, uuid: string, rows: Any[]) => Promise<q.Written>)(tx, uuid, rows);
   counts.added += written.added;
   counts.replaced += written.replaced;
+  if (written.added + written.replaced > 0) touch(tally, section, rows);
   counts.skipped += rows.length - written.added - written.replaced;
 }

@@ -158,10 +158,14 @@ export async function rebuildDerived(tx: Db, uuid: string, through: string) {
   await tx.execute(sql`delete from counter_day_keys where uuid = ${uuid}`);
   await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
   await closeDays(tx, uuid, null, through);
-  await tx.execute(sql`with parts as (
-      select sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
-      from counter_days d join counter_keys k on k.key = d.key and k.kind = 'count'
-      where d.uuid = ${uuid} group by d.profile_id, d.key)
+  // Each (profile, key)'s parts are added up first (one walk of the account's primary key, in its
+  // order) and only the few hundred sums joined to the pins: joined first, a planner without
+  // statistics of the rows just written looped over the pins reading the account's rows for each
+  // (Postgres: 1.7 s of the bench's 92 400 rows, then an external sort).
+  await tx.execute(sql`with sums as (
+      select d.key, sum(greatest(d.value, 0)) as pos, sum(least(d.value, 0)) as neg
+      from counter_days d where d.uuid = ${uuid} group by d.profile_id, d.key),
+    parts as (select s.pos, s.neg from sums s join counter_keys k on k.key = s.key and k.kind = 'count')
     update counter_marks set
       first_day = (select d.day from counter_days d where d.uuid = ${uuid} order by d.day limit 1),
       last_day = (select d.day from counter_days d where d.uuid = ${uuid} order by d.day desc limit 1),

@@ -1,9 +1,17 @@
 // The personal access tokens' rows: made, found by hash, listed, touched, revoked.
-import { and, asc, count, eq, gt } from "drizzle-orm";
+import { and, asc, count, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { accessTokens } from "./tokens.table.ts";
 
 export type AccessToken = typeof accessTokens.$inferSelect;
+
+/**
+ * Holds the account's token lock until the transaction ends: creations of one account wait for
+ * each other, so the count each reads includes what the one before it inserted.
+ */
+export async function lockAccountTokens(tx: Db, uuid: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tally.tokens.${uuid}`}, 0))`);
+}
 
 export async function insertToken(db: Db, row: AccessToken) {
   await db.insert(accessTokens).values(row);

@@ -13,6 +13,7 @@ import {
   deleteAllTokens,
   deleteToken,
   insertToken,
+  lockAccountTokens,
   tokenByHash,
   tokenPage,
   tokensOf,
@@ -77,7 +78,10 @@ export async function createToken(deps: TokenDeps, uuid: string, asked: TokenReq
     expiresAt: days === null ? null : now + days * DAY_MS,
   };
   await deps.db.transaction(async (tx) => {
-    // Expired tokens are gone before they are counted; the count and insert share the transaction.
+    // Expired tokens are gone before they are counted; the count and insert share the transaction,
+    // under the account's token lock: two creations at once each counted the other's token as not
+    // there yet (read committed) and both inserted past the cap.
+    await lockAccountTokens(tx, uuid);
     await dropExpired(tx, uuid, now);
     if ((await countTokens(tx, uuid)) >= deps.config.tokensMaxPerAccount)
       throw new ApiError(

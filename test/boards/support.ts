@@ -7,9 +7,9 @@ export type BoardPlayer = Uploader & { name: string };
 export async function boardPlayer(
   t: TestApp,
   name: string,
-  opts: { findable?: boolean; optIn?: { all: boolean; groups: string[] } | null; zone?: string } = {},
+  opts: { findable?: boolean; optIn?: { all: boolean; groups: string[] } | null; zone?: string; uuid?: string } = {},
 ): Promise<BoardPlayer> {
-  const p = await uploader(t, { name, zone: opts.zone });
+  const p = await uploader(t, { name, zone: opts.zone, uuid: opts.uuid });
   if (opts.findable) {
     const res = await t.request("/v1/stats/settings", {
       method: "PATCH",

@@ -100,6 +100,20 @@ describe("making and listing", () => {
   });
 });
 
+test("tokens made at once never pass the cap (TOKENS_MAX_PER_ACCOUNT), on either database", async () => {
+  // Eight creations in flight together: each counts the account's tokens and inserts in its own
+  // transaction, so without a lock several counted two and each made the third.
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      t.postJson("/v1/stats/tokens", { label: `racer ${i}`, scopes: ["export"] }, { headers: p.auth }),
+    ),
+  );
+  const statuses = answers.map((r) => r.status).sort();
+  expect(statuses).toEqual([200, 200, 200, 422, 422, 422, 422, 422]);
+  for (const r of answers.filter((r) => r.status === 422)) expect(await codeOf(r)).toBe("too_many_tokens");
+  expect((await listed()).length).toBe(3);
+});
+
 describe("using a token", () => {
   test("rate-limit headers count down per token, then 429 rate_limited with Retry-After, until the next window", async () => {
     nextWindow();
