@@ -6,7 +6,7 @@ import { migrate, MigrationError } from "../../src/db/migrate.ts";
 import { migrations } from "../../src/db/migrations.gen.ts";
 import { rows, type Database } from "../../src/db/database.ts";
 import { backend, createPostgresDatabase, emptyDatabase, postgresUrl } from "../support/db.ts";
-import { connectPostgres } from "../../src/db/connect.ts";
+import { connectPostgres } from "../../src/db/connect-postgres.ts";
 import { activityRates } from "../../src/stats/rates.ts";
 
 // Each test runs initdb on a new embedded database: slower than the 5 s default on a busy machine.
