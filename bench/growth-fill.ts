@@ -14,7 +14,7 @@
 // template holds closed and open days, collapsed days and retention seals, and one day of each is due
 // when a measurement runs today.
 import postgres from "postgres";
-import { connectPostgres } from "../src/db/connect.ts";
+import { connectPostgres } from "../src/db/connect-postgres.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { fakeClock } from "../src/clock.ts";
 import { closeDaysPass } from "../src/stats/rollups.ts";

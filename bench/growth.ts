@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
-import { connectPostgres } from "../src/db/connect.ts";
+import { connectPostgres } from "../src/db/connect-postgres.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { systemClock } from "../src/clock.ts";
 import { statsJobs } from "../src/stats/stats.jobs.ts";

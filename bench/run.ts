@@ -8,7 +8,7 @@
 import { availableParallelism, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
-import { maskUrl } from "../src/db/connect.ts";
+import { maskUrl } from "../src/db/connect-postgres.ts";
 
 const args = process.argv.slice(2);
 const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : undefined;

@@ -2,7 +2,8 @@
 import { loadConfig, describeConfig, settingsHelp, ConfigError, type Config } from "./config.ts";
 import { createLog, type Log } from "./log.ts";
 import { systemClock } from "./clock.ts";
-import { connect, type ConnectOptions } from "./db/connect.ts";
+import { connect } from "./db/connect.ts";
+import type { ConnectOptions } from "./db/connect-embedded.ts";
 import { migrate, markCreated } from "./db/migrate.ts";
 import { loadCatalogue, CatalogueError } from "./catalogue/load.ts";
 import { loadBoards, BoardsError } from "./boards/definitions.ts";

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
-import { connectEmbedded, embeddedOptions, unpackDatabase } from "./connect.ts";
+import { connectEmbedded, embeddedOptions, unpackDatabase } from "./connect-embedded.ts";
 import { lockDataDir, DataDirLockedError } from "./datadir-lock.ts";
 import { migrate } from "./migrate.ts";
 

@@ -7,7 +7,7 @@ import type { Db } from "../db/database.ts";
 import type { Account } from "../accounts/accounts.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { namespaceOf } from "./ingest-checks.ts";
-import { firstPin } from "./ingest.ts";
+import { firstPin } from "./ingest-kept.ts";
 import { pinKeys, type KeyPin } from "./ingest.query.ts";
 import type { ImportRow, Section } from "./import-format.ts";
 import * as q from "./import.query.ts";

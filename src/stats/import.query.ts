@@ -7,7 +7,7 @@ import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
 import { closeDays } from "./rollup.query.ts";
 import { SEALED_INSTALL } from "./seal.query.ts";
-import { writeSessions } from "./ingest.query.ts";
+import { writeSessions } from "./ingest-activity.query.ts";
 import type { ImportRow } from "./import-format.ts";
 
 /** What a batch's write did: rows added and rows replaced (the rest of the batch was skipped). */

@@ -1,11 +1,13 @@
 // The image proxy: heads rendered from skins, skins by hash, item images; every image decoded,
 // capped and re-encoded; cached with ETags; ids of the wrong shape and URLs in upstream answers
 // never lead to an upstream call anywhere else.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
 import { testApp, loopbackFetch } from "../support/app.ts";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import {
   fakeSessionServer,
   fakeImageServer,
@@ -30,9 +32,18 @@ const bob = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const nobody = "00000000000000000000000000000abc";
 const HOUR = 3_600_000;
 
+// One database for the file, emptied after each test: every test starts from a service as new (its
+// caches, rate limits and budgets are rows), without paying for a new database each time.
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
+  await emptyTables(database.db);
 });
 
 async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
@@ -47,6 +58,7 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
   ]);
   opened.push({ close: images.stop }, { close: evil.stop }, { close: session.stop });
   const t = await testApp({
+    database,
     settings: {
       identityUrl: session.url,
       texturesUrl: images.url,

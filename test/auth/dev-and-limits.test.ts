@@ -1,19 +1,29 @@
 // Development sign-in (absent unless DEV_SIGNIN=true) and the sign-in rate limit, shared through
 // the database by every instance.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { createApp } from "../../src/app.ts";
 import { alice } from "../support/players.ts";
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
 const open = async (settings: Parameters<typeof testApp>[0]) => {
-  const t = await testApp(settings);
+  const t = await testApp({ ...settings, database });
   opened.push(t);
   return t;
 };
-// Each test's databases close when it ends, so memory stays that of one test.
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
+  await emptyTables(database.db);
 });
 
 const dev = (t: TestApp, body: Record<string, unknown>, headers: Record<string, string> = {}) =>

@@ -5,7 +5,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { startEmbedded } from "../../src/db/connect.ts";
+import { startEmbedded } from "../../src/db/connect-embedded.ts";
 import { rows } from "../../src/db/database.ts";
 import { DataDirLockedError, lockDataDir } from "../../src/db/datadir-lock.ts";
 import { testSeed } from "../support/db.ts";

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { main, type MainOptions } from "../../src/main.ts";
-import { connectEmbedded } from "../../src/db/connect.ts";
+import { connectEmbedded } from "../../src/db/connect-embedded.ts";
 import { rows } from "../../src/db/database.ts";
 import { testSeed } from "../support/db.ts";
 import { tempDirs } from "../support/temp.ts";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { tempDirs } from "../support/temp.ts";
 import { sql } from "drizzle-orm";
 import { lockDataDir, DataDirLockedError } from "../../src/db/datadir-lock.ts";
-import { connectEmbedded } from "../../src/db/connect.ts";
+import { connectEmbedded } from "../../src/db/connect-embedded.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { rows } from "../../src/db/database.ts";
 import { testSeed } from "../support/db.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { connectEmbedded } from "../../src/db/connect.ts";
+import { connectEmbedded } from "../../src/db/connect-embedded.ts";
 import { rows, type Database } from "../../src/db/database.ts";
 import { isStorageFull } from "../../src/db/errors.ts";
 import { StorageLow } from "../../src/db/free-space.ts";

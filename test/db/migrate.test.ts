@@ -5,19 +5,20 @@ import { sql } from "drizzle-orm";
 import { migrate, MigrationError } from "../../src/db/migrate.ts";
 import { migrations } from "../../src/db/migrations.gen.ts";
 import { rows, type Database } from "../../src/db/database.ts";
-import { backend, createPostgresDatabase, emptyDatabase, postgresUrl } from "../support/db.ts";
-import { connectPostgres } from "../../src/db/connect.ts";
+import { backend, createPostgresDatabase, emptyDatabase, postgresUrl, testDatabase } from "../support/db.ts";
+import { connectPostgres } from "../../src/db/connect-postgres.ts";
 import { activityRates } from "../../src/stats/rates.ts";
 
-// Each test runs initdb on a new embedded database: slower than the 5 s default on a busy machine.
+// A test of an empty database runs initdb and every migration: slower than the 5 s default on a busy
+// machine. A test that starts from a current database takes the migrated seed (on the embedded
+// database a copy in milliseconds; on Postgres a new database migrated once), so each full migration
+// from empty is paid only where the test is about it.
 setDefaultTimeout(30_000);
 
 let opened: Database[] = [];
-const open = async () => {
-  const d = await emptyDatabase();
-  opened.push(d);
-  return d;
-};
+const keep = (d: Database) => (opened.push(d), d);
+const open = async () => keep(await emptyDatabase());
+const migrated = async () => keep(await testDatabase());
 afterEach(async () => {
   for (const d of opened.reverse()) await d.close();
   opened = [];
@@ -42,7 +43,7 @@ describe(`migrations on the ${backend} database`, () => {
   });
 
   test("running again applies nothing and changes nothing", async () => {
-    const d = await open();
+    const d = await migrated();
     await migrate(d.db);
     await d.db.execute(sql`insert into service_meta (key, value, updated_at) values ('probe', 'kept', 1)`);
     expect(await migrate(d.db)).toEqual([]);
@@ -50,7 +51,7 @@ describe(`migrations on the ${backend} database`, () => {
   });
 
   test("a later migration is applied on top of an earlier history", async () => {
-    const d = await open();
+    const d = await migrated();
     await migrate(d.db);
     const next = [
       ...migrations,
@@ -165,7 +166,7 @@ describe(`migrations on the ${backend} database`, () => {
   });
 
   test("a failing migration leaves nothing half-applied", async () => {
-    const d = await open();
+    const d = await migrated();
     await migrate(d.db);
     const broken = [
       ...migrations,
@@ -177,7 +178,7 @@ describe(`migrations on the ${backend} database`, () => {
   });
 
   test("a migration edited after it was applied is refused", async () => {
-    const d = await open();
+    const d = await migrated();
     await migrate(d.db);
     const edited = migrations.map((m, i) => (i === 0 ? { ...m, sql: m.sql + "\n-- edited" } : m));
     await expect(migrate(d.db, edited)).rejects.toThrow(MigrationError);
@@ -185,7 +186,7 @@ describe(`migrations on the ${backend} database`, () => {
   });
 
   test("a database migrated by a newer binary is refused, not downgraded", async () => {
-    const d = await open();
+    const d = await migrated();
     await migrate(d.db, [...migrations, { tag: "9999_newer", sql: "create table newer (id int);" }]);
     await expect(migrate(d.db)).rejects.toThrow(/newer tally/);
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { sql } from "drizzle-orm";
-import { connectPostgres } from "../../src/db/connect.ts";
+import { connectPostgres } from "../../src/db/connect-postgres.ts";
 import { rows, type Database } from "../../src/db/database.ts";
 import { DatabaseTimeout } from "../../src/db/pool-guard.ts";
 import { isDatabaseDown } from "../../src/db/errors.ts";

@@ -2,7 +2,9 @@
 // and forward a day (a host that slept, a wrong date set and fixed). Through the injected clock,
 // with every statistics job run as the scheduler runs it: no duplicate window, seal or retention
 // decision goes wrong, nothing is sealed or deleted early, and nothing is counted twice.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
 import { statsJobs } from "../../src/stats/stats.jobs.ts";
@@ -10,9 +12,18 @@ import type { CounterBlock } from "../../src/wire/envelope.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
+  await emptyTables(database.db);
 });
 
 type Answer = {
@@ -30,7 +41,7 @@ const block = (day: string, v: number): CounterBlock => ({
 });
 
 async function setup(now: string, retentionDays?: number) {
-  const t = await testApp({ settings: { devSignin: true }, now });
+  const t = await testApp({ database, settings: { devSignin: true }, now });
   opened.push(t);
   const u = await uploader(t, { zone: "UTC" });
   if (retentionDays) {

@@ -2,7 +2,7 @@
 // database once the service has stopped: one record per batchId, each holding its stored answer.
 import { join } from "node:path";
 import postgres from "postgres";
-import { openPglite } from "../../src/db/connect.ts";
+import { openPglite } from "../../src/db/connect-embedded.ts";
 
 export type Records = { records: number; withoutAnswer: number; distinctBatches: number };
 

@@ -1,7 +1,9 @@
 // GET /metrics: off unless enabled, behind a token when one is set, and holding what an operator
 // needs (requests by route pattern, ingest rows by outcome, jobs, upstream calls), with no path,
 // name or secret in a label.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { testApp, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { envelope, uploader, PROFILE } from "../support/uploads.ts";
 import { countedFetch, createMetrics } from "../../src/metrics/metrics.ts";
@@ -9,12 +11,21 @@ import { createScheduler } from "../../src/jobs/scheduler.ts";
 import { singleProcessJobLock } from "../../src/jobs/job-lock.ts";
 import { fakeUpstream, json } from "../support/upstream.ts";
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
+  await emptyTables(database.db);
 });
 const open = async (settings: TestAppOptions["settings"] = {}, now?: string) => {
-  const t = await testApp({ settings: { metricsEnabled: true, devSignin: true, ...settings }, now });
+  const t = await testApp({ database, settings: { metricsEnabled: true, devSignin: true, ...settings }, now });
   opened.push(t);
   return t;
 };

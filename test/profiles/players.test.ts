@@ -1,7 +1,9 @@
 // GET /v1/players/<name>, /summary, /profiles: a name resolves through the name service (cached),
 // an unknown name answers 404, and a name of the wrong shape reaches no upstream.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, loopbackFetch } from "../support/app.ts";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
 import { fakeNames } from "../support/fakes/names.ts";
 import { createApp } from "../../src/app.ts";
@@ -10,9 +12,18 @@ const KEY = "0b5e8c1a-7d3f-4e2a-9c6b-1f0e2d3c4b5a";
 const alice = { uuid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", name: "Alice_01" };
 const HOUR = 3_600_000;
 
+// One database for the file, emptied after each test: every test starts from a service as new (its
+// caches, rate limits and budgets are rows), without paying for a new database each time.
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
+  await emptyTables(database.db);
 });
 
 async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
@@ -29,6 +40,7 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
     }),
   ]);
   const t = await testApp({
+    database,
     settings: {
       gameApiUrl: game.url,
       gameApiKey: KEY,

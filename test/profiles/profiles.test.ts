@@ -1,14 +1,15 @@
 // GET /v1/gamemode/profiles/<uuid>: the project's one key, the allowlist, the cache, one upstream
 // call per stampede, stale answers on outages, and the game API's errors mapped to ours.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
+import { emptyTables, testDatabase } from "../support/db.ts";
 import { backend } from "../support/db.ts";
 import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
 import { createApp } from "../../src/app.ts";
-import { rows, type Db } from "../../src/db/database.ts";
+import { rows, type Database, type Db } from "../../src/db/database.ts";
 import * as schema from "../../src/db/schema.ts";
 
 const KEY = "0b5e8c1a-7d3f-4e2a-9c6b-1f0e2d3c4b5a";
@@ -23,10 +24,18 @@ const RECORDED_APPLE = {
   fairySouls: 265,
 };
 
-// Closed after each test: a file's worth of Postgres databases dropped at once outlasts a hook's time.
+// One database for the file, emptied after each test: every test starts from a service as new (its
+// caches, rate limits and budgets are rows), without paying for a new database each time.
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
+  await emptyTables(database.db);
 });
 
 async function setup(
@@ -45,6 +54,7 @@ async function setup(
     }),
   ]);
   const t = await testApp({
+    database,
     settings: { gameApiUrl: game.url, gameApiKey: KEY, lookupRateLimit: 0, upstreamTimeoutMs: 500, ...settings },
     fetch: loopbackFetch,
   });

@@ -2,7 +2,9 @@
 // API (test/support/recorded/hypixel/, sources in the README there). Every allowlisted field is
 // checked against the value at its real path in the recorded body, read here with plain property
 // access, independently of the allowlist's own path table.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { testApp, loopbackFetch } from "../support/app.ts";
 import { fakeGameApi } from "../support/fakes/game-api.ts";
 import { fakeNames } from "../support/fakes/names.ts";
@@ -18,9 +20,18 @@ const NAMES: Record<(typeof RECORDED_PLAYERS)[number], string> = {
   "17f4f6bbe838449fbdba93749dccfb55": "Recorded_D",
 };
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
+  await emptyTables(database.db);
 });
 
 async function setup() {
@@ -29,6 +40,7 @@ async function setup() {
   opened.push({ close: game.stop }, { close: names.stop });
   for (const uuid of RECORDED_PLAYERS) game.players.set(uuid, recordedProfiles(uuid).profiles);
   const t = await testApp({
+    database,
     settings: {
       gameApiUrl: game.url,
       gameApiKey: KEY,

@@ -1,6 +1,8 @@
 // POST /v1/reports/<tool>: scrubbed before it is stored, grouped into problems, counted; answered
 // at once with the problem's id, new or repeat, and its count.
-import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 // A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
 setDefaultTimeout(30_000);
 import { testApp, type TestApp } from "../support/app.ts";
@@ -10,14 +12,24 @@ import { samplesOf } from "../../src/reports/reports.query.ts";
 import { problemsByCount } from "../../src/reports/problems-list.query.ts";
 import { pendingOutbox } from "../../src/reports/chat.query.ts";
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
 const open = async (settings: Parameters<typeof testApp>[0] = {}) => {
-  const t = await testApp(settings);
+  const t = await testApp({ ...settings, database });
   opened.push(t);
   return t;
 };
-// Each test's databases close when it ends, so memory stays that of one test.
-afterEach(() => Promise.all(opened.splice(0).map((t) => t.close())), 30_000);
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((t) => t.close()));
+  await emptyTables(database.db);
+}, 30_000);
 
 type Answer = { problemId: number; status: string; count: number };
 const send = async (t: TestApp, body: unknown, tool = "general", headers: Record<string, string> = {}) =>

@@ -4,7 +4,9 @@
 // shared by every instance): past OPERATOR_FAILURES_PER_MINUTE, every attempt from there is
 // answered 429 rate_limited with Retry-After, untried, until the minute ends, while the right token
 // from any other address works as before. Tokens shorter than 32 characters stop start-up.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { testApp, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { createApp } from "../../src/app.ts";
 import { main } from "../../src/main.ts";
@@ -16,13 +18,23 @@ const ADMIN = "admin-guesses-token-0c9b8a7f6e5d4c3b2a19";
 const METRICS = "metrics-guesses-token-1d2c3b4a5f6e7d8c9b0a";
 const LIMIT = 5;
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
+  await emptyTables(database.db);
 });
 
 async function open(settings: TestAppOptions["settings"] = {}) {
   const t = await testApp({
+    database,
     settings: {
       adminToken: ADMIN,
       metricsEnabled: true,

@@ -7,7 +7,7 @@ import { testApp, type TestApp } from "../support/app.ts";
 import { uploader, type Uploader } from "../support/uploads.ts";
 import { report } from "../reports/report.ts";
 import { addressSubject } from "../../src/http/client-address.ts";
-import { nestsDeeperThan } from "../../src/http/body.ts";
+import { nestsDeeperThan } from "../../src/http/body-decode.ts";
 
 setDefaultTimeout(30_000);
 

@@ -3,14 +3,15 @@
 // unknown uuid is remembered only briefly and gets no stored head; cache misses spend a budget per
 // upstream shared by every client (UPSTREAM_MISS_BUDGET_PER_MINUTE); erasing an account removes the
 // player's rows from every cache; the export says what is cached and for how long.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
 import { sql } from "drizzle-orm";
 import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
 import { fakeSessionServer, fakeImageServer, skinPng, hashOf } from "../support/fakes/skins.ts";
 import { fakeGameApi, hypixelProfile } from "../support/fakes/game-api.ts";
 import { fakeNames } from "../support/fakes/names.ts";
 import { uploader } from "../support/uploads.ts";
-import { rows } from "../../src/db/database.ts";
+import { rows, type Database } from "../../src/db/database.ts";
 import { purgeCaches } from "../../src/profiles/caches.ts";
 import { serviceJobs } from "../../src/jobs/jobs.ts";
 import { settingsHelp, loadConfig, envFor, ConfigError } from "../../src/config.ts";
@@ -21,9 +22,18 @@ const KEY = "0b5e8c1a-7d3f-4e2a-9c6b-1f0e2d3c4b5a";
 const HOUR = 3_600_000;
 const alice = { uuid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", name: "Alice_01" };
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
+  await emptyTables(database.db);
 });
 
 async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
@@ -38,6 +48,7 @@ async function setup(settings: NonNullable<Parameters<typeof testApp>[0]>["setti
   const names = fakeNames([alice]);
   opened.push({ close: images.stop }, { close: session.stop }, { close: game.stop }, { close: names.stop });
   const t = await testApp({
+    database,
     settings: {
       identityUrl: session.url,
       texturesUrl: images.url,

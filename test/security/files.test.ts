@@ -6,7 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, lstatSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main, type MainOptions } from "../../src/main.ts";
-import { connectEmbedded } from "../../src/db/connect.ts";
+import { connectEmbedded } from "../../src/db/connect-embedded.ts";
 import { testSeed } from "../support/db.ts";
 import { tempDirs } from "../support/temp.ts";
 

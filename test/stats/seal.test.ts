@@ -1,7 +1,9 @@
 // The seal and the retention seal leave every figure as it was (contract 3 and 2.6): charts and
 // totals after sealing are byte for byte the fixtures' expected totals; after retention every
 // lifetime value is unchanged; a run aborted between batches never counts anything twice.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, afterAll, beforeAll } from "bun:test";
+import { emptyTables, testDatabase } from "../support/db.ts";
+import type { Database } from "../../src/db/database.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, ne } from "drizzle-orm";
@@ -23,13 +25,22 @@ import { sealedBefore } from "../../src/stats/horizons.ts";
 import { retentionPass, sealPass } from "../../src/stats/seal.ts";
 import { SEALED_INSTALL } from "../../src/stats/seal.query.ts";
 
+// One database for the file, emptied after each test: every test starts from a service as new,
+// without paying for a new database each time (test/support/db.ts, emptyTables).
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+afterAll(() => database.close());
+
 const opened: TestApp[] = [];
-// Each test's databases close when it ends, so memory stays that of one test.
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
+  await emptyTables(database.db);
 });
 async function withFixtures() {
   const t = await testApp({
+    database,
     settings: { devSignin: true, catalogueFile: fixtureCatalogue },
     now: fixtureAccount.signedInAt,
   });
@@ -133,7 +144,7 @@ describe("the seal", () => {
   });
 
   test("an upload below the mark while a pass works on the account keeps the mark low for the next pass", async () => {
-    const t = await testApp({ settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
+    const t = await testApp({ database, settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
     const send = async (blocks: CounterBlock[]) => {
@@ -159,7 +170,7 @@ describe("the seal", () => {
   });
 
   test("an upload below the mark between a pass's batches is found by the pass's own mark", async () => {
-    const t = await testApp({ settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
+    const t = await testApp({ database, settings: { devSignin: true }, now: "2026-10-14T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
     const send = async (blocks: CounterBlock[]) =>
@@ -191,7 +202,7 @@ describe("the seal", () => {
   });
 
   test("a closed day of installs of either sign keeps each key's rollup equal to a rebuild from the rows", async () => {
-    const t = await testApp({ settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
+    const t = await testApp({ database, settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
     for (const [install, blocks] of [
@@ -273,7 +284,7 @@ describe("the retention seal", () => {
 
 describe("where an account's rows lie (counter_marks), which each job reads to find its accounts", () => {
   test("uploads take in their days; the seal, retention and the rollups set the marks from what is left", async () => {
-    const t = await testApp({ settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
+    const t = await testApp({ database, settings: { devSignin: true }, now: "2026-06-16T12:00:00Z" });
     opened.push(t);
     const u = await uploader(t, { zone: "UTC" });
     const send = async (...blocks: CounterBlock[]) =>

@@ -5,13 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { sql } from "drizzle-orm";
 import { loadConfig } from "../../src/config.ts";
-import { connectPostgres, openPglite } from "../../src/db/connect.ts";
+import { connectPostgres } from "../../src/db/connect-postgres.ts";
+import { openPglite } from "../../src/db/connect-embedded.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { buildSeed } from "../../src/db/seed.ts";
 import { migrations } from "../../src/db/migrations.gen.ts";
 import * as schema from "../../src/db/schema.ts";
-import type { Database, Db } from "../../src/db/database.ts";
+import { rows, type Database, type Db } from "../../src/db/database.ts";
 
 /** The Postgres under test, or "" for the embedded database. */
 export const postgresUrl = loadConfig().databaseUrl;
@@ -110,4 +112,18 @@ export async function emptyDatabase(): Promise<Database> {
     where: "memory",
     close: () => client.close(),
   };
+}
+
+/**
+ * Empties every table but the migrations' history, so a database shared by a file's tests is as a
+ * new one for the next test (the migrated seed holds no other row): a new database costs about
+ * 400 ms of CPU, emptying one a few ms. For a file of many small tests that each want a fresh service.
+ */
+export async function emptyTables(db: Db) {
+  const tables = await rows<{ name: string }>(
+    db,
+    sql`select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'tally_migrations'`,
+  );
+  await db.execute(sql.raw(`truncate ${tables.map((t) => `"${t.name}"`).join(", ")} restart identity cascade`));
 }
