@@ -38,43 +38,37 @@ export async function limitFailures(
 }
 
 /**
- * Buckets this instance has seen past their limit, with the end of that window: a client that goes
- * on after its refusal is refused from here, with no statement, until the window ends. What the
- * database would answer cannot change meanwhile (a window's count only grows, and a refused
- * attempt is never tried, so never uncounted), so every instance still agrees. One map per
+ * Buckets this instance has seen past their limit, with that window and the count it had: a client
+ * that goes on after its refusal is refused from here, with no statement, while the window lasts.
+ * What the database would answer cannot change meanwhile (a window's count only grows, and a
+ * refused attempt is never tried, so never uncounted), so every instance still agrees. One map per
  * database, at most REFUSED_MEMO_BUCKETS entries (the oldest go first).
  */
-const refusedUntil = new WeakMap<Db, Map<string, number>>();
+const refusedIn = new WeakMap<Db, Map<string, { windowStart: number; count: number }>>();
 const REFUSED_MEMO_BUCKETS = 10_000;
 
-function refusedFor(db: Db): Map<string, number> {
-  let memo = refusedUntil.get(db);
-  if (!memo) refusedUntil.set(db, (memo = new Map()));
+function refusedFor(db: Db) {
+  let memo = refusedIn.get(db);
+  if (!memo) refusedIn.set(db, (memo = new Map()));
   return memo;
-}
-
-function rememberRefused(db: Db, bucket: string, until: number) {
-  const memo = refusedFor(db);
-  memo.delete(bucket);
-  if (memo.size >= REFUSED_MEMO_BUCKETS) memo.delete(memo.keys().next().value!);
-  memo.set(bucket, until);
 }
 
 /** Counts one request of `client` in the limit's current window; throws 429 past the limit. */
 async function countInWindow(deps: { db: Db; clock: Clock }, limit: RateLimit, client: string) {
   const bucket = `${limit.name}:${addressSubject(client)}`;
   const now = deps.clock.now();
-  const until = refusedFor(deps.db).get(bucket);
-  if (until !== undefined) {
-    if (until > now) throw tooMany(until - now, limit.what);
-    refusedFor(deps.db).delete(bucket);
-  }
   const windowStart = now - (now % limit.windowMs);
+  const memo = refusedFor(deps.db);
+  const refused = memo.get(bucket);
+  if (refused && refused.windowStart === windowStart && refused.count > limit.perWindow)
+    throw tooMany(windowStart + limit.windowMs - now, limit.what);
   const count = await countRequest(deps.db, bucket, windowStart);
   // The first request of a window tidies buckets idle for a whole window (a cheap indexed delete).
   if (count === 1) await purgeWindows(deps.db, limit.name, windowStart - limit.windowMs);
   if (count > limit.perWindow) {
-    rememberRefused(deps.db, bucket, windowStart + limit.windowMs);
+    memo.delete(bucket);
+    if (memo.size >= REFUSED_MEMO_BUCKETS) memo.delete(memo.keys().next().value!);
+    memo.set(bucket, { windowStart, count });
     throw tooMany(windowStart + limit.windowMs - now, limit.what);
   }
   return { bucket, windowStart };

@@ -149,7 +149,7 @@ describe("maximum age", () => {
     expect(await purgeCaches(t)).toEqual({ profiles: 1, names: 1, images: 2 });
   });
 
-  test("the job is in the scheduler with its settings, and the settings are in --help", () => {
+  test("the job is in the scheduler with its settings, and the settings are in --help", async () => {
     const help = settingsHelp().join("\n");
     for (const env of [
       "CACHE_MAX_AGE_HOURS",
@@ -161,7 +161,8 @@ describe("maximum age", () => {
       expect(help).toContain(env);
     }
     const config = loadConfig(envFor({ jobCachesPurgeIntervalMs: 120_000 }));
-    const job = serviceJobs({ config } as Parameters<typeof serviceJobs>[0]).find((j) => j.name === "caches.purge");
+    const { t } = await setup();
+    const job = serviceJobs({ ...t, config }).find((j) => j.name === "caches.purge");
     expect(job).toMatchObject({ enabled: true, intervalMs: 120_000 });
     expect(() => loadConfig(envFor({ cacheMaxAgeHours: 12, nameCacheHours: 24 }))).toThrow(ConfigError);
   });
