@@ -8,6 +8,9 @@ import { FindForm, ItemLabel, lifetimeText, query, type StatsView } from "./stat
 import { groupSlug, type findFigures, type ListQuery } from "./key-list.ts";
 import { changeCell, PeriodTabs } from "./period-view.tsx";
 import { formatValue } from "./format.ts";
+import type { KeyFigure } from "./key-figure.ts";
+import type { ChartPoint } from "./chart.tsx";
+import { FigureCharts } from "./figure-charts-view.tsx";
 
 export type KeyListView = Pick<
   StatsView,
@@ -20,8 +23,9 @@ export type KeyListView = Pick<
   /** The period of the page's figures, by key (absent: nothing this period or the one before). */
   changes: Map<string, PeriodKey>;
   period: PeriodTotals["period"];
-  /** The scope's groups, by name (the filter's choices). */
-  groups: string[];
+  /** A group's first page: its few largest figures, charted over the range, with their days. */
+  charted: readonly KeyFigure[];
+  days: Map<string, ChartPoint[]>;
 };
 
 const SORT_WORDS = { name: "by name", value: "largest first", change: "largest rise first" } as const;
@@ -108,6 +112,17 @@ export function KeyListPage(view: KeyListView): JSX.Element {
             })}
           </tbody>
         </table>
+      )}
+      {view.charted.length > 0 && slug ? (
+        <FigureCharts
+          view={view}
+          id={`${view.scope}-${slug}`}
+          figures={view.charted}
+          days={view.days}
+          keep={`scope=${view.scope}&amp;group=${slug}`}
+        />
+      ) : (
+        ""
       )}
       {list.pages > 1 ? (
         <nav aria-label="Pages">

@@ -18,6 +18,7 @@ import { SPARK_DAYS } from "../cards/headline.ts";
 import { pageHeadline } from "../cards/preview.tsx";
 import type { StatsView } from "./stats-view.tsx";
 import type { KeyFigure } from "./key-figure.ts";
+import type { ChartPoint } from "./chart.tsx";
 import { findFigures, groupsOf, leadingFigures } from "./key-list.ts";
 import { RANGE_OPTIONS, type PageParams } from "./page-params.ts";
 import type { KeyListView } from "./key-list-view.tsx";
@@ -179,19 +180,28 @@ export async function listView(
   const list = findFigures(figures, ask);
   if (!list) return null;
   const scopeId = ask.scope === "a" ? ACCOUNT_PROFILE : b.selected?.id;
-  const [period] = await readsOf(deps.db, deps.config.pageStatementTimeoutMs, async (db) =>
-    scopeId
-      ? (
-          await periodTotals(
+  // A group's first page charts its few largest over the range (a search's list never does).
+  const charted =
+    ask.group !== null && ask.q === "" && list.page === 1
+      ? (groupsOf(figures.filter((f) => f.group === list.group))[0]?.shown ?? [])
+      : [];
+  const shownKeys = list.figures.map((f) => f.key);
+  const [period, charts] = await readsOf(
+    deps.db,
+    deps.config.pageStatementTimeoutMs,
+    async (db) =>
+      scopeId ? (await periodTotals(b.fold(db), account.uuid, scopeId, b.today, [params.period], shownKeys))[0]! : null,
+    async (db) =>
+      scopeId && charted.length > 0
+        ? chartSeries(
             b.fold(db),
             account.uuid,
-            scopeId,
-            b.today,
-            [params.period],
-            list.figures.map((f) => f.key),
+            [scopeId],
+            b.range.from,
+            b.range.to,
+            charted.map((f) => f.key),
           )
-        )[0]!
-      : null,
+        : new Map<string, Map<string, ChartPoint[]>>(),
   );
   const changes = new Map((period?.keys ?? []).map((k) => [k.key, k]));
   if (ask.sort === "change") {
@@ -203,6 +213,6 @@ export async function listView(
       return cx !== cy ? (cy > cx ? 1 : -1) : x.label < y.label ? -1 : x.label > y.label ? 1 : 0;
     });
   }
-  const groups = groupsOf(figures).map((g) => g.group);
-  return { ...page, ...b.frame, range: b.range, scope: ask.scope, ask, list, changes, groups };
+  const days = (scopeId && charts.get(scopeId)) || new Map<string, ChartPoint[]>();
+  return { ...page, ...b.frame, range: b.range, scope: ask.scope, ask, list, changes, charted, days };
 }
