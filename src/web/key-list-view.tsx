@@ -80,7 +80,7 @@ export function KeyListPage(view: KeyListView): JSX.Element {
       {list.figures.length === 0 ? (
         <p class="muted">No figure matches.</p>
       ) : (
-        <table class="key-list">
+        <table class="key-list reflow">
           <thead>
             <tr>
               <th scope="col">Figure</th>
