@@ -6,7 +6,7 @@
 // Compare binaries in one run: the first is "after", the others as given.
 // --settle S: the rollups job runs every second and the reads start S seconds after the build, when
 // the account's days are closed (its steady state); without it they start at once, the days open.
-//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--postgres URL]
+//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--render-budget MS] [--postgres URL]
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { cpuOf, startBinary } from "./process.ts";
@@ -20,6 +20,7 @@ const KEYS = Number(opt("keys", "10000"));
 const DAYS = Number(opt("days", "100"));
 const pgUrl = opt("postgres", "");
 const SETTLE_S = Number(opt("settle", "0"));
+const RENDER_BUDGET = opt("render-budget", "0");
 const binaries = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")).map((a) => resolve(a));
 if (binaries.length === 0) binaries.push(resolve("dist/tally"));
 
@@ -47,6 +48,9 @@ async function run(binary: string) {
   const service = await startBinary(binary, {
     DEV_SIGNIN: "true",
     AUTH_RATE_LIMIT_PER_MINUTE: "0",
+    // What a page costs, not the account's render budget (which would answer 429 after ~10 s of
+    // renders): --render-budget MS sets it (default 0, no budget).
+    PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE: RENDER_BUDGET,
     ...(SETTLE_S > 0 ? { JOB_STATS_ROLLUPS_INTERVAL_MS: "1000" } : {}),
     ...(pgUrl ? { DATABASE_URL: pgUrl.replace(/\/[^/]*$/, `/${dbName}`) } : {}),
   });
@@ -130,10 +134,10 @@ async function run(binary: string) {
       const cpu0 = cpuOf(proc.pid);
       const t = performance.now();
       const r = await fetch(`${base}${url}`, { headers });
-      await r.arrayBuffer();
-      return { status: r.status, ms: ms(t), cpuMs: Math.round((cpuOf(proc.pid) - cpu0) * 1000) };
+      const bytes = (await r.arrayBuffer()).byteLength;
+      return { status: r.status, ms: ms(t), cpuMs: Math.round((cpuOf(proc.pid) - cpu0) * 1000), bytes };
     };
-    const reads: Record<string, { status: number; ms: number; cpuMs: number }> = {};
+    const reads: Record<string, { status: number; ms: number; cpuMs: number; bytes: number }> = {};
     for (const [name, path, headers] of [
       ["page (week)", "/u/BigAccount", {}],
       ["page ?period=month", "/u/BigAccount?period=month", {}],

@@ -12,7 +12,8 @@ import { testApp } from "../test/support/app.ts";
 import { backend } from "../test/support/db.ts";
 import { fixtureCatalogue } from "../test/support/fixtures.ts";
 import { accountByName } from "../src/accounts/accounts.ts";
-import { profileHandle, statsView } from "../src/web/stats.routes.tsx";
+import { profileHandle } from "../src/web/stats-page.ts";
+import { statsView } from "../src/web/stats-reads.ts";
 import { StatsPage } from "../src/web/stats-view.tsx";
 import { closeDaysPass } from "../src/stats/rollups.ts";
 

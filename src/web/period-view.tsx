@@ -88,7 +88,7 @@ function PeriodTable(props: {
   );
 }
 
-function changeCell(catalogue: Catalogue, k: PeriodKey): JSX.Element {
+export function changeCell(catalogue: Catalogue, k: PeriodKey): JSX.Element {
   const judgement = judged(k, k.changeSameStretch);
   return (
     <td class={`num change${judgement ? ` ${judgement}` : ""}`}>
@@ -118,22 +118,29 @@ export type PeriodsView = {
   order: (keys: PeriodKey[]) => PeriodKey[];
 };
 
+/** The period's tabs: day, week, month, year. */
+export function PeriodTabs(props: { period: Period; link: (period: Period) => string }): JSX.Element {
+  return (
+    <nav aria-label="Period">
+      <ul class="tabs">
+        {(Object.keys(NAMES) as Period[]).map((p) => (
+          <li>
+            <a href={props.link(p)} aria-current={p === props.period ? "page" : undefined}>
+              {NAMES[p].tab}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function Periods(view: PeriodsView): JSX.Element {
   const first = view.scopes[0]!.totals;
   const names = NAMES[view.period];
   return (
     <>
-      <nav aria-label="Period">
-        <ul class="tabs">
-          {(Object.keys(NAMES) as Period[]).map((p) => (
-            <li>
-              <a href={view.link(p)} aria-current={p === view.period ? "page" : undefined}>
-                {NAMES[p].tab}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <PeriodTabs period={view.period} link={view.link} />
       <p class="muted">
         {esc(names.current)} so far ({esc(span(first.from, first.to))}) against{" "}
         {sameDays(first)

@@ -30,7 +30,7 @@ import { pageParams } from "./page-params.ts";
 import { encoded } from "./respond.ts";
 import { PublicPage } from "./public-page.schema.ts";
 import { publicPage, type PublicPageDeps } from "./public-page.ts";
-import { namePageSecret, profileHandle, shownProfile } from "./stats.routes.tsx";
+import { namePageSecret, profileHandle, shownProfile } from "./stats-page.ts";
 
 export type PublicPageRouteDeps = PublicPageDeps &
   Parameters<typeof renderBudget>[0] & {

@@ -16,7 +16,7 @@ import { candidatesOf, headline, SPARK_DAYS } from "../cards/headline.ts";
 import { leadingFigures } from "./key-list.ts";
 import type { PageParams } from "./page-params.ts";
 import type { PublicPage } from "./public-page.schema.ts";
-import { shownProfile, type HandleOf, type Profiles, type StatsPageDeps } from "./stats.routes.tsx";
+import { shownProfile, type HandleOf, type Profiles, type StatsPageDeps } from "./stats-page.ts";
 
 export type PublicPageDeps = Pick<StatsPageDeps, "db" | "lifetimes" | "clock" | "catalogue" | "items"> & {
   config: Pick<StatsPageDeps["config"], "baseUrl" | "pageStatementTimeoutMs">;

@@ -1,11 +1,11 @@
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { RecentEvent, RecentSession } from "../stats/activity.ts";
-import { Chart, type ChartPoint } from "./chart.tsx";
+import type { ChartPoint } from "./chart.tsx";
 import { esc, Layout } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 import { Sessions, Timeline } from "./activity-view.tsx";
 import type { Preview } from "./layout.tsx";
-import type { Period, PeriodKey, PeriodTotals } from "../stats/periods.ts";
+import type { Period, PeriodTotals } from "../stats/periods.ts";
 import type { RangeRates } from "../stats/rates.ts";
 import { Periods } from "./period-view.tsx";
 import { Calendar } from "./calendar-view.tsx";
@@ -66,9 +66,11 @@ export type StatsView = {
   calendar: { day: string; keys: number }[];
   /** Each activity's gains and costs per hour of its sessions in the range. */
   rates: RangeRates;
-  /** Groups holding more figures than the page charts, with their count: each links to its list. */
-  more?: { p: Map<string, number>; a: Map<string, number> };
+  /** Each scope's groups: how many figures each holds and its few largest (the rest: its list page). */
+  groups: { p: GroupSummary[]; a: GroupSummary[] };
 };
+
+export type GroupSummary = { group: string; total: number; shown: KeyFigure[] };
 
 /** The words under a lifetime figure: where its number starts and what its baseline holds. */
 export function sinceText(kind: string, lifetime: KeyFigure["lifetime"]): JSX.Element {
@@ -89,13 +91,6 @@ function groupOrder(catalogue: Catalogue, figures: { group: string }[]): string[
   const present = new Set(figures.map((f) => f.group));
   const rest = [...present].filter((g) => !known.includes(g)).sort();
   return [...known.filter((g) => present.has(g)), ...rest];
-}
-
-/** Keys in the order of the page's figures: by group, then by label. */
-function orderKeys(catalogue: Catalogue, keys: PeriodKey[]): PeriodKey[] {
-  const groups = groupOrder(catalogue, keys);
-  const rank = (k: PeriodKey) => groups.indexOf(k.group);
-  return [...keys].sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
 }
 
 const slug = groupSlug;
@@ -131,115 +126,66 @@ export function ItemLabel(props: {
   );
 }
 
-/** One key's card: its lifetime figure, where that starts, and its chart of the range. */
-function Figure(props: {
-  view: StatsView;
-  f: KeyFigure;
-  id: string;
-  points: ChartPoint[] | undefined;
-  dayText: (day: string) => string;
-  group?: JSX.Element;
-}): JSX.Element {
-  const { view, f, points } = props;
+/**
+ * The figures of one scope, a section per group (issue 34: find things): its name and how many
+ * figures it holds, its few largest with their lifetime figure, and a link to its whole list. Each
+ * section has an anchor the list links back to, so the reader comes back where they were.
+ */
+function Groups(props: { view: StatsView; scope: "p" | "a"; groups: GroupSummary[] }): JSX.Element {
+  const { view } = props;
+  if (props.groups.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
+  const order = groupOrder(view.catalogue, props.groups);
+  const groups = [...props.groups].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
   return (
-    <li data-key={f.key}>
-      {props.group ?? ""}
-      <ItemLabel view={view} f={f} />
-      <span class="value">{esc(lifetimeText(view.catalogue, f))}</span>
-      <span class="since">{esc(sinceText(f.kind, f.lifetime))}</span>
-      {points?.length ? (
-        <Chart
-          id={props.id}
-          label={f.label}
-          from={view.range.from}
-          to={view.range.to}
-          points={points}
-          kind={f.kind as "count" | "max" | "min" | "gauge"}
-          fromZero={f.kind === "count"}
-          format={(v) => formatValue(view.catalogue, f.unit, v)}
-          dayText={props.dayText}
-        />
-      ) : (
-        <p class="since">Nothing recorded in these {String(view.range.days)} days.</p>
-      )}
-    </li>
+    <>
+      <nav aria-label="Groups" class="group-index">
+        <ul>
+          {groups.map((g) => (
+            <li>
+              <a href={`#${props.scope}-${slug(g.group)}`}>{esc(g.group)}</a>{" "}
+              <span class="muted">{count(g.total)}</span>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {groups.map((g) => {
+        const id = `${props.scope}-${slug(g.group)}`;
+        const list = `${query(view, { group: { scope: props.scope, slug: slug(g.group) } })}#list`;
+        return (
+          <section aria-labelledby={id} class="group">
+            <h3 id={id}>
+              {esc(g.group)} <span class="count">{count(g.total)}</span>
+            </h3>
+            <table class="key-list">
+              <tbody>
+                {g.shown.map((f) => (
+                  <tr data-key={f.key}>
+                    <th scope="row">
+                      <ItemLabel view={view} f={f} />
+                    </th>
+                    <td class="num">{esc(lifetimeText(view.catalogue, f))}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="more">
+              <a href={list}>
+                {g.total > g.shown.length ? `All ${count(g.total)} of ${esc(g.group)}` : `${esc(g.group)} by period`}
+              </a>
+              {g.total > g.shown.length ? (
+                <span class="muted"> (the {String(g.shown.length)} largest are shown here)</span>
+              ) : (
+                ""
+              )}
+            </p>
+          </section>
+        );
+      })}
+    </>
   );
 }
 
-/**
- * The figures of one scope, group by group. A group of several keys is a section with its heading
- * over a grid of its cards. Groups of one key in a row share one grid, each card headed by its
- * group's name, so a page of many small groups is not a column of lone cards.
- */
-function Figures(props: {
-  view: StatsView;
-  scope: string;
-  figures: KeyFigure[];
-  days: Map<string, ChartPoint[]>;
-  dayText: (day: string) => string;
-}): JSX.Element {
-  const { view } = props;
-  if (props.figures.length === 0) return <p class="muted">Nothing recorded here yet.</p>;
-  const groups = groupOrder(view.catalogue, props.figures).map((group) => ({
-    group,
-    id: `${props.scope}-${slug(group)}`,
-    figures: props.figures
-      .filter((f) => f.group === group)
-      .sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key)),
-  }));
-  const out: JSX.Element[] = [];
-  for (let i = 0; i < groups.length; ) {
-    if (groups[i]!.figures.length > 1) {
-      const { group, id, figures } = groups[i++]!;
-      out.push(
-        <section aria-labelledby={id}>
-          <h3 id={id}>{esc(group)}</h3>
-          <ul class="figures">
-            {figures.map((f, k) => (
-              <Figure view={view} f={f} id={`${id}-c${k}`} points={props.days.get(f.key)} dayText={props.dayText} />
-            ))}
-          </ul>
-        </section>,
-      );
-      continue;
-    }
-    const alone: typeof groups = [];
-    while (i < groups.length && groups[i]!.figures.length === 1) alone.push(groups[i++]!);
-    out.push(
-      <ul class="figures alone">
-        {alone.map(({ group, id, figures: [f] }) => (
-          <Figure
-            view={view}
-            f={f!}
-            id={`${id}-c0`}
-            points={props.days.get(f!.key)}
-            dayText={props.dayText}
-            group={
-              <h3 id={id} class="group">
-                {esc(group)}
-              </h3>
-            }
-          />
-        ))}
-      </ul>,
-    );
-  }
-  const more = view.more?.[props.scope as "p" | "a"];
-  if (more?.size)
-    out.push(
-      <ul class="more">
-        {[...more].map(([group, total]) => (
-          <li>
-            <a href={query(view, { group: { scope: props.scope, slug: slug(group) } })}>
-              All {String(total)} figures of {esc(group)}
-            </a>{" "}
-            (the {String(props.figures.filter((f) => f.group === group).length)} largest are shown here)
-          </li>
-        ))}
-      </ul>,
-    );
-  return <>{out}</>;
-}
+const count = (n: number) => `${n.toLocaleString("en-GB")} ${n === 1 ? "figure" : "figures"}`;
 
 export function query(
   view: Pick<StatsView, "path" | "selected" | "profiles" | "range" | "period">,
@@ -267,10 +213,58 @@ export function query(
   return q ? `${view.path}?${q}` : view.path;
 }
 
+/**
+ * The search and order of a list, as a GET form: works without script, and its answer is an
+ * address a reader can keep (issue 34). `ask`: the list shown (its words and choices kept).
+ */
+export function FindForm(props: {
+  view: Pick<StatsView, "path" | "selected" | "profiles" | "period" | "range">;
+  scope: "p" | "a";
+  ask?: { q: string; sort: string; group: string | null };
+  groups?: string[];
+}): JSX.Element {
+  const { view, ask } = props;
+  const sorts = [
+    ["name", "Name"],
+    ["value", "Largest"],
+    ["change", "Change this period"],
+  ] as const;
+  return (
+    <form method="get" action={`${view.path}#list`} class="find">
+      {view.selected && view.profiles.length > 1 ? <input type="hidden" name="profile" value={view.selected.id} /> : ""}
+      {view.period !== "week" ? <input type="hidden" name="period" value={view.period} /> : ""}
+      {ask?.group ? <input type="hidden" name="group" value={ask.group} /> : ""}
+      <label>
+        <span>Name contains</span>
+        <input type="search" name="q" value={ask?.q ?? ""} maxlength="64" autocomplete="off" />
+      </label>
+      <label>
+        <span>Of</span>
+        <select name="scope">
+          <option value="p" selected={props.scope === "p"}>
+            This profile
+          </option>
+          <option value="a" selected={props.scope === "a"}>
+            Whole account
+          </option>
+        </select>
+      </label>
+      <label>
+        <span>Sort by</span>
+        <select name="sort">
+          {sorts.map(([value, words]) => (
+            <option value={value} selected={(ask?.sort ?? "name") === value}>
+              {words}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit">Find</button>
+    </form>
+  );
+}
+
 export function StatsPage(view: StatsView): JSX.Element {
-  // Every chart of the page names the same days in its tooltips: each day's words are made once.
-  const words = new Map<string, string>();
-  const dayText = (day: string) => words.get(day) ?? (words.set(day, formatDay(day)), words.get(day)!);
   return (
     <Layout title={view.title} noindex={view.noindex} preview={view.preview}>
       <h1>{esc(view.heading)}</h1>
@@ -314,46 +308,34 @@ export function StatsPage(view: StatsView): JSX.Element {
         ""
       )}
       <section aria-labelledby="periods-h">
-        <h2 id="periods-h">Periods</h2>
+        <h2 id="periods-h">Period</h2>
         <Periods
           catalogue={view.catalogue}
           period={view.period}
           link={(period) => query(view, { period })}
-          scopes={[
-            ...(view.selected && view.periods.profile
-              ? [{ caption: `Profile ${view.selected.cuteName}`, totals: view.periods.profile }]
-              : []),
-            { caption: "Whole account", totals: view.periods.account },
-          ]}
-          order={(keys) => orderKeys(view.catalogue, keys)}
+          scopes={[{ caption: "Headline figures", totals: view.periods.account }]}
+          order={(keys) => keys}
         />
       </section>
       <section aria-labelledby="calendar-h">
         <h2 id="calendar-h">Active days</h2>
         <Calendar today={view.range.to} days={view.calendar} />
       </section>
-      <nav aria-label="Chart range">
-        <ul class="tabs">
-          {view.range.options.map((days) => (
-            <li>
-              <a href={query(view, { range: days })} aria-current={days === view.range.days ? "page" : undefined}>
-                Last {String(days)} days
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <section aria-labelledby="find-h">
+        <h2 id="find-h">Find a figure</h2>
+        <FindForm view={view} scope="p" />
+      </section>
       <section aria-labelledby="profile-h">
         <h2 id="profile-h">{view.selected ? `Profile ${esc(view.selected.cuteName)}` : "Profile"}</h2>
         {view.selected ? (
-          <Figures view={view} scope="p" figures={view.profileKeys} days={view.profileDays} dayText={dayText} />
+          <Groups view={view} scope="p" groups={view.groups.p} />
         ) : (
           <p class="muted">No profile recorded yet.</p>
         )}
       </section>
       <section aria-labelledby="account-h">
         <h2 id="account-h">Whole account</h2>
-        <Figures view={view} scope="a" figures={view.accountKeys} days={view.accountDays} dayText={dayText} />
+        <Groups view={view} scope="a" groups={view.groups.a} />
       </section>
       {(view.badges ?? "") as "safe"}
       {(view.tokens ?? "") as "safe"}
@@ -365,6 +347,20 @@ export function StatsPage(view: StatsView): JSX.Element {
           </section>
           <section aria-labelledby="rates-h">
             <h2 id="rates-h">Rates per hour</h2>
+            <nav aria-label="Range">
+              <ul class="tabs">
+                {view.range.options.map((days) => (
+                  <li>
+                    <a
+                      href={`${query(view, { range: days })}#rates-h`}
+                      aria-current={days === view.range.days ? "page" : undefined}
+                    >
+                      Last {String(days)} days
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
             <ActivityRates
               catalogue={view.catalogue}
               items={view.items}

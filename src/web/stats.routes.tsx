@@ -1,12 +1,8 @@
 // GET /u/<name> (a page its owner made findable, or the owner's own page through its page token)
 // and GET /s/<key> (a share link: never cached, never indexed; a rotated key answers 404).
 // A page that does not exist for this visitor answers exactly like a name nobody holds.
-import { createHmac } from "node:crypto";
 import { Elysia } from "elysia";
-import { readsOf, type Db } from "../db/database.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import type { Catalogue } from "../catalogue/catalogue.ts";
+import { listView, statsView, type PageFrame } from "./stats-reads.ts";
 import {
   accountByName,
   accountByPageCookie,
@@ -15,182 +11,55 @@ import {
   takePageLink,
   type Account,
 } from "../accounts/accounts.ts";
-import { chartSeries, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";
-import { lifetimeState, type LifetimeMemo } from "../stats/lifetime-memo.ts";
-import type { WorkGate } from "../http/work-gate.ts";
-import { recentEvents, recentSessions } from "../stats/activity.ts";
-import { activeDays, periodTotals } from "../stats/periods.ts";
-import { activityRates } from "../stats/rates.ts";
-import { calendarStart } from "./calendar-view.tsx";
-import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
-import { addDays, dayIn } from "../wire/day.ts";
+import { listProfiles, profilesState } from "../stats/fold.ts";
+import {
+  namePageSecret,
+  profileHandle,
+  shownProfile,
+  type HandleOf,
+  type Profiles,
+  type StatsPageDeps,
+} from "./stats-page.ts";
 import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { StatsPage, type StatsView } from "./stats-view.tsx";
 import type { KeyFigure } from "./key-figure.ts";
-import { groupPage, leadingFigures } from "./key-list.ts";
 import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { HeadlineForm } from "./headline-view.tsx";
-import { BadgeSnippets, pageHeadline, statsPreview } from "../cards/preview.tsx";
+import { BadgeSnippets, statsPreview } from "../cards/preview.tsx";
 import { csvHeaders, csvStream } from "../stats/export-csv.ts";
 import type { ExportGate } from "../stats/export-gate.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
-import { pageCache, renderBudget, type PageCache } from "./page-cache.ts";
-import { pageParams, pageParamsKey, RANGE_OPTIONS, type PageParams } from "./page-params.ts";
+import { renderBudget } from "./page-cache.ts";
+import { pageParams, pageParamsKey, type PageParams } from "./page-params.ts";
 import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
 import { ownerTokens } from "./tokens-page.routes.tsx";
-import type { ItemNames } from "../items/item-names.ts";
-
-export type StatsPageDeps = {
-  db: Db;
-  /** Every key's lifetime figure, shared with the cards (read once per upload). */
-  lifetimes: LifetimeMemo;
-  /** The instance's page, card and badge renders, taking turns (PAGE_RENDERS_AT_ONCE). */
-  renders: WorkGate;
-  clock: Clock;
-  catalogue: Catalogue;
-  /** The game's item names (absent: item ids in words). */
-  items?: ItemNames;
-  /** The kept pages others see, shared with the public figures (GET /v1/pages/<name>). */
-  pages: PageCache;
-  config: Pick<
-    Config,
-    | "baseUrl"
-    | "itemImagesUrl"
-    | "pageCookieTtlMs"
-    | "pageRateLimit"
-    | "pageCacheTtlMs"
-    | "pageCacheMaxBytes"
-    | "pageRenderBudgetMs"
-    | "pageStatementTimeoutMs"
-    | "trustProxy"
-    | "exportPageRows"
-    | "tokensMaxPerAccount"
-  >;
-};
-
-export type Profiles = Awaited<ReturnType<typeof listProfiles>>;
-/** Sessions and timeline events shown, newest first. */
-const RECENT_SESSIONS = 20;
-const RECENT_EVENTS = 30;
 
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** How a page names a profile in its links: a handle, never the game's profile id (issue 34). */
-export type HandleOf = (profileId: string) => string;
-
-/**
- * A profile's handle on a page: an HMAC of its id under a secret of that page (a share page: its
- * share key, so the handle means nothing without the key and changes when the key is rotated; a
- * page by name: the account's uuid). 12 base64url characters: no 32-hex id ever reaches a link.
- */
-export function profileHandle(secret: string): HandleOf {
-  return (profileId) => createHmac("sha256", secret).update(profileId).digest("base64url").slice(0, 12);
-}
-
-/** The handle secret of a page by name (the share page's is its key). */
-export const namePageSecret = (account: Account) => `tally page ${account.uuid}`;
-
-/** The profile a page shows: the one asked for (by handle) if the account holds it, else the one last uploaded for. */
-export function shownProfile(profiles: Profiles, asked: string | null, handleOf: HandleOf): Profiles[number] | null {
-  return (asked !== null ? profiles.find((p) => handleOf(p.id) === asked) : undefined) ?? latestProfile(profiles);
-}
-
-/** Everything the page shows for one account. */
-export async function statsView(
+/** The page a visitor asked for: the statistics page, or a list (?group=, ?q=, ?sort=); null: no such group. */
+async function pageOf(
   deps: Omit<StatsPageDeps, "pages">,
   account: Account,
   params: PageParams,
-  page: Pick<StatsView, "title" | "heading" | "path" | "noindex" | "notice" | "ownerCsv" | "ownerRecaps">,
+  page: PageFrame,
   handleOf: HandleOf,
-  held?: Profiles,
-): Promise<StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } }> {
-  const profiles = held ?? (await listProfiles(deps.db, account.uuid));
-  const selected = shownProfile(profiles, params.profile, handleOf);
-  const days = params.range;
-  const to = dayIn(account.zone, deps.clock.now());
-  const from = addDays(to, -(days - 1));
-  const items = await deps.items?.current();
-  /** How each read folds: through the handle readsOf gives it (on Postgres, under the page's statement timeout). */
-  const fold = (db: Db) => ({ db, catalogue: deps.catalogue, items });
-  const timeout = deps.config.pageStatementTimeoutMs;
-  const period = params.period;
-  const scopes = selected ? [selected.id, ACCOUNT_PROFILE] : [ACCOUNT_PROFILE];
-  const state = lifetimeState(account, profiles);
-  // The same figures as totals(); on Postgres each read on its own connection at once.
-  const [allProfileKeys, allAccountKeys, sessions, events, calendar, rates] = await readsOf(
-    deps.db,
-    timeout,
-    async (db) => (selected ? deps.lifetimes.figures(fold(db), account.uuid, selected.id, state) : []),
-    (db) => deps.lifetimes.figures(fold(db), account.uuid, ACCOUNT_PROFILE, state),
-    async (db) => (selected ? recentSessions(db, account.uuid, selected.id, RECENT_SESSIONS) : []),
-    async (db) => (selected ? recentEvents(db, account.uuid, selected.id, RECENT_EVENTS) : []),
-    (db) => activeDays(fold(db), account.uuid, scopes, calendarStart(to), to),
-    async (db) => (selected ? activityRates(db, account.uuid, selected.id, from, to) : { since: from, activities: [] }),
-  );
-  // Each group's leading figures are charted; the rest of a large group is its list (issue 22).
-  const profileLead = leadingFigures(allProfileKeys);
-  const accountLead = leadingFigures(allAccountKeys);
-  const profileKeys = profileLead.shown;
-  const accountKeys = accountLead.shown;
-  // The charts and the period tables of both scopes read the keys shown only (issue 40: a page
-  // costs what it shows, not what the account holds).
-  const charted = [...new Set([...profileKeys, ...accountKeys].map((f) => f.key))];
-  // The player's headline figures (issue 34) are charted for the headline's sparkline even when their
-  // group shows others: at most HEADLINE_KEYS more keys.
-  const chosen = account.headlineKeys;
-  const [charts, profilePeriod, accountPeriod] = await readsOf(
-    deps.db,
-    timeout,
-    (db) => chartSeries(fold(db), account.uuid, scopes, from, to, [...new Set([...charted, ...chosen])]),
-    async (db) => (selected ? periodTotals(fold(db), account.uuid, selected.id, to, [period], charted) : null),
-    (db) => periodTotals(fold(db), account.uuid, ACCOUNT_PROFILE, to, [period], charted),
-  );
-  const profileDays = (selected && charts.get(selected.id)) || new Map();
-  const accountDays = charts.get(ACCOUNT_PROFILE)!;
-  const all = { p: allProfileKeys, a: allAccountKeys };
-  const range = { days, from, to, options: RANGE_OPTIONS };
-  return {
-    ...page,
-    headline: pageHeadline(deps.catalogue, { profileKeys, accountKeys, profileDays, accountDays, range }, all, chosen),
-    catalogue: deps.catalogue,
-    items,
-    itemImages: deps.config.itemImagesUrl !== "",
-    zone: account.zone,
-    // The page names its profiles by handle only: `id` below is the handle, the link's ?profile=.
-    profiles: profiles.map((p) => ({ id: handleOf(p.id), cuteName: p.cuteName })),
-    selected: selected ? { id: handleOf(selected.id), cuteName: selected.cuteName } : null,
-    range,
-    profileKeys,
-    accountKeys,
-    profileDays,
-    accountDays,
-    sessions,
-    events,
-    period,
-    // The period tables show the figures the page charts (all of them: GET /v1/stats/periods).
-    periods: { profile: profilePeriod?.[0] ?? null, account: accountPeriod[0]! },
-    calendar,
-    rates,
-    more: { p: profileLead.totals, a: accountLead.totals },
-    all,
-  };
-}
-
-/** The page a visitor asked for: the statistics page, or one group's list (?scope=&group=&page=). */
-function pageOf(
-  view: StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } },
-  params: PageParams,
-): string | null {
-  if (params.list === null) return sync(StatsPage(view));
-  const { scope, group, page } = params.list;
-  const list = groupPage(view.all[scope], group, page);
-  if (!list) return null;
-  return sync(KeyListPage({ ...view, scope, list, title: `${list.group}: ${view.title}` }));
+  profiles: Profiles | undefined,
+  dress: (view: StatsView & { all: { p: readonly KeyFigure[]; a: readonly KeyFigure[] } }) => Promise<void> | void,
+): Promise<string | null> {
+  if (params.list !== null) {
+    const list = await listView(deps, account, params, page, handleOf, profiles);
+    if (!list) return null;
+    const title = list.list.group ?? (list.ask.q ? `“${list.ask.q}”` : "Figures");
+    return sync(KeyListPage({ ...list, title: `${title}: ${page.title}` }));
+  }
+  const view = await statsView(deps, account, params, page, handleOf, profiles);
+  await dress(view);
+  return sync(StatsPage(view));
 }
 
 /** `exports`: the instance's one gate of running exports (shared with GET /v1/stats/export.csv). */
@@ -334,11 +203,10 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
             request,
             account,
             url,
-            async (params, profiles) =>
-              pageOf(
-                previewed(await statsView(deps, account, params, page, handleOf, profiles), account, account.name),
-                params,
-              ),
+            (params, profiles) =>
+              pageOf(deps, account, params, page, handleOf, profiles, (view) => {
+                previewed(view, account, account.name);
+              }),
             {
               notFound: () => notFound(request),
               handleOf,
@@ -349,8 +217,8 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           );
         // The owner's own page is never kept, but costs its render like any other.
         const asked = pageParams(url);
-        const html = await budget(account.uuid, async () => {
-          const view = await statsView(
+        const html = await budget(account.uuid, () =>
+          pageOf(
             deps,
             account,
             asked,
@@ -363,30 +231,37 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
                 : undefined,
             },
             handleOf,
-          );
-          // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
-          if (account.findable) previewed(view, account, account.name);
-          const h = view.headline!;
-          const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
-          view.badges = sync(
-            BadgeSnippets({ baseUrl: deps.config.baseUrl, name: account.name, findable: account.findable, figures }),
-          );
-          view.tokens = await ownerTokens(deps, account, cookie!);
-          // The owner chooses the headline among the figures the page shows and those chosen before.
-          const chosen = account.headlineKeys;
-          view.headlineForm = sync(
-            HeadlineForm({
-              action: `/u/${encodeURIComponent(account.name)}/headline`,
-              chosen,
-              figures: [
-                ...view.profileKeys,
-                ...view.accountKeys,
-                ...[...view.all.p, ...view.all.a].filter((f) => chosen.includes(f.key)),
-              ],
-            }),
-          );
-          return pageOf(view, asked);
-        });
+            undefined,
+            async (view) => {
+              // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
+              if (account.findable) previewed(view, account, account.name);
+              const h = view.headline!;
+              const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
+              view.badges = sync(
+                BadgeSnippets({
+                  baseUrl: deps.config.baseUrl,
+                  name: account.name,
+                  findable: account.findable,
+                  figures,
+                }),
+              );
+              view.tokens = await ownerTokens(deps, account, cookie!);
+              // The owner chooses the headline among the figures the page shows and those chosen before.
+              const chosen = account.headlineKeys;
+              view.headlineForm = sync(
+                HeadlineForm({
+                  action: `/u/${encodeURIComponent(account.name)}/headline`,
+                  chosen,
+                  figures: [
+                    ...view.profileKeys,
+                    ...view.accountKeys,
+                    ...[...view.all.p, ...view.all.a].filter((f) => chosen.includes(f.key)),
+                  ],
+                }),
+              );
+            },
+          ),
+        );
         if (html === null) return notFound(request);
         // The owner's own page: never kept, never cached by the browser.
         return htmlPage(request, html, {
@@ -415,8 +290,10 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
           request,
           account,
           url,
-          async (params, profiles) =>
-            pageOf(previewed(await statsView(deps, account, params, page, handleOf, profiles), account, null), params),
+          (params, profiles) =>
+            pageOf(deps, account, params, page, handleOf, profiles, (view) => {
+              previewed(view, account, null);
+            }),
           {
             notFound: missing,
             handleOf,

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, ACCOUNT, type Uploader } from "../support/uploads.ts";
-import { LEADING_PER_GROUP, LIST_PAGE_SIZE } from "../../src/web/key-list.ts";
+import { LIST_PAGE_SIZE, SHOWN_PER_GROUP } from "../../src/web/key-list.ts";
 
 setDefaultTimeout(120_000);
 
@@ -142,7 +142,7 @@ describe("the cap of distinct keys per profile", () => {
 });
 
 describe("the statistics page with many keys", () => {
-  test("charts at most the leading figures of a group, whatever the number of keys; the rest is a paged list", async () => {
+  test("shows a group's few largest and charts none, whatever the number of keys; the rest is a paged list that charts five", async () => {
     const t = await app();
     const few = await findable(t, "Few_Keys");
     await send(few, upload(t, items(20)));
@@ -157,22 +157,27 @@ describe("the statistics page with many keys", () => {
     const small = await pageOf("/u/Few_Keys");
     const large = await pageOf("/u/Many_Keys");
     const charts = (html: string) => (html.match(/<figure class="chart"/g) ?? []).length;
-    expect(charts(small)).toBe(LEADING_PER_GROUP);
-    expect(charts(large)).toBe(LEADING_PER_GROUP);
+    const rows = (html: string) => (html.match(/<tr data-key=/g) ?? []).length;
+    expect(charts(small)).toBe(0);
+    expect(charts(large)).toBe(0);
     // The page does not grow with the keys: 450 keys weigh what 20 do, give or take the labels.
     expect(large.length).toBeLessThan(small.length * 1.2);
-    // The leading figures are the largest: ITEM_00449 has the greatest value.
+    // The figures shown are the largest: ITEM_00449 has the greatest value.
     expect(large).toContain('data-key="loot.item.ITEM_00449"');
     expect(large).not.toContain('data-key="loot.item.ITEM_00000"');
+    expect(large).toContain('Loot <span class="count">450 figures</span>');
 
-    const link = large.match(/href="(\/u\/Many_Keys\?[^"]*group=loot[^"]*)"/)![1]!.replaceAll("&amp;", "&");
+    const link = large.match(/href="(\/u\/Many_Keys\?[^"#]*group=loot[^"#]*)#list"/)![1]!.replaceAll("&amp;", "&");
     expect(large).toContain("All 450 figures of Loot");
     const first = await pageOf(link);
-    expect(charts(first)).toBe(0);
-    expect((first.match(/<tr data-key=/g) ?? []).length).toBe(LIST_PAGE_SIZE);
+    // The list's first page charts the group's few largest; the list itself is a page of names.
+    expect(charts(first)).toBe(SHOWN_PER_GROUP);
+    expect(rows(first)).toBe(LIST_PAGE_SIZE);
     expect(first).toContain('data-key="loot.item.ITEM_00000"');
-    const last = await pageOf(`${link}&page=3`);
-    expect((last.match(/<tr data-key=/g) ?? []).length).toBe(450 - 2 * LIST_PAGE_SIZE);
+    const pages = Math.ceil(450 / LIST_PAGE_SIZE);
+    const last = await pageOf(`${link}&page=${pages}`);
+    expect(charts(last)).toBe(0);
+    expect(rows(last)).toBe(450 - (pages - 1) * LIST_PAGE_SIZE);
     expect(last).toContain('data-key="loot.item.ITEM_00449"');
     // A group nobody has is a page nobody has.
     expect((await t.request("/u/Many_Keys?scope=p&group=nothing-here")).status).toBe(404);

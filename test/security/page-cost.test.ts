@@ -14,6 +14,7 @@ import { rows } from "../../src/db/database.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { periodTotals } from "../../src/stats/periods.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
+import { LIST_PAGE_SIZE } from "../../src/web/key-list.ts";
 
 setDefaultTimeout(120_000);
 
@@ -105,13 +106,28 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
       await res.text();
       return read();
     };
-    for (const query of ["", "?period=month", "?period=year", "?range=365"]) {
+    for (const query of [
+      "",
+      "?period=month",
+      "?period=year",
+      "?range=365",
+      // A search's list reads the period of the figures it lists, whatever else the account holds.
+      "?q=lead&scope=p&sort=value",
+      "?q=lead&scope=p&sort=change&period=year",
+    ]) {
       const smallRows = await page("SmallPlayer", query);
       const largeRows = await page("LargePlayer", query);
       expect(smallRows).toBeGreaterThan(0);
       // The same figures shown, the same days read (the large account's other 36 000 rows untouched).
       expect({ query, rows: largeRows }).toEqual({ query, rows: smallRows });
     }
+    // A group's list page reads one page of figures' days (and its five charts'): the group's every
+    // key over the year would be 12 x 30 + 400 x 90 = 36 360 rows; its first LIST_PAGE_SIZE (50)
+    // figures are 12 x 30 + 38 x 90 = 3 780.
+    const listRows = await page("LargePlayer", "?group=mining&scope=p&sort=value&period=year");
+    expect(LIST_PAGE_SIZE).toBe(50);
+    expect(listRows).toBeGreaterThan(0);
+    expect(listRows).toBeLessThan(6_000);
     // A badge reads one key's days: none of the other keys'.
     const badge = await t.request(`/u/LargePlayer/badge/${LEADING[0]}.svg`);
     expect(badge.status).toBe(200);

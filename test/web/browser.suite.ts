@@ -293,25 +293,28 @@ async function hoveredTitle(page: Page, svg: Locator, day: string, shot?: string
 
 /** The checks of a statistics page with the seeded data. */
 async function seeStats(page: Page) {
+  // The statistics page: each group's section lists its figures with their lifetime value.
+  const value = (key: string) => page.locator(`section.group tr[data-key="${key}"] td.num`).first().innerText();
+  expect(await value("mining.blocks.total")).toBe("268,000");
+  expect(await value("dungeon.best_split.F7.finish")).toBe("5 min 4 s");
+  expect(await value("farming.purse.coins")).toBe("1,330,000 coins");
+  expect(await value("tally.playtime.total")).toBe("6 h 15 min");
+  expect(await value("fishing.trophy.GOLDEN_FISH")).toBe("4");
+  // Each section is headed by its group and its count; the statistics page charts nothing.
+  expect((await page.locator("h3#p-farming").innerText()).toLowerCase()).toBe("farming 1 figure");
+  expect(await page.locator("figure.chart").count()).toBe(0);
+  await seeTimelineAndSession(page);
+  // A group's list page charts its largest: Blocks mined, nine observed days in three stretches, so
+  // two gaps; a count is a bar a day, from zero, the axis labelled with its low and high, the latest
+  // day marked.
+  const back = page.url();
+  await page.goto(`${back}${back.includes("?") ? "&" : "?"}scope=p&group=mining`);
   const figure = (label: string) =>
     page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
   expect(await figure("Blocks mined").locator(".value").innerText()).toBe("268,000");
   expect(await figure("Blocks mined").locator(".since").innerText()).toBe(
     `since ${formatDay(MINING_DAYS[0]!)}, including everything up to 30 April 2026`,
   );
-  expect(await figure("Fastest finish, F7").locator(".value").innerText()).toBe("5 min 4 s");
-  expect(await figure("Purse").locator(".value").innerText()).toBe("1,330,000 coins");
-  expect(await figure("Playtime").locator(".value").innerText()).toBe("6 h 15 min");
-  expect(await figure("Fishing trophy Golden Fish").locator(".value").innerText()).toBe("4");
-  // Groups of one key share a row of cards, each card headed by its group (the seed has five).
-  expect(await figure("Purse").locator("h3").innerText()).toBe("FARMING"); // uppercase by the stylesheet
-  const top = async (label: string) => (await figure(label).boundingBox())!.y;
-  if (page.viewportSize()!.width >= 1000) {
-    expect(await top("Blocks mined")).toBe(await top("Purse"));
-    expect(await top("Biggest hit")).toBe(await top("Purse"));
-  }
-  // The chart: nine observed days in three stretches, so two gaps; a count is a bar a day, from zero,
-  // the axis labelled with its low and high, the latest day marked.
   const svg = figure("Blocks mined").locator("figure.chart svg");
   expect(await svg.getAttribute("data-points")).toBe("9");
   expect(await svg.getAttribute("data-gaps")).toBe("2");
@@ -326,13 +329,19 @@ async function seeStats(page: Page) {
   expect(await svg.locator("g.days path title").allTextContents()).toEqual(
     MINING_DAYS.map((day, i) => `${formatDay(day)}: ${(1000 + i * 250).toLocaleString("en-GB")}`),
   );
+  expect(await hoveredTitle(page, svg, MINING_DAYS[3]!, "chart-hover")).toBe(`${formatDay(MINING_DAYS[3]!)}: 1,750`);
+  // A day without an observation has no tooltip.
+  expect(await hoveredTitle(page, svg, addDays(MINING_DAYS[2]!, 1))).toBeNull();
+  await page.goto(`${back}${back.includes("?") ? "&" : "?"}scope=p&group=farming`);
   const purse = figure("Purse").locator("figure.chart svg");
   expect(await purse.locator("g.days path title").first().textContent()).toBe(
     `${formatDay(MINING_DAYS[0]!)}: 1,250,000 coins (low 1,250,000 coins, high 1,250,000 coins)`,
   );
-  expect(await hoveredTitle(page, svg, MINING_DAYS[3]!, "chart-hover")).toBe(`${formatDay(MINING_DAYS[3]!)}: 1,750`);
-  // A day without an observation has no tooltip.
-  expect(await hoveredTitle(page, svg, addDays(MINING_DAYS[2]!, 1))).toBeNull();
+  await page.goto(back);
+}
+
+/** The statistics page's timeline and latest session, with the seeded data. */
+async function seeTimelineAndSession(page: Page) {
   // Timeline: known kinds by name, an unknown kind by its own words.
   expect(await page.locator("ol.timeline .kind").allInnerTexts()).toEqual([
     "Found a secret room",
@@ -443,48 +452,55 @@ describe("periods, the calendar, charts and rates", () => {
           // Nothing is wider than the screen.
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
-          // Periods: this month so far (1 June) against the same stretch of May (1 May), by kind.
+          // Periods: this month so far (1 June) against the same stretch of May (1 May), by kind: the
+          // headline figures' table on the statistics page, every figure's on its group's list.
           const table = page.locator("table.periods").first();
           expect(await table.getAttribute("data-period")).toBe("month");
-          const row = (key: string) => table.locator(`tr[data-key="${key}"] td`);
-          const june = mined("2026-06-01", "2026-06-01");
-          // 1 May, the same stretch of May, has nothing recorded: the change is "new".
-          expect(await row("mining.blocks.total").allInnerTexts()).toEqual([number(june), "\u2013", "new"]);
-          expect((await row("farming.purse.coins").allInnerTexts())[0]).toBe(
-            `${number(1_000_000 + (PERIOD_OFFSETS.length - 1) * 15_000)} coins`,
-          );
           expect(await page.locator("#periods-h ~ p").first().innerText()).toContain(
             "This month so far (1 June 2026) against the same days of last month (1 May 2026), like with like",
           );
-          // The long item id wraps inside the table rather than widen the page.
-          const long = table.locator(`tr[data-key="loot.item.${LONG_ITEM}"] th`);
-          expect((await long.boundingBox())!.width).toBeLessThan(width);
           expect(await page.locator('nav[aria-label="Period"] a[aria-current="page"]').innerText()).toBe("Month");
           await page
             .locator("#periods-h")
             .locator("xpath=..")
             .screenshot({ path: shot("periods") });
 
-          // The calendar: every day of 53 weeks up to today is a cell with its tooltip; the seeded days are active.
+          // The calendar: the seeded days are active cells with their tooltips; the other days of 53
+          // weeks up to today are one shared path of empty cells.
           const calendar = page.locator("figure.calendar svg");
           expect(await calendar.getAttribute("data-active")).toBe(String(PERIOD_OFFSETS.length));
-          expect(await calendar.locator("rect[data-day]").count()).toBe(52 * 7 + 1);
+          expect(await calendar.locator("rect[data-day]").count()).toBe(PERIOD_OFFSETS.length);
           expect(await calendar.locator(`rect[data-day="${TODAY}"] title`).textContent()).toBe(
             `${formatDay(TODAY)}: 5 statistics recorded`,
           );
           const gap = addDays(TODAY, -44 + 3);
-          expect(await calendar.locator(`rect[data-day="${gap}"] title`).textContent()).toBe(
-            `${formatDay(gap)}: nothing recorded`,
+          expect(await calendar.locator(`rect[data-day="${gap}"]`).count()).toBe(0);
+          expect(((await calendar.locator("path.c0").getAttribute("d")) ?? "").split("M").length - 1).toBe(
+            52 * 7 + 1 - PERIOD_OFFSETS.length,
           );
-          expect(await calendar.locator(`rect[data-day="${gap}"]`).getAttribute("class")).toBe("c0");
           await page.locator("figure.calendar").screenshot({ path: shot("calendar") });
+          const stats = page.url();
+          const list = async (group: string) => {
+            await page.goto(`${stats}&scope=p&group=${group}`);
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+          };
 
+          // A group's list: lifetime, this month, the change ("new": 1 May had nothing recorded).
+          await list("mining");
+          const row = (key: string) => page.locator(`table.key-list tr[data-key="${key}"] td`);
+          const june = mined("2026-06-01", "2026-06-01");
+          expect((await row("mining.blocks.total").allInnerTexts()).slice(1)).toEqual([number(june), "new"]);
           // Charts: the count as bars, the purse as a line in its low-high band, the best hit as points.
           const chart = (label: string) =>
             page.locator(".figures li", { has: page.locator(".label", { hasText: new RegExp(`^${label}$`) }) }).first();
           const bars = chart("Blocks mined").locator("svg");
           expect(((await bars.locator("path.bars").getAttribute("d")) ?? "").split("M").length - 1).toBe(
             days.filter((d) => d.day >= addDays(TODAY, -29)).length,
+          );
+          await chart("Blocks mined").screenshot({ path: shot("chart-count") });
+          await list("farming");
+          expect((await row("farming.purse.coins").allInnerTexts())[1]).toBe(
+            `${number(1_000_000 + (PERIOD_OFFSETS.length - 1) * 15_000)} coins`,
           );
           const purse = chart("Purse").locator("svg");
           expect(await purse.getAttribute("data-kind")).toBe("gauge");
@@ -493,12 +509,17 @@ describe("periods, the calendar, charts and rates", () => {
           expect(await purse.locator("g.days path title").last().textContent()).toBe(
             `${formatDay(TODAY)}: ${number(1_000_000 + i * 15_000)} coins (low ${number(1_000_000 + i * 15_000 - 60_000)} coins, high ${number(1_000_000 + i * 15_000 + 40_000)} coins)`,
           );
+          await purse.screenshot({ path: shot("chart-gauge") });
+          await list("kills");
           expect(await chart("Biggest hit").locator("svg").getAttribute("data-kind")).toBe("max");
           const points = (await chart("Biggest hit").locator("svg path.points").getAttribute("d")) ?? "";
           expect(points.split("M").length - 1).toBe(days.filter((d) => d.day >= addDays(TODAY, -29)).length);
-          await chart("Blocks mined").screenshot({ path: shot("chart-count") });
-          await purse.screenshot({ path: shot("chart-gauge") });
           await chart("Biggest hit").screenshot({ path: shot("chart-max") });
+          await list("loot");
+          // The long item id wraps inside the list rather than widen the page.
+          const long = page.locator(`table.key-list tr[data-key="loot.item.${LONG_ITEM}"] th`);
+          expect((await long.boundingBox())!.width).toBeLessThan(width);
+          await page.goto(stats);
 
           // Rates: mining 6 000 blocks in 3 hours; a dungeon run of 50 minutes with 2 drops and 100 000 coins spent.
           const rates = page.locator("table.rates");

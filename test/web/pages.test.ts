@@ -283,8 +283,10 @@ describe("/u/<name>", () => {
     expect(html).not.toContain('name="robots"');
     expect(html).toContain("<h1>Steve_Stats&#x27;s statistics</h1>");
     expect(html).toContain('<span class="value">268,000</span>');
-    expect(html).toContain(`since ${formatDay(MINING_DAYS[0]!)}, including everything up to 30 April 2026`);
     expect(html).toContain("Found a secret room");
+    // Where a lifetime figure starts is said beside its chart, on its group's page.
+    const mining = await (await get("/u/steve_stats?scope=p&group=mining")).text();
+    expect(mining).toContain(`since ${formatDay(MINING_DAYS[0]!)}, including everything up to 30 April 2026`);
     expectOnlyOwnResources(html);
   });
 
@@ -352,15 +354,19 @@ describe("/u/<name>", () => {
     expect(res.headers.get("location")).toBe("/u/Steve_Stats");
   });
 
-  test("the chart range switch and the default range", async () => {
-    const html90 = await (await get("/u/Steve_Stats")).text();
-    expect(html90).toContain('<a href="/u/Steve_Stats" aria-current="page">Last 90 days</a>');
+  test("the chart range switch and the default range (a group's page)", async () => {
+    const html90 = await (await get("/u/Steve_Stats?scope=p&group=mining")).text();
+    expect(html90).toContain(
+      '<a href="/u/Steve_Stats?scope=p&amp;group=mining#p-mining-charts" aria-current="page">Last 90 days</a>',
+    );
     expect(html90).toContain('data-days="90"');
-    const html30 = await (await get("/u/Steve_Stats?range=30")).text();
+    const html30 = await (await get("/u/Steve_Stats?scope=p&group=mining&range=30")).text();
     expect(html30).toContain('data-days="30"');
     // Blocks mined 20..6 days back: in the last 30 days, all nine days; two gaps.
     expect(html30).toContain('data-points="9" data-gaps="2"');
-    expect(await (await get("/u/Steve_Stats?range=7")).text()).toContain('data-days="90"');
+    expect(await (await get("/u/Steve_Stats?scope=p&group=mining&range=7")).text()).toContain('data-days="90"');
+    // The statistics page itself charts nothing: its first screen is the headline, the period, the calendar.
+    expect(await (await get("/u/Steve_Stats")).text()).not.toContain('<figure class="chart"');
   });
 });
 
@@ -411,7 +417,7 @@ describe("/u/<name> edge cases", () => {
     const first = await (await get(`/u/Multi_Player?profile=${handle}`)).text();
     expect(first).toContain("Profile Pomegranate");
     expect(first).toContain('<span class="value">268,000</span>');
-    expect(first).toContain(`<a href="/u/Multi_Player?profile=${handle}&amp;range=30">Last 30 days</a>`);
+    expect(first).toContain(`<a href="/u/Multi_Player?profile=${handle}&amp;range=30#rates-h">Last 30 days</a>`);
     // A raw profile id is not a handle: the page's default profile.
     expect(await (await get(`/u/Multi_Player?profile=${PROFILE}`)).text()).toContain("Profile Kiwi");
   });
