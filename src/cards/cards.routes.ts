@@ -26,7 +26,7 @@ import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts"
 import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
 import { lifetimeWords } from "./headline.ts";
-import { namePageSecret, profileHandle } from "../web/stats.routes.tsx";
+import { namePageSecret, profileHandle } from "../web/stats-page.ts";
 
 export type CardRouteDeps = CardDeps & ProfileDeps & PlayerDeps & { config: Config };
 
