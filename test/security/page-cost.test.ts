@@ -13,6 +13,7 @@ import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.t
 import { rows } from "../../src/db/database.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { periodTotals } from "../../src/stats/periods.ts";
+import { chartSeries } from "../../src/stats/fold.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
 import { LIST_PAGE_SIZE } from "../../src/web/key-list.ts";
 
@@ -140,6 +141,27 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     const smallCard = await read();
     expect((await t.request("/u/LargePlayer/card.png")).status).toBe(200);
     expect(await read()).toBe(smallCard);
+  });
+
+  test("a chart reads the days of the keys it draws, not every key of the open days", async () => {
+    const t = await app();
+    const small = await findablePlayer(t, "ChartSmall");
+    const large = await findablePlayer(t, "ChartLarge");
+    for (const p of [small, large]) await fill(t, p, LEADING, daysBack(29, 0), big, 30);
+    // The large account also holds 400 more keys today and yesterday: open days, not yet closed.
+    const more = Array.from({ length: 400 }, (_, i) => `mining.open.k${String(i).padStart(3, "0")}`);
+    await fill(t, large, more, daysBack(1, 0), sum, 2);
+    const read = rowsRead(t);
+    await read();
+    const chart = async (p: Uploader) => {
+      const series = await chartSeries(t, p.uuid, [PROFILE], addDays(TODAY, -29), TODAY, LEADING.slice(0, 5));
+      expect(series.get(PROFILE)!.size).toBe(5);
+      return read();
+    };
+    const smallRows = await chart(small);
+    expect(smallRows).toBeGreaterThan(0);
+    // Before, the large account's chart read its 800 open-day rows to find which keys to draw.
+    expect(await chart(large)).toBe(smallRows);
   });
 
   test("every key's lifetime is read once per upload, not once per page or card", async () => {
