@@ -54,6 +54,7 @@ async function basis(deps: Deps, account: Account, params: PageParams, handleOf:
   return {
     profiles,
     selected,
+    state,
     today,
     items,
     fold,
@@ -98,7 +99,7 @@ export async function statsView(
     (db) => chartSeries(fold(db), account.uuid, scopes, sparkFrom, today, candidates),
     async (db) => (selected ? recentSessions(db, account.uuid, selected.id, RECENT_SESSIONS) : []),
     async (db) => (selected ? recentEvents(db, account.uuid, selected.id, RECENT_EVENTS) : []),
-    (db) => activeDays(fold(db), account.uuid, scopes, calendarStart(today), today),
+    (db) => deps.lifetimes.calendar(fold(db), account.uuid, scopes, { from: calendarStart(today), to: today }, b.state),
     async (db) =>
       selected
         ? activityRates(db, account.uuid, selected.id, range.from, today)
@@ -151,7 +152,7 @@ export async function statsView(
     sessions,
     events,
     periods: { profile: null, account: summary },
-    calendar,
+    calendar: [...calendar],
     rates,
     groups: { p: groupsOf(all.p), a: groupsOf(all.a) },
     all,

@@ -6,6 +6,7 @@ import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE } from "../support/uploads.ts";
 import { lifetimeMemo } from "../../src/stats/lifetime-memo.ts";
 import { keysWithLifetime } from "../../src/stats/fold.ts";
+import { activeDays } from "../../src/stats/periods.ts";
 
 const opened: TestApp[] = [];
 afterEach(async () => {
@@ -62,5 +63,25 @@ describe("lifetime figures kept between renders", () => {
       fresh.figures(fold, uuid, PROFILE, "a"),
     ]);
     expect(p).toBe(q);
+  });
+
+  test("keep one calendar an account, for its state and time to live, as activeDays counts it", async () => {
+    const { t, uuid, fold } = await withKeys(6);
+    const memo = lifetimeMemo({ maxFigures: 100, ttlMs: 30_000, clock: t.clock });
+    const span = { from: "2026-01-01", to: "2026-06-10" };
+    const first = await memo.calendar(fold, uuid, [PROFILE], span, "s1");
+    expect([...first]).toEqual(await activeDays(fold, uuid, [PROFILE], span.from, span.to));
+    expect(first).toEqual([{ day: "2026-06-10", keys: 6 }]);
+    expect(await memo.calendar(fold, uuid, [PROFILE], span, "s1")).toBe(first);
+    // Another state, or past the time to live, is counted again.
+    const s2 = await memo.calendar(fold, uuid, [PROFILE], span, "s2");
+    expect(s2).not.toBe(first);
+    t.clock.advance(30_000);
+    expect(await memo.calendar(fold, uuid, [PROFILE], span, "s2")).not.toBe(s2);
+    // Nothing kept when the memo keeps nothing.
+    const none = lifetimeMemo({ maxFigures: 0, ttlMs: 30_000, clock: t.clock });
+    expect(await none.calendar(fold, uuid, [PROFILE], span, "s1")).not.toBe(
+      await none.calendar(fold, uuid, [PROFILE], span, "s1"),
+    );
   });
 });
