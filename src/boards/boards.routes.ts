@@ -6,8 +6,6 @@ import { Elysia } from "elysia";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import { authGuard } from "../auth/auth-guard.ts";
-import { authenticate } from "../auth/sessions.ts";
-import { requireAccount } from "../accounts/accounts.ts";
 import { validBody } from "../http/valid-body.ts";
 import { etagMatches } from "../http/etag.ts";
 import { refuses } from "../http/openapi.ts";
@@ -15,6 +13,7 @@ import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { Config } from "../config.ts";
 import type { Boards } from "./definitions.ts";
+import { viewerOf } from "./viewer.ts";
 import { boardPage, describeBoard, POLL_SECONDS } from "./ranking.ts";
 import { membership, setMembership } from "./membership.ts";
 import {
@@ -56,13 +55,7 @@ export function boardRoutes(deps: BoardRoutesDeps) {
       async ({ request, params, query, server }) => {
         // The pages' limit per client address (PAGE_RATE_LIMIT_PER_MINUTE), in its own window.
         await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
-        const authorization = request.headers.get("authorization");
-        let viewer = null;
-        if (authorization) {
-          const { uuid } = await authenticate(deps, authorization);
-          const account = await requireAccount(deps.db, uuid);
-          viewer = { uuid, name: account.name, zone: account.zone };
-        }
+        const viewer = await viewerOf(deps, request.headers.get("authorization"));
         const page = await boardPage(deps, params.id, { ...query, page: Number(query.page ?? 1) }, viewer);
         return json(request, JSON.stringify(page));
       },

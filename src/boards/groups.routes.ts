@@ -6,13 +6,12 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { authGuard } from "../auth/auth-guard.ts";
-import { authenticate } from "../auth/sessions.ts";
-import { requireAccount } from "../accounts/accounts.ts";
 import { validBody } from "../http/valid-body.ts";
 import { refuses } from "../http/openapi.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { Boards } from "./definitions.ts";
+import { viewerOf } from "./viewer.ts";
 import { POLL_SECONDS } from "./ranking.ts";
 import { groupBoardPage } from "./group-board.ts";
 import {
@@ -135,13 +134,7 @@ export function groupRoutes(deps: GroupRoutesDeps) {
     "/v1/groups/:id/boards/:board",
     async ({ request, params, query, server }) => {
       await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
-      const authorization = request.headers.get("authorization");
-      let viewer = null;
-      if (authorization) {
-        const { uuid } = await authenticate(deps, authorization);
-        const account = await requireAccount(deps.db, uuid);
-        viewer = { uuid, name: account.name, zone: account.zone };
-      }
+      const viewer = await viewerOf(deps, request.headers.get("authorization"));
       const page = await groupBoardPage(
         deps,
         params.id,

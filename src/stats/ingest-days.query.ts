@@ -124,12 +124,8 @@ export async function upsertDays(
 }
 
 async function upsertDaysOf(
-  tx: Db,
-  uuid: string,
-  installId: string,
-  sentAt: number,
-  list: DayRow[],
-): Promise<{ profileId: string; key: string }[]> {
+  ...[tx, uuid, installId, sentAt, list]: Parameters<typeof upsertDays>
+): ReturnType<typeof upsertDays> {
   const closed = sql`filter (where closed)`;
   const keys = textArray(list.map((r) => r.key));
   // Per key: sums are kept for count keys only (`counted`); the latest reading is the greatest

@@ -5,6 +5,7 @@ import { esc } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
 import { ItemLabel, lifetimeText, query, sinceText, type StatsView } from "./stats-view.tsx";
 import type { KeyFigure } from "./key-figure.ts";
+import { RangeTabs } from "./range-tabs.tsx";
 
 type ChartsView = Pick<
   StatsView,
@@ -27,23 +28,14 @@ export function FigureCharts(props: {
   return (
     <section aria-labelledby={`${props.id}-charts`}>
       <h3 id={`${props.id}-charts`}>The largest, day by day</h3>
-      <nav aria-label="Chart range">
-        <ul class="tabs">
-          {view.range.options.map((days) => {
-            const base = query(view, { range: days });
-            return (
-              <li>
-                <a
-                  href={`${base}${base.includes("?") ? "&amp;" : "?"}${props.keep}#${props.id}-charts`}
-                  aria-current={days === view.range.days ? "page" : undefined}
-                >
-                  Last {String(days)} days
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <RangeTabs
+        label="Chart range"
+        range={view.range}
+        href={(days) => {
+          const base = query(view, { range: days });
+          return `${base}${base.includes("?") ? "&amp;" : "?"}${props.keep}#${props.id}-charts`;
+        }}
+      />
       <ul class="figures">
         {props.figures.map((f, k) => {
           const points = props.days.get(f.key);

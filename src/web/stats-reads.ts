@@ -73,14 +73,19 @@ async function basis(deps: Deps, account: Account, params: PageParams, handleOf:
   };
 }
 
-/** Everything the statistics page shows for one account (its first screen and its short lists). */
-export async function statsView(
+/** What a page's reader is asked: the account, the page's parameters and frame, its profiles' handles, and its profiles when already read. */
+type PageRead = [
   deps: Deps,
   account: Account,
   params: PageParams,
   page: PageFrame,
   handleOf: HandleOf,
   held?: Profiles,
+];
+
+/** Everything the statistics page shows for one account (its first screen and its short lists). */
+export async function statsView(
+  ...[deps, account, params, page, handleOf, held]: PageRead
 ): Promise<StatsView & { all: All }> {
   const b = await basis(deps, account, params, handleOf, held);
   const { selected, today, fold, all, range } = b;
@@ -168,12 +173,7 @@ function summaryOf(keys: string[], account: PeriodTotals, profile: PeriodTotals 
 
 /** A list of figures (a group's, or a search's) with the period of its one page; null: no such group. */
 export async function listView(
-  deps: Deps,
-  account: Account,
-  params: PageParams,
-  page: PageFrame,
-  handleOf: HandleOf,
-  held?: Profiles,
+  ...[deps, account, params, page, handleOf, held]: PageRead
 ): Promise<KeyListView | null> {
   const ask = params.list!;
   const b = await basis(deps, account, params, handleOf, held);

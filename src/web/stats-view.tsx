@@ -10,6 +10,7 @@ import type { RangeRates } from "../stats/rates.ts";
 import { Periods } from "./period-view.tsx";
 import { Calendar } from "./calendar-view.tsx";
 import { ActivityRates } from "./rates-view.tsx";
+import { RangeTabs } from "./range-tabs.tsx";
 import { groupSlug } from "./key-list.ts";
 import type { KeyFigure } from "./key-figure.ts";
 import type { ItemNamer } from "../items/item-names.ts";
@@ -347,20 +348,7 @@ export function StatsPage(view: StatsView): JSX.Element {
           </section>
           <section aria-labelledby="rates-h">
             <h2 id="rates-h">Rates per hour</h2>
-            <nav aria-label="Range">
-              <ul class="tabs">
-                {view.range.options.map((days) => (
-                  <li>
-                    <a
-                      href={`${query(view, { range: days })}#rates-h`}
-                      aria-current={days === view.range.days ? "page" : undefined}
-                    >
-                      Last {String(days)} days
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
+            <RangeTabs label="Range" range={view.range} href={(days) => `${query(view, { range: days })}#rates-h`} />
             <ActivityRates
               catalogue={view.catalogue}
               items={view.items}

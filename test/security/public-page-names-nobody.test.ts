@@ -7,6 +7,7 @@ setDefaultTimeout(60_000);
 import { pageEnv } from "../web/env.ts";
 import { seedPlayer, pageLink, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
 import { PROFILE, INSTALL_A } from "../support/uploads.ts";
+import { walk } from "../web/walk.ts";
 
 const OWNER = { name: "Owner_Shows", uuid: "6e7f8091a2b3c4d5e6f708192a3b4c5d" };
 const OTHER = { name: "Other_Olga", uuid: "7f8091a2b3c4d5e6f708192a3b4c5d6e" };
@@ -76,17 +77,8 @@ describe("a findable page's public figures", () => {
   });
 });
 
-/** Every address a page refers to: links, pictures, styles, and the link preview tags' URLs. */
-function addressesIn(html: string, base: string): string[] {
-  const found = [...html.matchAll(/\b(?:href|src|content)="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
-  return found
-    .map((a) => (a.startsWith(base) ? a.slice(base.length) : a))
-    .filter((a) => a.startsWith("/") && !a.startsWith("//"));
-}
-
 describe("a findable page as a stranger reaches it", () => {
   test("no 32-hex id in any page, link, card, badge or public answer it reaches, nor another player's name", async () => {
-    const base = env.t.config.baseUrl;
     const start = "/u/Owner_Shows";
     const answer = (await (await env.t.request(`/v1/pages/Owner_Shows`)).json()) as Answer;
     // The badges of its headline figures, for the default profile and each profile by its handle.
@@ -94,22 +86,7 @@ describe("a findable page as a stranger reaches it", () => {
       `${start}/badge/${f.key}.svg`,
       ...answer.profiles.map((p) => `${start}/badge/${f.key}.svg?profile=${p.handle}`),
     ]);
-    const seen = new Map<string, { status: number; body: string }>();
-    const queue = [start, `${start}/card.png`, "/v1/pages/Owner_Shows", ...badges];
-    while (queue.length > 0 && seen.size < 250) {
-      const path = queue.shift()!;
-      if (seen.has(path)) continue;
-      let res = await env.t.request(path, { headers: { accept: "text/html" } });
-      // Past the account's render budget for the minute (429), wait for the next as a visitor would.
-      if (res.status === 429) {
-        env.t.clock.advance(60_000);
-        res = await env.t.request(path, { headers: { accept: "text/html" } });
-      }
-      const type = res.headers.get("content-type") ?? "";
-      const body = /^(text|application\/json|image\/svg)/.test(type) ? await res.text() : "";
-      seen.set(path, { status: res.status, body });
-      if (path.startsWith(start) && type.startsWith("text/html")) queue.push(...addressesIn(body, base));
-    }
+    const seen = await walk(env.t, start, [`${start}/card.png`, "/v1/pages/Owner_Shows", ...badges], 250);
     const own = [...seen.keys()].filter((p) => p.startsWith(start));
     expect(own.some((p) => /[?&]profile=[A-Za-z0-9_-]{12}\b/.test(p))).toBe(true);
     expect(own.filter((p) => p.includes("/badge/")).length).toBe(badges.length);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { pageEnv } from "../web/env.ts";
 import { seedPlayer, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
 import { PROFILE } from "../support/uploads.ts";
+import { walk } from "../web/walk.ts";
 
 // The walk reaches every list, order, period and range of two profiles: more than the default 5 s.
 setDefaultTimeout(60_000);
@@ -27,41 +28,11 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/** Every address a page refers to: links, pictures, styles, and the link preview tags' URLs. */
-function addressesIn(html: string, base: string): string[] {
-  const found = [...html.matchAll(/\b(?:href|src|content)="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
-  return found
-    .map((a) => (a.startsWith(base) ? a.slice(base.length) : a))
-    .filter((a) => a.startsWith("/") && !a.startsWith("//"));
-}
-
-/** What a visitor of the share link can reach: every address, followed within /s/<key>, once each. */
-async function walk(start: string) {
-  const base = env.t.config.baseUrl;
-  const seen = new Map<string, { status: number; type: string; body: string }>();
-  const queue = [start, `${start}/card.png`];
-  while (queue.length > 0 && seen.size < 200) {
-    const path = queue.shift()!;
-    if (seen.has(path)) continue;
-    let res = await env.t.request(path, { headers: { accept: "text/html" } });
-    // The walk asks for every list, order, period and range of one account: past the account's
-    // render budget for the minute (429), it waits for the next minute as a visitor would.
-    if (res.status === 429) {
-      env.t.clock.advance(60_000);
-      res = await env.t.request(path, { headers: { accept: "text/html" } });
-    }
-    const type = res.headers.get("content-type") ?? "";
-    const body = /^(text|application\/json|image\/svg)/.test(type) ? await res.text() : "";
-    seen.set(path, { status: res.status, type, body });
-    if (path.startsWith(start) && type.startsWith("text/html")) queue.push(...addressesIn(body, base));
-  }
-  return seen;
-}
-
 describe("a share page", () => {
   test("names nobody: no 32-hex id and not the owner's name in any page, link, card or tag it reaches", async () => {
     const start = `/s/${owner.shareKey}`;
-    const reached = await walk(start);
+    // The walk asks for every list, order, period and range of one account.
+    const reached = await walk(env.t, start, [`${start}/card.png`], 200);
     const own = [...reached.keys()].filter((p) => p.startsWith(start));
     expect(own.length).toBeGreaterThan(10);
     // The walk went through the profile tabs, the ranges, the periods and the card.

@@ -1,8 +1,9 @@
 // Where the browser tests find chromium: CHROMIUM_PATH when set, else `chromium` (or
 // `chromium-browser`) on PATH. Without it the browser tests skip with one line saying how to get
 // it; with CI=true a missing chromium fails the run instead.
-import { accessSync, constants } from "node:fs";
-import { test } from "bun:test";
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { listen } from "../../src/http/serve.ts";
 import type { Log } from "../../src/log.ts";
@@ -79,4 +80,37 @@ export async function servedInChromium(t: { app: Parameters<typeof listen>[0]; l
       await server.stop("tests done");
     },
   };
+}
+
+/** The folder a browser suite's screenshots go to (test/artifacts, git-ignored), made when missing. */
+export function artifactsDir(): string {
+  const dir = join(import.meta.dir, "../artifacts");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+type ServableApp = Parameters<typeof servedInChromium>[0] & { close(): Promise<void> };
+
+/**
+ * A browser suite's world: before its tests, the app `make` builds, seeded by `seed`, served to
+ * chromium; after them, both closed. Its fields are there once the suite's tests run.
+ */
+export function inChromium<T extends ServableApp>(
+  make: () => Promise<T>,
+  seed: (t: T) => Promise<void>,
+): { t: T; base: string; browser: Browser } {
+  const world = {} as { t: T; base: string; browser: Browser };
+  let served: Served | undefined;
+  beforeAll(async () => {
+    world.t = await make();
+    await seed(world.t);
+    served = await servedInChromium(world.t);
+    world.base = served.base;
+    world.browser = served.browser;
+  });
+  afterAll(async () => {
+    await served?.close();
+    await world.t?.close();
+  });
+  return world;
 }

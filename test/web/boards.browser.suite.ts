@@ -1,43 +1,40 @@
 // A board's page in chromium (issue 35) at a phone's width (390 px) and a desktop's (1280 px), light
 // and dark: findable players by name and link, the others "A player", the window tabs; and the
 // list of boards. Screenshots under test/artifacts/boards-*.png.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { testApp, type TestApp } from "../support/app.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { testApp } from "../support/app.ts";
+import { artifactsDir, inChromium } from "../support/browser.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 
-const artifacts = join(import.meta.dir, "../artifacts");
-mkdirSync(artifacts, { recursive: true });
+const artifacts = artifactsDir();
 
-let t: TestApp;
-let served: Served;
-let browser: Browser;
-let base: string;
-
-beforeAll(async () => {
-  t = await testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" });
-  const names = ["Technoblade_Fan", "MiningMarta", "Quiet_One", "Zed_Zero", "Kiri", "Hidden_Hal", "Bob_B", "Lowkey_Lu"];
-  for (const [i, name] of names.entries()) {
-    const p = await boardPlayer(t, name, { findable: !name.startsWith("Hidden") && !name.startsWith("Quiet") });
-    t.clock.advance(1000);
-    await upload(t, p, { "2026-11-17": { "kills.island.hub": 1200 - i * 130, "kills.island.spider_den": 40 * i } });
-  }
-  served = await servedInChromium(t);
-  ({ base, browser } = served);
-});
-
-afterAll(async () => {
-  await served?.close();
-  await t?.close();
-});
+const world = inChromium(
+  () => testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" }),
+  async (t) => {
+    const names = [
+      "Technoblade_Fan",
+      "MiningMarta",
+      "Quiet_One",
+      "Zed_Zero",
+      "Kiri",
+      "Hidden_Hal",
+      "Bob_B",
+      "Lowkey_Lu",
+    ];
+    for (const [i, name] of names.entries()) {
+      const p = await boardPlayer(t, name, { findable: !name.startsWith("Hidden") && !name.startsWith("Quiet") });
+      t.clock.advance(1000);
+      await upload(t, p, { "2026-11-17": { "kills.island.hub": 1200 - i * 130, "kills.island.spider_den": 40 * i } });
+    }
+  },
+);
 
 for (const scheme of ["light", "dark"] as const)
   for (const width of [390, 1280]) {
     test(`a board and the list, ${scheme}, ${width} px`, async () => {
+      const { base, browser } = world;
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
       const page = await context.newPage();
       const res = await page.goto(`${base}/boards/kills`, { waitUntil: "load" });

@@ -2,27 +2,20 @@
 // width (390 px) and a desktop's (1280 px), light and dark: members only, by name (members see each
 // other), the title escaped, the viewer's own rank pinned; and the group's page. Screenshots under
 // test/artifacts/group-*.png.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { testApp, type TestApp } from "../support/app.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { artifactsDir, inChromium } from "../support/browser.ts";
 import { boardPlayer, upload, type BoardPlayer } from "../boards/support.ts";
 import { pageLink } from "./seed.ts";
 
-const artifacts = join(import.meta.dir, "../artifacts");
-mkdirSync(artifacts, { recursive: true });
+const artifacts = artifactsDir();
 
-let t: TestApp;
-let served: Served;
-let browser: Browser;
-let base: string;
 let viewer: BoardPlayer;
 let groupId: string;
 
-const post = async (p: BoardPlayer, path: string, body: unknown) =>
+const post = async (t: TestApp, p: BoardPlayer, path: string, body: unknown) =>
   (await (
     await t.request(path, {
       method: "POST",
@@ -31,32 +24,30 @@ const post = async (p: BoardPlayer, path: string, body: unknown) =>
     })
   ).json()) as { id: string; inviteCode: string };
 
-beforeAll(async () => {
-  t = await testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" });
-  const names = ["Lantern_Lead", "MiningMarta", "Quiet_One", "Kiri", "Outside_Olly"];
-  const players: BoardPlayer[] = [];
-  for (const [i, name] of names.entries()) {
-    const p = await boardPlayer(t, name, { findable: name === "Kiri" || name === "Outside_Olly" });
-    players.push(p);
-    t.clock.advance(1000);
-    await upload(t, p, { "2026-11-17": { "kills.island.hub": 900 - i * 130 + (name === "Outside_Olly" ? 5000 : 0) } });
-  }
-  const group = await post(players[0]!, "/v1/groups", { title: "The <Lanterns> & friends" });
-  groupId = group.id;
-  for (const p of players.slice(1, 4)) await post(p, "/v1/groups/join", { code: group.inviteCode });
-  viewer = players[2]!;
-  served = await servedInChromium(t);
-  ({ base, browser } = served);
-});
-
-afterAll(async () => {
-  await served?.close();
-  await t?.close();
-});
+const world = inChromium(
+  () => testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" }),
+  async (t) => {
+    const names = ["Lantern_Lead", "MiningMarta", "Quiet_One", "Kiri", "Outside_Olly"];
+    const players: BoardPlayer[] = [];
+    for (const [i, name] of names.entries()) {
+      const p = await boardPlayer(t, name, { findable: name === "Kiri" || name === "Outside_Olly" });
+      players.push(p);
+      t.clock.advance(1000);
+      await upload(t, p, {
+        "2026-11-17": { "kills.island.hub": 900 - i * 130 + (name === "Outside_Olly" ? 5000 : 0) },
+      });
+    }
+    const group = await post(t, players[0]!, "/v1/groups", { title: "The <Lanterns> & friends" });
+    groupId = group.id;
+    for (const p of players.slice(1, 4)) await post(t, p, "/v1/groups/join", { code: group.inviteCode });
+    viewer = players[2]!;
+  },
+);
 
 for (const scheme of ["light", "dark"] as const)
   for (const width of [390, 1280]) {
     test(`a group's board and its page, ${scheme}, ${width} px`, async () => {
+      const { t, base, browser } = world;
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
       const page = await context.newPage();
       await page.goto(base + (await pageLink(t, viewer)), { waitUntil: "load" });
