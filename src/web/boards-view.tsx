@@ -142,14 +142,24 @@ export function BoardPageView(props: {
         {w.previous ? <a href={link(w.kind, w.previous)}>← Earlier</a> : ""}
         {w.next ? <a href={link(w.kind, w.next)}>Later →</a> : ""}
       </nav>
-      {page.me.map((m) => (
-        <Table
-          rows={m.rows}
-          unit={page.board.unit}
-          format={format}
-          caption={`Your rank: #${m.rank} of ${page.total}`}
-        />
-      ))}
+      {page.me.map((m) =>
+        // On the page shown already (a small board, or its first page): a line, not its rows twice.
+        page.rows.some((r) => r.you && r.rank === m.rank) ? (
+          <p>
+            <strong>
+              Your rank: #{m.rank} of {page.total.toLocaleString("en-GB")}
+            </strong>
+            <span class="muted"> (in bold below)</span>
+          </p>
+        ) : (
+          <Table
+            rows={m.rows}
+            unit={page.board.unit}
+            format={format}
+            caption={`Your rank: #${m.rank} of ${page.total}`}
+          />
+        ),
+      )}
       {page.rows.length === 0 ? (
         <p>Nobody is ranked in this window yet.</p>
       ) : (

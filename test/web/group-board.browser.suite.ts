@@ -57,8 +57,10 @@ for (const scheme of ["light", "dark"] as const)
       expect(text).toContain("The <Lanterns> & friends");
       expect(text).not.toContain("Outside_Olly");
       const rows = await page.$$eval("table.board-table tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
-      // The pinned rows (the viewer and two either side: all four members) and the page of four.
-      expect(rows).toHaveLength(8);
+      // The viewer is on the page shown: their rank is a line above it, the four members listed once.
+      expect(rows).toHaveLength(4);
+      expect(text).toContain("Your rank: #3 of 4");
+      expect(rows.filter((r) => r.includes("(you)"))).toHaveLength(1);
       expect(rows.filter((r) => r.includes("A player"))).toHaveLength(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await page.screenshot({ path: join(artifacts, `group-board-${width}-${scheme}.png`), fullPage: true });
