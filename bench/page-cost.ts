@@ -57,44 +57,17 @@ async function run(binary: string) {
   const base = service.url;
   const proc = { pid: service.pid };
   try {
-    const signIn = await fetch(`${base}/v1/auth/dev`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ uuid: "b".repeat(32), name: "BigAccount", zone: "UTC" }),
-    });
-    const auth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}` };
-    const s = await fetch(`${base}/v1/stats/settings`, {
-      method: "PATCH",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ settingsVersion: 1, findable: true, categories: { combat: true, gathering: true } }),
-    });
-    if (!s.ok) throw new Error(`settings: ${s.status} ${await s.text()}`);
-    const settingsVersion = ((await s.json()) as { settingsVersion: number }).settingsVersion;
+    const { auth, settingsVersion } = await findableAccount(base, "b".repeat(32), "BigAccount");
 
     // Build: every (key, day) once, oldest days first, 50 000 rows an upload.
     const today = Date.now();
     const days = Array.from({ length: DAYS }, (_, i) => dayOf(today - (DAYS - 1 - i) * 86_400_000));
     const t0 = performance.now();
     let batch = 0;
-    let blocks: { profileId: string; scope: string; day: string; rows: { k: string; v: number; m: string }[] }[] = [];
+    let blocks: Block[] = [];
     let count = 0;
     const send = async () => {
-      const body = Bun.gzipSync(
-        new TextEncoder().encode(
-          JSON.stringify({
-            schema: 1,
-            batchId: hex(++batch),
-            sentAt: Date.now(),
-            mode: "live",
-            client: { install: INSTALL, modVersion: "bench", minecraft: "1.21.4", catalogue: 1 },
-            zone: { id: "UTC" },
-            settingsVersion,
-            profile: { id: PROFILE, cuteName: "Kiwi" },
-            categories: ["combat", "gathering"],
-            counters: blocks,
-          }),
-        ),
-      );
+      const body = Bun.gzipSync(new TextEncoder().encode(upload(++batch, settingsVersion, blocks)));
       const r = await fetch(`${base}/v1/stats/ingest`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json", "content-encoding": "gzip" },
@@ -207,13 +180,30 @@ async function run(binary: string) {
   }
 }
 
-/** A small findable account's page, card, badge and periods, asked once each. */
-async function warmUp(base: string) {
+type Block = { profileId: string; scope: string; day: string; rows: { k: string; v: number; m: string }[] };
+
+/** An upload's body as the mod sends it: one install, one profile, these day blocks. */
+const upload = (batch: number, settingsVersion: number, counters: Block[]) =>
+  JSON.stringify({
+    schema: 1,
+    batchId: hex(batch),
+    sentAt: Date.now(),
+    mode: "live",
+    client: { install: INSTALL, modVersion: "bench", minecraft: "1.21.4", catalogue: 1 },
+    zone: { id: "UTC" },
+    settingsVersion,
+    profile: { id: PROFILE, cuteName: "Kiwi" },
+    categories: ["combat", "gathering"],
+    counters,
+  });
+
+/** Signs a player in (development sign-in) with findable statistics of both categories. */
+async function findableAccount(base: string, uuid: string, name: string) {
   const json = { "content-type": "application/json" };
   const signIn = await fetch(`${base}/v1/auth/dev`, {
     method: "POST",
     headers: json,
-    body: JSON.stringify({ uuid: "c".repeat(32), name: "WarmUp", zone: "UTC" }),
+    body: JSON.stringify({ uuid, name, zone: "UTC" }),
   });
   const auth = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}` };
   const s = await fetch(`${base}/v1/stats/settings`, {
@@ -221,23 +211,18 @@ async function warmUp(base: string) {
     headers: { ...auth, ...json },
     body: JSON.stringify({ settingsVersion: 1, findable: true, categories: { combat: true, gathering: true } }),
   });
-  const { settingsVersion } = (await s.json()) as { settingsVersion: number };
+  if (!s.ok) throw new Error(`settings: ${s.status} ${await s.text()}`);
+  return { auth, settingsVersion: ((await s.json()) as { settingsVersion: number }).settingsVersion };
+}
+
+/** A small findable account's page, card, badge and periods, asked once each. */
+async function warmUp(base: string) {
+  const { auth, settingsVersion } = await findableAccount(base, "c".repeat(32), "WarmUp");
   const rows = Array.from({ length: 5 }, (_, i) => ({ k: keyOf(i), v: i + 1, m: KINDS[i % KINDS.length]! }));
   const up = await fetch(`${base}/v1/stats/ingest`, {
     method: "POST",
-    headers: { ...auth, ...json },
-    body: JSON.stringify({
-      schema: 1,
-      batchId: hex(999_999),
-      sentAt: Date.now(),
-      mode: "live",
-      client: { install: INSTALL, modVersion: "bench", minecraft: "1.21.4", catalogue: 1 },
-      zone: { id: "UTC" },
-      settingsVersion,
-      profile: { id: PROFILE, cuteName: "Kiwi" },
-      categories: ["combat", "gathering"],
-      counters: [{ profileId: PROFILE, scope: "day", day: dayOf(Date.now()), rows }],
-    }),
+    headers: { ...auth, "content-type": "application/json" },
+    body: upload(999_999, settingsVersion, [{ profileId: PROFILE, scope: "day", day: dayOf(Date.now()), rows }]),
   });
   if (!up.ok) throw new Error(`warm-up upload: ${up.status} ${await up.text()}`);
   for (const [path, headers] of [

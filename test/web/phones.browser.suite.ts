@@ -12,7 +12,7 @@ import type { TestApp } from "../support/app.ts";
 import { servedInChromium, type Served } from "../support/browser.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 import { seedRecapPlayer } from "../recaps/seed-recap.ts";
-import { pageLink } from "./seed.ts";
+import { pageLink, patchSettings } from "./seed.ts";
 import { addDays, dayIn } from "../../src/wire/day.ts";
 import { PROFILE, envelope } from "../support/uploads.ts";
 import { pageEnv } from "./env.ts";
@@ -72,14 +72,7 @@ beforeAll(async () => {
   );
   expect(sent.status).toBe(200);
   // Findable and shared, so its page, its lists and its share page are public.
-  const settings = (await (await t.request("/v1/stats/settings", { headers: owner.auth })).json()) as {
-    settingsVersion: number;
-  };
-  await t.request("/v1/stats/settings", {
-    method: "PATCH",
-    headers: { ...owner.auth, "content-type": "application/json" },
-    body: JSON.stringify({ settingsVersion: settings.settingsVersion, findable: true }),
-  });
+  await patchSettings(t, owner, { findable: true });
   const share = (await (await t.request("/v1/stats/share/rotate", { method: "POST", headers: owner.auth })).json()) as {
     shareUrl: string;
   };

@@ -30,7 +30,8 @@ export async function seedSecondProfile(t: TestApp, p: Uploader, rows: { k: stri
   if (res.status !== 200) throw new Error(`the second profile's upload was refused: ${res.status} ${await res.text()}`);
 }
 
-async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unknown>) {
+/** Changes a player's settings at their current version (throws when refused). */
+export async function patchSettings(t: TestApp, p: Uploader, change: Record<string, unknown>) {
   const current = (await (await t.request("/v1/stats/settings", { headers: p.auth })).json()) as {
     settingsVersion: number;
   };
