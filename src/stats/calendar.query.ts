@@ -4,7 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { textArray } from "../db/array-param.ts";
-import { closedThrough } from "./counters.query.ts";
+import { closedThrough, openDays } from "./counters.query.ts";
 
 const p = sql.param;
 
@@ -66,9 +66,8 @@ export function activeDayRows(db: Db, uuid: string, profileIds: string[], from: 
       where c.uuid = ${uuid} and c.profile_id = any(${ids}::text[]) and c.day between ${from}::date and ${to}::date
         and c.day <= (select through from mark)
       union all
-      select d.day, count(distinct d.key) as keys from counter_days d
-      where d.uuid = ${uuid} and d.profile_id = any(${ids}::text[]) and d.day between ${from}::date and ${to}::date
-        and d.day > (select through from mark)
+      select d.day, count(distinct d.key) as keys from ${openDays(uuid)} d
+      where d.profile_id = any(${ids}::text[]) and d.day between ${from}::date and ${to}::date
       group by d.profile_id, d.day
     ) x
     group by day order by day`,

@@ -21,6 +21,19 @@ export const statsLock = (uuid: string) => sql`pg_advisory_xact_lock(hashtextext
 export const closedThrough = (uuid: string) =>
   sql`coalesce((select m.closed_through from counter_marks m where m.uuid = ${uuid}), '-infinity'::date)`;
 
+/**
+ * The account's open days (after its mark), every profile's, as a row source `d` through the
+ * (uuid, day) index (issue 40). Written as `uuid = and day > mark and profile_id =`, the planner
+ * without statistics (the embedded database, a fresh Postgres) reads them through the primary
+ * key's (uuid, profile_id) range and filters the days: every row the profile ever kept, so a
+ * profile of 10 000 keys x 100 days read a million index entries for its two open days. `offset 0`
+ * keeps the subquery whole, so its only conditions are the (uuid, day) index's; callers filter the
+ * profile (and keys) outside it. A read of one key or a few (a badge, a board) reads them by the
+ * primary key instead: that range is one key's.
+ */
+export const openDays = (uuid: string) =>
+  sql`(select * from counter_days where uuid = ${uuid} and day > ${closedThrough(uuid)} offset 0)`;
+
 export type AccountMark = {
   /** The day the account's days are closed through (YYYY-MM-DD). */
   closedThrough: string;

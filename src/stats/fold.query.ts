@@ -13,6 +13,7 @@ import {
   latestReading,
   mergedBackfill,
   onlyKeys,
+  openDays,
   overRows,
 } from "./counters.query.ts";
 
@@ -54,6 +55,8 @@ export function lifetimeRows(db: Db, uuid: string, profileId: string, only?: str
 function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string | string[]) {
   // One key only (a badge, issue 40): each read below is then one key's index range.
   const one = (alias: string) => onlyKeys(alias, only);
+  // A few keys read their open days by key; the whole profile reads the account's open days (openDays).
+  const few = only !== undefined;
   // Every fold of the open days, picked by kind once combined with the rollup's. A count's open days
   // add up as a numeric sum (no bigint overflow), like the exact fold.
   const open = overRows(sql`d.value`, latestDayReading, sql`k.kind = 'gauge'`);
@@ -77,7 +80,7 @@ function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string |
     opened as (
       select d.key, ${openSum} as sum, ${open.max} as max, ${open.min} as min, min(d.day) as first_day, max(d.day) as last_day,
         ${open.latest} as last_value
-      from counter_days d join counter_keys k on k.key = d.key
+      from ${few ? sql`counter_days` : openDays(uuid)} d join counter_keys k on k.key = d.key
       where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}${one("d")}
       group by d.key
     ),
@@ -185,8 +188,8 @@ export function chartRows(db: Db, uuid: string, profileIds: string[], from: stri
     : sql`select r.uuid, r.profile_id, r.key from counter_rollups r
       where r.uuid = ${uuid} and r.profile_id = any(${sql.param(profileIds)}::text[]) and r.last_day >= ${from}::date and r.first_day <= ${to}::date
       union
-      select distinct d.uuid, d.profile_id, d.key from counter_days d
-      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.day between ${from}::date and ${to}::date
+      select distinct d.uuid, d.profile_id, d.key from ${openDays(uuid)} d
+      where d.day between ${from}::date and ${to}::date
         and d.profile_id = any(${sql.param(profileIds)}::text[])`;
   // One range of the primary key's index per key: (key, day) compared as a row, which only that
   // index can read as a range. With separate conditions a plan through (uuid, day) reads every key's

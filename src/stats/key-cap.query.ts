@@ -3,7 +3,7 @@
 // or a seal baseline: each of these tables has a primary key leading with (uuid, profile_id, key).
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
-import { closedThrough } from "./counters.query.ts";
+import { closedThrough, openDays } from "./counters.query.ts";
 
 /**
  * Which of `keys` (uuid, profileId) does not hold yet: per key, at most four probes of a primary
@@ -42,7 +42,7 @@ export async function heldKeyCount(db: Db, uuid: string, profileId: string): Pro
       select key from counter_rollups where uuid = ${uuid} and profile_id = ${profileId}
       union select key from counter_backfills where uuid = ${uuid} and profile_id = ${profileId}
       union select key from counter_seals where uuid = ${uuid} and profile_id = ${profileId}
-      union select key from counter_days where uuid = ${uuid} and day > ${closedThrough(uuid)} and profile_id = ${profileId}
+      union select key from ${openDays(uuid)} d where d.profile_id = ${profileId}
     ) held`,
   );
   return row!.held;

@@ -14,6 +14,7 @@ import { rows } from "../../src/db/database.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { periodTotals } from "../../src/stats/periods.ts";
 import { chartSeries } from "../../src/stats/fold.ts";
+import { closeDaysPass } from "../../src/stats/rollups.ts";
 import type { CounterBlock } from "../../src/wire/envelope.ts";
 import { LIST_PAGE_SIZE } from "../../src/web/key-list.ts";
 
@@ -86,6 +87,21 @@ function rowsRead(t: TestApp, table = "counter_days") {
 }
 
 // The twelve leading figures of one group (large values) on the last 30 days, as both accounts show.
+/** Blocks of counter_days's indexes the database touched since the last call (cached or not). */
+function indexBlocks(t: TestApp) {
+  let last = 0;
+  return async () => {
+    await rows(t.db, sql`select pg_stat_force_next_flush()`);
+    const [r] = await rows<{ n: number }>(
+      t.db,
+      sql`select (coalesce(idx_blks_read, 0) + coalesce(idx_blks_hit, 0))::int as n from pg_statio_user_tables where relname = 'counter_days'`,
+    );
+    const n = r!.n - last;
+    last = r!.n;
+    return n;
+  };
+}
+
 const LEADING = Array.from({ length: 12 }, (_, i) => `mining.lead.k${String(i).padStart(2, "0")}`);
 const big = (i: number, d: number) => 1_000_000 + i * 1000 + d;
 
@@ -188,6 +204,31 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("7,777,777,777");
     expect(await read()).toBeGreaterThanOrEqual(400);
+  });
+
+  test("the open days are found by their day, not among every day the profile ever kept", async () => {
+    const t = await app();
+    const fresh = await findablePlayer(t, "FreshDays");
+    const old = await findablePlayer(t, "OldDays");
+    const keys = Array.from({ length: 300 }, (_, i) => `mining.day.k${String(i).padStart(3, "0")}`);
+    // The same 300 keys on today and yesterday (open days) for both; the old account also kept them
+    // on the 60 days before, closed by the rollups job as the service closes them.
+    await fill(t, old, keys, daysBack(61, 2), sum, 30);
+    await closeDaysPass({ db: t.db, clock: t.clock });
+    for (const p of [fresh, old]) await fill(t, p, keys, daysBack(1, 0), sum, 2);
+    const blocks = indexBlocks(t);
+    await blocks();
+    const page = async (name: string) => {
+      const res = await t.request(`/u/${name}`);
+      expect(res.status).toBe(200);
+      await res.text();
+      return blocks();
+    };
+    const freshBlocks = await page("FreshDays");
+    expect(freshBlocks).toBeGreaterThan(0);
+    // Before, the open days were read through the primary key's (uuid, profile) range: the old
+    // account's first page walked its 18 000 closed rows' index entries too (about 8x the blocks).
+    expect(await page("OldDays")).toBeLessThan(freshBlocks * 2);
   });
 
   test("concurrent requests for one page share one render", async () => {
