@@ -1,7 +1,7 @@
 // Between players: friends, trades, auctions, broadcasts of finds and rewards. Name families (see
 // families.ts for how a rule is written).
 
-import { anyOf, P, rule, START, type Family } from "./shapes.ts";
+import { anyOf, NAME, P, rule, START, type Family } from "./shapes.ts";
 
 export const friend: Family = {
   family: "friend",
@@ -14,13 +14,17 @@ export const friend: Family = {
     "removed you",
     "your friend",
     "accepted your",
+    "your (?:friends?|ignore|best friends?) list",
   ),
-  doc: "Friend requests, friend lists, profiles: Click here to view Name's profile",
+  doc: "Friend requests, friend lists, ignore lists, profiles: Click here to view Name's profile, Removed X from your friends list, X was added to your ignore list",
   rules: [
     rule(`(?:Friend request from|You are now friends with|friend request to|You removed|Click here to view) ${P}`),
     rule(
       `${START}${P} (?:removed you from|is now your friend|has sent you a friend request|accepted your friend request)`,
     ),
+    // A player's place on one of your lists: whoever is added to or removed from it, in either word order.
+    rule(`(?:[Rr]emoved?|[Aa]dded?) ${P} (?:from|to) your (?:friends?|ignore|best friends?) list`),
+    rule(`${P} (?:has been|was) (?:removed from|added to) your (?:friends?|ignore|best friends?) list`),
   ],
   examples: [["\n§eClick here to view §bnea89o§e's profile", ["nea89o"]]],
 };
@@ -67,14 +71,29 @@ export const reward: Family = {
     "Good job,",
     "Thanks,",
     "[Ww]elcome,",
+    "for assisting",
+    "gift with",
   ),
-  doc: "Broadcasts naming who found, unlocked or obtained something",
+  doc: "Broadcasts naming who found, unlocked or obtained something, and whom a reward was shared with: LOOT SHARE You received loot for assisting X!, RARE! +2,000 Coins gift with X!",
   rules: [
     rule(
       `${START}(?:[A-Z][A-Z ]{1,24}! )?${P} (?:has obtained|found|unlocked|caught|dug up|reached|is holding|is wearing|` +
         `is friends with)`,
     ),
     rule(`(?:You punched|What's up,|Good job,|Thanks,|welcome,|Welcome,) ${P}`),
+    // Whom a drop or a gift was shared with: the player is the object of "assisting" or "with".
+    rule(`(?:for assisting|gift with) ${P}`),
   ],
   examples: [["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]]],
+};
+
+export const npcVocative: Family = {
+  family: "npc_vocative",
+  gate: /\[NPC\]/,
+  doc: "An NPC addressing the player by name at the end of a clause: [NPC] Hoppity: What's up, X?",
+  rules: [
+    // The word after the last ", " of a clause in an NPC's line, closed by ! ? . or the line's end.
+    rule(`${START}\\[NPC\\] [^:\\n]{1,40}: [^\\n]{0,160}?, (?<name>${NAME})(?=[!?.]|[ \\t]{0,4}$)`),
+  ],
+  examples: [["[NPC] Hoppity: ✆ What's up, oBlazin?", ["oBlazin"]]],
 };

@@ -25,6 +25,8 @@ import {
   heldOutCleanStrings3,
   heldOutNameLines4,
   heldOutCleanStrings4,
+  heldOutNameLines5,
+  heldOutCleanStrings5,
 } from "./corpus.ts";
 
 /** Both held-out batches (the second gathered after the rules were written). */
@@ -148,21 +150,50 @@ describe("the fourth held-out batch, as a whole", () => {
     expect(heldOutNameLines4.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
   });
 
-  test("at least 328 of its 336 names are replaced (105 of 107 with codes) and 306 of 314 lines refused", () => {
+  test("at least 335 of its 336 names are replaced (105 of 107 with codes) and 313 of 314 lines refused", () => {
     const left = heldOutNameLines4.reduce((n, l) => n + namesLeft(l).length, 0);
     const coded = heldOutNameLines4.filter((l) => l.text.includes("§"));
     const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
     const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
     expect(names).toBe(336);
-    expect(names - left).toBeGreaterThanOrEqual(328);
+    expect(names - left).toBeGreaterThanOrEqual(335);
     expect(codedNames - codedLeft).toBeGreaterThanOrEqual(105);
-    expect(heldOutNameLines4.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(306);
+    expect(heldOutNameLines4.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(313);
   });
 
   test("at most 1 of its 20 identifiers and none of its 86 clean display lines are altered or refused", () => {
     const wrong = heldOutCleanStrings4.filter((s) => altered(s.text) || refused(s.text));
     expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(1);
     expect(wrong.filter((s) => !identifierFamilies.has(s.family)).length).toBe(0);
+  });
+});
+
+// The fifth held-out batch (issue 36): measured before any rule change for it (201 of 235 names, 179
+// of 208 lines, 2 of 223 display lines altered), then once after the rules were generalised against
+// the development part. It holds the figures reached then, below the 99% floor, so a regression
+// fails here; it is not tuned against line by line (see CHANGELOG.md).
+describe("the fifth held-out batch, as a whole", () => {
+  const names = heldOutNameLines5.reduce((n, l) => n + l.names.length, 0);
+  test("holds at least 150 lines with names, each with its source", () => {
+    expect(heldOutNameLines5.length).toBeGreaterThanOrEqual(150);
+    expect(heldOutNameLines5.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
+  });
+
+  test("at least 213 of its 235 names are replaced (101 of 110 with codes) and 191 of 208 lines refused", () => {
+    const left = heldOutNameLines5.reduce((n, l) => n + namesLeft(l).length, 0);
+    const coded = heldOutNameLines5.filter((l) => l.text.includes("§"));
+    const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
+    const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
+    expect(names).toBe(235);
+    expect(names - left).toBeGreaterThanOrEqual(213);
+    expect(codedNames - codedLeft).toBeGreaterThanOrEqual(101);
+    expect(heldOutNameLines5.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(191);
+  });
+
+  test("none of its 8 identifiers and at most 3 of its 223 clean display lines are altered or refused", () => {
+    const wrong = heldOutCleanStrings5.filter((s) => altered(s.text) || refused(s.text));
+    expect(wrong.filter((s) => identifierFamilies.has(s.family)).length).toBe(0);
+    expect(wrong.filter((s) => !identifierFamilies.has(s.family)).length).toBeLessThanOrEqual(3);
   });
 });
 
