@@ -24,7 +24,9 @@ export const friend: Family = {
     ),
     // A player's place on one of your lists: whoever is added to or removed from it, in either word order.
     rule(`(?:[Rr]emoved?|[Aa]dded?) ${P} (?:from|to) your (?:friends?|ignore|best friends?) list`),
-    rule(`${P} (?:has been|was) (?:removed from|added to) your (?:friends?|ignore|best friends?) list`),
+    rule(
+      `${P} (?:has been|was|isn't|is not|is no longer) (?:removed from|added to|on|in) your (?:friends?|ignore|best friends?) list`,
+    ),
   ],
   examples: [["\n§eClick here to view §bnea89o§e's profile", ["nea89o"]]],
 };
@@ -40,6 +42,17 @@ export const trade: Family = {
     ),
   ],
   examples: [["Trade completed with §b[MVP§c+§b] lrg89§f!", ["lrg89"]]],
+};
+
+export const invite: Family = {
+  family: "invite",
+  gate: /[Ii]nvite|[Rr]equest/,
+  doc: "Whoever an invite or a request comes from or goes to, whatever it is for: The party invite from X has expired, You have Pending trade request from X.",
+  rules: [
+    // The name closes the phrase: the line ends, or a stop or "has expired" follows ("a request to join the guild" is no one).
+    rule(`(?:[Ii]nvite|[Rr]equest)s? (?:from|to) ${P}(?=[ \\t]{0,4}(?:[.!,]|$)| (?:has |have )?expired)`),
+  ],
+  examples: [["You have Pending trade request from IvicaCuncic.", ["IvicaCuncic"]]],
 };
 
 export const auction: Family = {
