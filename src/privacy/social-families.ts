@@ -1,7 +1,7 @@
 // Between players: friends, trades, auctions, broadcasts of finds and rewards. Name families (see
 // families.ts for how a rule is written).
 
-import { anyOf, NAME, P, rule, START, type Family } from "./shapes.ts";
+import { anyOf, NAME, P, P2, rule, START, type Family } from "./shapes.ts";
 
 export const friend: Family = {
   family: "friend",
@@ -109,4 +109,23 @@ export const npcVocative: Family = {
     rule(`${START}\\[NPC\\] [^:\\n]{1,40}: [^\\n]{0,160}?, (?<name>${NAME})(?=[!?.]|[ \\t]{0,4}$)`),
   ],
   examples: [["[NPC] Hoppity: ✆ What's up, oBlazin?", ["oBlazin"]]],
+};
+
+export const teleport: Family = {
+  family: "teleport",
+  gate: /[Tt]eleported/,
+  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!",
+  rules: [rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`), rule(`[Yy]ou teleported ${P} to ${P2}`)],
+  examples: [["BehavingTurtle4 teleported you to Kalmaria!", ["BehavingTurtle4", "Kalmaria"]]],
+};
+
+export const moderation: Family = {
+  family: "moderation",
+  gate: /[Bb]anned|[Mm]uted|[Kk]icked/,
+  doc: "A punishment's target: Successfully banned X for 7d., X has been successfully banned from the server!",
+  rules: [
+    rule(`[Ss]uccessfully (?:banned|unbanned|muted|unmuted|kicked)(?: player:?)? ${P}`),
+    rule(`${START}${P} (?:has been|was) (?:successfully )?(?:banned|unbanned|muted|unmuted)`),
+  ],
+  examples: [["Successfully banned oBlazin for 7d.", ["oBlazin"]]],
 };

@@ -179,15 +179,15 @@ describe("the fifth held-out batch, as a whole", () => {
     expect(heldOutNameLines5.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
   });
 
-  test("at least 216 of its 235 names are replaced (101 of 110 with codes) and 194 of 208 lines refused", () => {
+  test("at least 217 of its 235 names are replaced (102 of 110 with codes) and 195 of 208 lines refused", () => {
     const left = heldOutNameLines5.reduce((n, l) => n + namesLeft(l).length, 0);
     const coded = heldOutNameLines5.filter((l) => l.text.includes("§"));
     const codedLeft = coded.reduce((n, l) => n + namesLeft(l).length, 0);
     const codedNames = coded.reduce((n, l) => n + l.names.length, 0);
     expect(names).toBe(235);
-    expect(names - left).toBeGreaterThanOrEqual(216);
-    expect(codedNames - codedLeft).toBeGreaterThanOrEqual(101);
-    expect(heldOutNameLines5.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(194);
+    expect(names - left).toBeGreaterThanOrEqual(217);
+    expect(codedNames - codedLeft).toBeGreaterThanOrEqual(102);
+    expect(heldOutNameLines5.filter((l) => refused(l.text)).length).toBeGreaterThanOrEqual(195);
   });
 
   test("none of its 8 identifiers and at most 3 of its 223 clean display lines are altered or refused", () => {
