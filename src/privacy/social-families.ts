@@ -15,15 +15,18 @@ export const friend: Family = {
     "your friend",
     "accepted your",
     "your (?:friends?|ignore|best friends?) list",
+    "to your (?:party|guild|co-op)",
   ),
-  doc: "Friend requests, friend lists, ignore lists, profiles: Click here to view Name's profile, Removed X from your friends list, X was added to your ignore list",
+  doc: "Friend requests, friend lists, ignore lists, profiles: Click here to view Name's profile, Removed X from your friends list, X was added to your ignore list, You have added X to your party!",
   rules: [
     rule(`(?:Friend request from|You are now friends with|friend request to|You removed|Click here to view) ${P}`),
     rule(
       `${START}${P} (?:removed you from|is now your friend|has sent you a friend request|accepted your friend request)`,
     ),
     // A player's place on one of your lists: whoever is added to or removed from it, in either word order.
-    rule(`(?:[Rr]emoved?|[Aa]dded?) ${P} (?:from|to) your (?:friends?|ignore|best friends?) list`),
+    rule(
+      `(?:[Rr]emoved?|[Aa]dded?) ${P} (?:from|to) your (?:(?:friends?|ignore|best friends?) list|party|guild|co-op)\\b`,
+    ),
     rule(
       `${P} (?:has been|was|isn't|is not|is no longer) (?:removed from|added to|on|in) your (?:friends?|ignore|best friends?) list`,
     ),
