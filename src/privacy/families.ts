@@ -19,7 +19,7 @@
 
 import { allChat, channelLine, rankTag, tabList, whisper } from "./chat-families.ts";
 import { action, dungeon, label, party } from "./team-families.ts";
-import { auction, friend, reward, trade } from "./social-families.ts";
+import { auction, friend, invite, moderation, npcVocative, reward, teleport, trade } from "./social-families.ts";
 import { command, joinedLine, membership } from "./membership-families.ts";
 import { crashReport } from "./log-families.ts";
 import type { Family, Rule } from "./shapes.ts";
@@ -40,8 +40,12 @@ export const families: readonly Family[] = [
   party,
   friend,
   trade,
+  invite,
   auction,
   reward,
+  npcVocative,
+  teleport,
+  moderation,
   membership,
   joinedLine,
   command,

@@ -1,7 +1,7 @@
 // Between players: friends, trades, auctions, broadcasts of finds and rewards. Name families (see
 // families.ts for how a rule is written).
 
-import { anyOf, P, rule, START, type Family } from "./shapes.ts";
+import { anyOf, NAME, P, P2, rule, START, type Family } from "./shapes.ts";
 
 export const friend: Family = {
   family: "friend",
@@ -14,12 +14,21 @@ export const friend: Family = {
     "removed you",
     "your friend",
     "accepted your",
+    "your (?:friends?|ignore|best friends?) list",
+    "to your (?:party|guild|co-op)",
   ),
-  doc: "Friend requests, friend lists, profiles: Click here to view Name's profile",
+  doc: "Friend requests, friend lists, ignore lists, profiles: Click here to view Name's profile, Removed X from your friends list, X was added to your ignore list, You have added X to your party!",
   rules: [
     rule(`(?:Friend request from|You are now friends with|friend request to|You removed|Click here to view) ${P}`),
     rule(
       `${START}${P} (?:removed you from|is now your friend|has sent you a friend request|accepted your friend request)`,
+    ),
+    // A player's place on one of your lists: whoever is added to or removed from it, in either word order.
+    rule(
+      `(?:[Rr]emoved?|[Aa]dded?) ${P} (?:from|to) your (?:(?:friends?|ignore|best friends?) list|party|guild|co-op)\\b`,
+    ),
+    rule(
+      `${P} (?:has been|was|isn't|is not|is no longer) (?:removed from|added to|on|in) your (?:friends?|ignore|best friends?) list`,
     ),
   ],
   examples: [["\n§eClick here to view §bnea89o§e's profile", ["nea89o"]]],
@@ -36,6 +45,17 @@ export const trade: Family = {
     ),
   ],
   examples: [["Trade completed with §b[MVP§c+§b] lrg89§f!", ["lrg89"]]],
+};
+
+export const invite: Family = {
+  family: "invite",
+  gate: /[Ii]nvite|[Rr]equest/,
+  doc: "Whoever an invite or a request comes from or goes to, whatever it is for: The party invite from X has expired, You have Pending trade request from X.",
+  rules: [
+    // The name closes the phrase: the line ends, or a stop or "has expired" follows ("a request to join the guild" is no one).
+    rule(`(?:[Ii]nvite|[Rr]equest)s? (?:from|to) ${P}(?=[ \\t]{0,4}(?:[.!,]|$)| (?:has |have )?expired)`),
+  ],
+  examples: [["You have Pending trade request from IvicaCuncic.", ["IvicaCuncic"]]],
 };
 
 export const auction: Family = {
@@ -67,14 +87,48 @@ export const reward: Family = {
     "Good job,",
     "Thanks,",
     "[Ww]elcome,",
+    "for assisting",
+    "gift with",
   ),
-  doc: "Broadcasts naming who found, unlocked or obtained something",
+  doc: "Broadcasts naming who found, unlocked or obtained something, and whom a reward was shared with: LOOT SHARE You received loot for assisting X!, RARE! +2,000 Coins gift with X!",
   rules: [
     rule(
       `${START}(?:[A-Z][A-Z ]{1,24}! )?${P} (?:has obtained|found|unlocked|caught|dug up|reached|is holding|is wearing|` +
         `is friends with)`,
     ),
     rule(`(?:You punched|What's up,|Good job,|Thanks,|welcome,|Welcome,) ${P}`),
+    // Whom a drop or a gift was shared with: the player is the object of "assisting" or "with".
+    rule(`(?:for assisting|gift with) ${P}`),
   ],
   examples: [["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]]],
+};
+
+export const npcVocative: Family = {
+  family: "npc_vocative",
+  gate: /\[NPC\]/,
+  doc: "An NPC addressing the player by name at the end of a clause: [NPC] Hoppity: What's up, X?",
+  rules: [
+    // The word after the last ", " of a clause in an NPC's line, closed by ! ? . or the line's end.
+    rule(`${START}\\[NPC\\] [^:\\n]{1,40}: [^\\n]{0,160}?, (?<name>${NAME})(?=[!?.]|[ \\t]{0,4}$)`),
+  ],
+  examples: [["[NPC] Hoppity: ✆ What's up, oBlazin?", ["oBlazin"]]],
+};
+
+export const teleport: Family = {
+  family: "teleport",
+  gate: /[Tt]eleported/,
+  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!",
+  rules: [rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`), rule(`[Yy]ou teleported ${P} to ${P2}`)],
+  examples: [["BehavingTurtle4 teleported you to Kalmaria!", ["BehavingTurtle4", "Kalmaria"]]],
+};
+
+export const moderation: Family = {
+  family: "moderation",
+  gate: /[Bb]anned|[Mm]uted|[Kk]icked/,
+  doc: "A punishment's target: Successfully banned X for 7d., X has been successfully banned from the server!",
+  rules: [
+    rule(`[Ss]uccessfully (?:banned|unbanned|muted|unmuted|kicked)(?: player:?)? ${P}`),
+    rule(`${START}${P} (?:has been|was) (?:successfully )?(?:banned|unbanned|muted|unmuted)`),
+  ],
+  examples: [["Successfully banned oBlazin for 7d.", ["oBlazin"]]],
 };
