@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import type { Clock } from "./clock.ts";
 import type { Log } from "./log.ts";
-import type { Db } from "./db/database.ts";
+import { isEmbedded, type Db } from "./db/database.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { VERSION } from "./version.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -89,11 +89,15 @@ export function createApp(deps: AppDeps) {
   // One gate for every route that streams an export (the API's and the owner's CSV on the page).
   const exports = exportGate(deps.config.exportsMaxRunning);
   // Every key's lifetime figure, kept between renders of one account's pages and cards (issue 40).
+  // On the embedded database every write is this process's: uploads, imports and erasures say what
+  // they wrote, and a set is read again in part (lifetime-memo.ts).
   const lifetimes = lifetimeMemo({
     maxFigures: deps.config.pageLifetimeFigures,
-    ttlMs: deps.config.pageCacheTtlMs,
+    ttlMs: deps.config.pageLifetimeMemoTtlMs,
     clock: deps.clock,
+    incremental: isEmbedded(deps.db),
   });
+  const wrote = lifetimes.wrote;
   const renders = workGate({
     atOnce: deps.config.pageRendersAtOnce,
     queue: deps.config.pageRenderQueue,
@@ -134,13 +138,22 @@ export function createApp(deps: AppDeps) {
         heldKeys: recordedKeys,
       }),
     )
-    .use(ingestRoutes({ ...deps, afterUpload }))
+    .use(ingestRoutes({ ...deps, afterUpload, wrote }))
     .use(foldRoutes(deps))
     .use(periodRoutes(deps))
     .use(recapRoutes(deps))
-    .use(exportEraseRoutes({ ...deps, exports, eraseAlso: leaveBoards }))
+    .use(
+      exportEraseRoutes({
+        ...deps,
+        exports,
+        eraseAlso: (tx, uuid, what) => {
+          wrote(uuid, null);
+          return leaveBoards(tx, uuid, what);
+        },
+      }),
+    )
     .use(tokenRoutes(deps))
-    .use(importRoutes({ ...deps, afterUpload }))
+    .use(importRoutes({ ...deps, afterUpload, wrote }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))

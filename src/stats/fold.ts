@@ -107,18 +107,24 @@ export type FoldDeps = { db: Db; catalogue: Catalogue; items?: ItemNamer };
 
 /** Every key of one profile with its lifetime figure; `only`: that key or those keys alone (absent: every key). */
 export async function keysWithLifetime(deps: FoldDeps, uuid: string, profileId: string, only?: string | string[]) {
+  return distinctLabels(await lifetimeFigures(deps, uuid, profileId, only));
+}
+
+/**
+ * keysWithLifetime's figures in key order (bytes) before labels that two keys share are told apart
+ * (distinctLabels): a set read in parts (lifetime-memo.ts) is told apart once whole.
+ */
+export async function lifetimeFigures(deps: FoldDeps, uuid: string, profileId: string, only?: string | string[]) {
   await refreshStaleRollups(deps.db, uuid, profileId, only);
   const rows = await lifetimeRows(deps.db, uuid, profileId, only);
-  return distinctLabels(
-    rows.map((row) => ({
-      key: row.key,
-      ...describeKey(deps.catalogue, row.key, deps.items),
-      kind: row.kind,
-      unit: row.unit,
-      category: row.category,
-      lifetime: lifetimeOf(row),
-    })),
-  );
+  return rows.map((row) => ({
+    key: row.key,
+    ...describeKey(deps.catalogue, row.key, deps.items),
+    kind: row.kind,
+    unit: row.unit,
+    category: row.category,
+    lifetime: lifetimeOf(row),
+  }));
 }
 
 export async function listProfiles(db: Db, uuid: string) {

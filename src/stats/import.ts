@@ -50,6 +50,8 @@ export type ImportDeps = {
    * import command; a fault in it is logged, never the import's).
    */
   afterUpload?: (upload: UploadDone) => Promise<void>;
+  /** Told, inside the import's transaction, that anything of the account may change (the pages' memo of lifetime figures). */
+  wrote?: (uuid: string, written: null) => void;
 };
 
 export type ImportOptions = {
@@ -216,6 +218,7 @@ export async function importFile(
   try {
     answer = await deps.db.transaction(async (tx) => {
       await lockAccountStats(tx, uuid);
+      deps.wrote?.(uuid, null);
       const account = await requireAccount(tx, uuid);
       tally = emptyTally(account, await sealedDays(tx, uuid), addDays(dayIn(account.zone, now), -RECENT_DAYS));
       const written = tally;

@@ -20,6 +20,18 @@ import { readMark } from "./counters.query.ts";
 import { countInstall } from "../reports/release-health.ts";
 import { consentFilter, envelopeWarnings, keyWarnings, splitBlocks, type Answer } from "./ingest-kept.ts";
 import { claimBatch, finish, pinRowKeys, writeActivity, writeCounters } from "./ingest-writes.ts";
+import type { Written } from "./lifetime-memo.ts";
+
+/** Each profile's keys among these rows. */
+function keysByProfile(rows: { profileId: string; key: string }[]): Written {
+  const keys = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const set = keys.get(r.profileId);
+    if (set) set.add(r.key);
+    else keys.set(r.profileId, new Set([r.key]));
+  }
+  return keys;
+}
 
 export type IngestDeps = {
   db: Db;
@@ -38,6 +50,8 @@ export type IngestDeps = {
    * in it is logged, never the upload's.
    */
   afterUpload?: (upload: UploadDone) => Promise<void>;
+  /** Told, inside the upload's transaction, which keys of which profiles it writes (the pages' memo of lifetime figures). */
+  wrote?: (uuid: string, written: Written) => void;
 };
 
 /** What a committed upload wrote: the account's zone, its profile, and each row's key and day (null: a backfill). */
@@ -90,6 +104,7 @@ export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Pro
     for (const r of dayRows) r.kind = pins.pinned.get(r.key)!.kind;
 
     await writeCounters(tx, uuid, env, sorted, sealedBeforeDay, mark);
+    deps.wrote?.(uuid, keysByProfile([...dayRows, ...backfills]));
     await keepHeldDigest(tx, uuid, cap);
     const written = await writeActivity(tx, uuid, env, kept);
     // The version a signed-in client runs, for bug intake (only one a report could name is kept).

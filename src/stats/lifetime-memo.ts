@@ -4,21 +4,38 @@
 // in its keys. Pages that differ only in what else they show (period, range, group, list page) reuse
 // that read while the account has not uploaded since, so a stranger asking for every page a large
 // account has costs its lifetime read once per upload, not once per page. The state is the account's
-// last upload and its profiles (an upload or an erasure changes it); what changes without an upload
-// (a retention seal moving a baseline's date) shows within the page cache's own time to live.
+// last upload and its profiles (an upload or an erasure changes it).
+//
+// Where this process makes every write (the embedded database: its folder is locked to one
+// process), an upload, an import and an erasure say what they wrote (`wrote`, inside their
+// transaction), and the set kept for an older state is brought to the new one by reading again only
+// the keys written since: the first page after an upload of 20 keys reads 20 keys, not the
+// profile's 10 000. A write this memo did not hear of (another instance on Postgres) leaves the
+// state changed with nothing to account for it, and the whole set is read again. What changes
+// without a write (a seal or retention moving a baseline's date, never a value) shows once the set
+// is read whole again, at most PAGE_LIFETIME_MEMO_TTL_MS after its last whole read.
 import type { Clock } from "../clock.ts";
-import { keysWithLifetime, profilesState, type FoldDeps } from "./fold.ts";
+import { distinctLabels } from "./labels.ts";
+import { lifetimeFigures, profilesState, type FoldDeps } from "./fold.ts";
 import { activeDays } from "./periods.ts";
 
-type Figures = Awaited<ReturnType<typeof keysWithLifetime>>;
+type Figure = Awaited<ReturnType<typeof lifetimeFigures>>[number];
 type ActiveDay = Awaited<ReturnType<typeof activeDays>>[number];
 
 /** Calendars kept at most (each a year of days at most: a few KiB). */
 const CALENDARS_KEPT = 1_000;
+/** Writes remembered per account, and accounts remembered: past them, a set is read whole. */
+const WRITES_KEPT = 32;
+const ACCOUNTS_KEPT = 10_000;
+/** A write of more keys than this is remembered as "every key": its set is read whole (one statement beats a long list). */
+const WRITE_KEYS_KEPT = 2_000;
+
+/** What a write changed: by profile, its keys; null: anything of the account (an erasure, an import). */
+export type Written = Map<string, Iterable<string>> | null;
 
 export type LifetimeMemo = {
   /** The profile's every key with its lifetime figure, as keysWithLifetime answers it (shared: never mutate it). */
-  figures(deps: FoldDeps, uuid: string, profileId: string, state: string): Promise<readonly Figures[number][]>;
+  figures(deps: FoldDeps, uuid: string, profileId: string, state: string): Promise<readonly Figure[]>;
   /**
    * The calendar's days in [from, to] of these profiles, as activeDays answers them, kept the same
    * way: its open days are counted from their rows, linear in the keys recorded on them (10 000 keys
@@ -31,28 +48,109 @@ export type LifetimeMemo = {
     span: { from: string; to: string },
     state: string,
   ): Promise<readonly ActiveDay[]>;
+  /** Told by a write of this process, inside its transaction, what it changes (see the file's head). */
+  wrote(uuid: string, written: Written): void;
 };
+
+type Entry = {
+  /** When the set was last read whole: its age bounds what changes without a write. */
+  at: number;
+  profile: string;
+  state: string;
+  /** The account's count of writes heard when the read began. */
+  version: number;
+  /** In key order, before labels two keys share are told apart. */
+  raw: readonly Figure[];
+  figures: readonly Figure[];
+};
+
+const byBytes = (a: Figure, b: Figure) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/** `raw` with the `changed` keys' figures replaced by `fresh` (a key not in it is gone), in key order. */
+function patched(raw: readonly Figure[], changed: Set<string>, fresh: Figure[]): Figure[] {
+  const read = new Map(fresh.map((f) => [f.key, f]));
+  const out: Figure[] = [];
+  for (const f of raw) {
+    if (!changed.has(f.key)) out.push(f);
+    else if (read.has(f.key)) {
+      out.push(read.get(f.key)!);
+      read.delete(f.key);
+    }
+  }
+  if (read.size === 0) return out;
+  out.push(...read.values());
+  return out.sort(byBytes);
+}
 
 /**
  * Keeps at most `maxFigures` figures in all (least recently used account first), each set at most
- * `ttlMs`; concurrent asks for one set share one read. `maxFigures` 0: nothing is kept.
+ * `ttlMs` after its last whole read; concurrent asks for one set share one read. `maxFigures` 0:
+ * nothing is kept. `incremental`: this process makes every write (see the file's head).
  */
-export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: Clock }): LifetimeMemo {
-  const kept = new Map<string, { at: number; profile: string; figures: readonly Figures[number][] }>();
-  const reading = new Map<string, Promise<readonly Figures[number][]>>();
-  /** The key a profile's figures are kept under (its account's state when read): one set a profile. */
-  const current = new Map<string, string>();
+export function lifetimeMemo(opts: {
+  maxFigures: number;
+  ttlMs: number;
+  clock: Clock;
+  incremental?: boolean;
+}): LifetimeMemo {
+  const kept = new Map<string, Entry>();
+  const reading = new Map<string, Promise<readonly Figure[]>>();
   let held = 0;
   const forget = (key: string) => {
     const entry = kept.get(key);
     if (!entry) return;
-    held -= entry.figures.length;
+    held -= entry.raw.length;
     kept.delete(key);
-    if (current.get(entry.profile) === key) current.delete(entry.profile);
+  };
+  // Per account, a count of the writes heard and the last few writes' keys.
+  const writes = new Map<
+    string,
+    { version: number; log: { version: number; keys: Map<string, Set<string>> | null }[] }
+  >();
+  const versionOf = (uuid: string) => writes.get(uuid)?.version ?? 0;
+  /**
+   * The keys of `profileId` written since `version`, asked when the account's state moved; null: not
+   * known (read the set whole), as when no write was heard at all (the state moved without one).
+   */
+  const writtenSince = (uuid: string, profileId: string, version: number): Set<string> | null => {
+    const w = writes.get(uuid);
+    if (!w || w.version === version || w.log.length === 0 || w.log[0]!.version > version + 1) return null;
+    const keys = new Set<string>();
+    for (const e of w.log) {
+      if (e.version <= version) continue;
+      if (e.keys === null) return null;
+      for (const k of e.keys.get(profileId) ?? []) keys.add(k);
+    }
+    return keys;
   };
   const calendars = new Map<string, { at: number; days: readonly ActiveDay[] }>();
   const countingDays = new Map<string, Promise<readonly ActiveDay[]>>();
   return {
+    wrote(uuid, written) {
+      const w = writes.get(uuid) ?? { version: 0, log: [] };
+      writes.delete(uuid);
+      w.version++;
+      let keys: Map<string, Set<string>> | null = null;
+      if (written !== null) {
+        keys = new Map();
+        let n = 0;
+        for (const [profileId, list] of written) {
+          const set = new Set(list);
+          keys.set(profileId, set);
+          n += set.size;
+        }
+        if (n > WRITE_KEYS_KEPT) keys = null;
+      }
+      w.log.push({ version: w.version, keys });
+      if (w.log.length > WRITES_KEPT) w.log.shift();
+      writes.set(uuid, w);
+      if (writes.size > ACCOUNTS_KEPT) {
+        // The account heard of longest ago: its kept sets can no longer be brought up to date.
+        const [oldest] = writes.keys();
+        writes.delete(oldest!);
+        for (const [key, entry] of kept) if (entry.profile.startsWith(`${oldest}|`)) forget(key);
+      }
+    },
     async calendar(deps, uuid, profileIds, span, state) {
       const key = `${uuid}|${profileIds.join(",")}|${span.from}|${span.to}|${state}`;
       const entry = calendars.get(key);
@@ -82,34 +180,53 @@ export function lifetimeMemo(opts: { maxFigures: number; ttlMs: number; clock: C
       const profile = `${uuid}|${profileId}`;
       // Labels name items by the item list's copy at hand: a page, a card and a badge read with the
       // same copy share one set, and a refreshed list is read afresh (issue 34).
-      const key = `${profile}|${state}|items ${deps.items?.version ?? "none"}`;
-      const entry = kept.get(key);
-      if (entry && opts.clock.now() - entry.at < opts.ttlMs) {
+      const key = `${profile}|items ${deps.items?.version ?? "none"}`;
+      const now = opts.clock.now();
+      let entry = kept.get(key);
+      if (entry && now - entry.at >= opts.ttlMs) {
+        forget(key);
+        entry = undefined;
+      }
+      if (entry?.state === state) {
         kept.delete(key);
         kept.set(key, entry);
         return entry.figures;
       }
-      forget(key);
-      const pending = reading.get(key);
+      const pendingKey = `${key}|${state}`;
+      const pending = reading.get(pendingKey);
       if (pending) return pending;
-      const read = keysWithLifetime(deps, uuid, profileId).then((list) => Object.freeze(list));
-      reading.set(key, read);
-      try {
-        const figures = await read;
-        if (figures.length <= opts.maxFigures) {
-          const before = current.get(profile);
-          if (before !== undefined) forget(before);
-          kept.set(key, { at: opts.clock.now(), profile, figures });
-          current.set(profile, key);
-          held += figures.length;
+      const base = entry;
+      const read = (async () => {
+        const version = versionOf(uuid);
+        const changed = opts.incremental && base ? writtenSince(uuid, profileId, base.version) : null;
+        let raw: readonly Figure[];
+        let at = now;
+        if (base && changed && changed.size <= Math.max(64, base.raw.length / 4)) {
+          raw =
+            changed.size === 0
+              ? base.raw
+              : patched(base.raw, changed, await lifetimeFigures(deps, uuid, profileId, [...changed]));
+          at = base.at;
+        } else raw = await lifetimeFigures(deps, uuid, profileId);
+        const figures = Object.freeze(changed?.size === 0 && base ? base.figures : distinctLabels([...raw]));
+        const current = kept.get(key);
+        // A read that began later may have finished first: the newer set stays.
+        if (raw.length <= opts.maxFigures && !(current && current.version > version)) {
+          forget(key);
+          kept.set(key, { at, profile, state, version, raw, figures });
+          held += raw.length;
           for (const old of kept.keys()) {
             if (held <= opts.maxFigures) break;
             forget(old);
           }
         }
         return figures;
+      })();
+      reading.set(pendingKey, read);
+      try {
+        return await read;
       } finally {
-        reading.delete(key);
+        reading.delete(pendingKey);
       }
     },
   };

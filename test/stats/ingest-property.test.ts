@@ -1,7 +1,7 @@
 // Property: random valid uploads, applied in any order and any number of times, leave the same
 // stored rows as applying each once in order of arrival (contract 1.2: replays give identical
 // state). Seeded, so a failure names the seed that reproduces it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { uploader, INSTALL_A, INSTALL_B, PROFILE, ACCOUNT, categoriesOf } from "../support/uploads.ts";
 import { storedState } from "../support/stored.ts";
@@ -10,6 +10,10 @@ import { and, asc, eq } from "drizzle-orm";
 import { counterRollups } from "../../src/stats/counters.table.ts";
 import { recomputeRollups, refreshStaleRollups } from "../../src/stats/rollup.query.ts";
 import { rng } from "../support/random.ts";
+
+// A seed's dozens of uploads take 0.6-1.3 s on an idle machine and passed 5 s with two suites
+// running side by side: the default timeout measured the machine, not the property.
+setDefaultTimeout(60_000);
 
 const rollupsOf = (uuid: string) =>
   t.db

@@ -85,3 +85,64 @@ describe("lifetime figures kept between renders", () => {
     );
   });
 });
+
+describe("lifetime figures brought up to date by what was written (the embedded database's writes)", () => {
+  test("after random uploads, each heard, are the figures a whole read gives", async () => {
+    const t = await testApp({ settings: { devSignin: true }, now: "2026-06-10T12:00:00Z" });
+    opened.push(t);
+    const p = await uploader(t, { zone: "UTC" });
+    const fold = { db: t.db, catalogue: t.catalogue };
+    const memo = lifetimeMemo({ maxFigures: 10_000, ttlMs: 600_000, clock: t.clock, incremental: true });
+    const OTHER = "1".repeat(32);
+    const kinds = ["count", "max", "min", "gauge"] as const;
+    // Keys of every kind, some of them sharing a label (distinctLabels tells them apart once whole).
+    const keyOf = (i: number) => (i % 9 === 0 ? `mining.same.k${i % 4}` : `mining.rand.k${i}`);
+    const kindOf = (key: string) => kinds[Number(key.replace(/\D/g, "")) % kinds.length]!;
+    const rng = (() => {
+      let x = 12345;
+      return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
+    let state = 0;
+    for (let round = 0; round < 12; round++) {
+      const profile = rng() < 0.25 ? OTHER : PROFILE;
+      const day = ["2026-06-08", "2026-06-09", "2026-06-10"][Math.floor(rng() * 3)]!;
+      const keys = [...new Set(Array.from({ length: 1 + Math.floor(rng() * 6) }, () => keyOf(Math.floor(rng() * 40))))];
+      const rows = keys.map((k) => ({ k, v: Math.floor(rng() * 1000) - 100, m: kindOf(k) }));
+      t.clock.advance(60_000);
+      const res = await p.send(
+        envelope(t, {
+          zone: { id: "UTC" },
+          profile: { id: profile, cuteName: "Kiwi" },
+          counters: [{ profileId: profile, scope: "day", day, rows }],
+        }),
+      );
+      expect(res.status).toBe(200);
+      // What ingest tells the app's memo, told to this one.
+      memo.wrote(p.uuid, new Map([[profile, keys]]));
+      state++;
+      for (const id of [PROFILE, OTHER])
+        expect({ round, id, figures: [...(await memo.figures(fold, p.uuid, id, `s${state}`))] }).toEqual({
+          round,
+          id,
+          figures: await keysWithLifetime(fold, p.uuid, id),
+        });
+    }
+  });
+
+  test("are read whole when the state moved without a write heard, or after an erasure", async () => {
+    const { t, uuid, fold } = await withKeys(5);
+    const memo = lifetimeMemo({ maxFigures: 100, ttlMs: 600_000, clock: t.clock, incremental: true });
+    const first = await memo.figures(fold, uuid, PROFILE, "s1");
+    // A write nobody told the memo of (another instance): the new state is read whole.
+    const p = { uuid };
+    const again = await memo.figures(fold, p.uuid, PROFILE, "s2");
+    expect(again).not.toBe(first);
+    expect([...again]).toEqual([...first]);
+    // A write heard for another profile: the same figures, kept for the new state.
+    memo.wrote(uuid, new Map([["1".repeat(32), ["mining.memo.k0"]]]));
+    expect(await memo.figures(fold, uuid, PROFILE, "s3")).toBe(again);
+    // An erasure ("anything of the account"): read whole.
+    memo.wrote(uuid, null);
+    expect(await memo.figures(fold, uuid, PROFILE, "s4")).not.toBe(again);
+  });
+});
