@@ -9,7 +9,10 @@
 // The stats jobs are off, so only the export runs. Reports a table and JSON; asserts nothing.
 //   bun run build && [DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres] \
 //     bun bench/hostile-accounts.ts dist/tally [/tmp/base/dist/tally] [--cap-seconds 240] [--backends embedded,postgres] [--scale 1]
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+//       [--accounts 100k,1m] [--formats csv,json] [--keep-fill /tmp/tally-fill]
+// `--keep-fill DIR`: the embedded fill is kept in DIR and reused when DIR already holds one (the
+// 1 000 000-row account takes ~2 minutes to fill), so several runs measure the same data.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
@@ -25,6 +28,9 @@ if (binaries.length === 0) binaries.push(resolve("dist/tally"));
 const capMs = Number(flag("--cap-seconds", "240")) * 1000;
 /** `--scale 0.1`: a tenth of the keys (a quick look at the bench itself). */
 const scale = Number(flag("--scale", "1"));
+const only = (name: string) => flag(name, "").split(",").filter(Boolean);
+/** `--keep-fill DIR`: the embedded fill, kept and reused (see above). */
+const keepFill = args.includes("--keep-fill") ? resolve(flag("--keep-fill", "")) : undefined;
 const adminUrl = loadConfig().databaseUrl;
 const backends = flag("--backends", adminUrl ? "embedded,postgres" : "embedded")
   .split(",")
@@ -38,6 +44,10 @@ const accounts: Account[] = [
   { label: "100k", keys: 1_000 * scale, uuid: "1".padStart(32, "0"), name: "Hostile_100k" },
   { label: "1m", keys: 10_000 * scale, uuid: "2".padStart(32, "0"), name: "Hostile_1m" },
 ];
+const measured = accounts.filter((a) => only("--accounts").length === 0 || only("--accounts").includes(a.label));
+const formats = (["csv", "json"] as const).filter(
+  (f) => only("--formats").length === 0 || only("--formats").includes(f),
+);
 const quiet = {
   PATH: "/usr/bin:/bin",
   HOST: "127.0.0.1",
@@ -57,6 +67,11 @@ const kib = (pid: number) =>
 const pct = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : Number.NaN;
 const r1 = (x: number) => Math.round(x * 10) / 10;
+/** The process's CPU time so far (user and system), in seconds. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 /** Starts a binary on the database given; answers its base URL and process once it is healthy. */
 async function start(binary: string, db: { dataDir?: string; url?: string }) {
@@ -137,6 +152,7 @@ type Run = {
   format: "csv" | "json";
   status: number;
   seconds: number;
+  cpuSeconds: number;
   stopped: boolean;
   mib: number;
   lines: number;
@@ -183,6 +199,7 @@ async function measure(
         await Bun.sleep(50);
       }
     })();
+    const cpu0 = cpuSeconds(service.proc.pid);
     const t0 = performance.now();
     let bytes = 0;
     let lines = 0;
@@ -205,6 +222,7 @@ async function measure(
       stopped = true;
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = cpuSeconds(service.proc.pid) - cpu0;
     done = true;
     await Promise.all([sampler, prober]);
     return {
@@ -214,6 +232,7 @@ async function measure(
       format,
       status,
       seconds: r1(seconds),
+      cpuSeconds: Math.round(cpu * 100) / 100,
       stopped,
       mib: r1(bytes / 1048576),
       lines,
@@ -239,17 +258,29 @@ for (const backend of backends) {
   try {
     // One fill per backend, by the first binary; every measurement starts on a copy of it.
     const source =
-      backend === "postgres" ? { url: databaseUrlFor(adminUrl, fillName) } : { dataDir: join(dir, "fill") };
+      backend === "postgres" ? { url: databaseUrlFor(adminUrl, fillName) } : { dataDir: keepFill ?? join(dir, "fill") };
     if (admin) await admin.unsafe(`drop database if exists "${fillName}" with (force)`);
     if (backend === "postgres") await admin!.unsafe(`create database "${fillName}"`);
-    console.log(`${backend}: filling`);
+    const kept = backend === "embedded" && keepFill !== undefined && existsSync(join(keepFill, "tokens.json"));
     const t0 = performance.now();
-    const filler = await start(binaries[0]!, source);
-    await fill(filler.base);
-    await filler.stop();
+    if (kept) {
+      const tokens = JSON.parse(readFileSync(join(keepFill, "tokens.json"), "utf8")) as Record<string, string>;
+      for (const a of accounts) a.token = tokens[a.uuid];
+      console.log(`${backend}: reusing the fill in ${keepFill}`);
+    } else {
+      console.log(`${backend}: filling`);
+      const filler = await start(binaries[0]!, source);
+      await fill(filler.base);
+      await filler.stop();
+      if (backend === "embedded" && keepFill)
+        writeFileSync(
+          join(keepFill, "tokens.json"),
+          JSON.stringify(Object.fromEntries(accounts.map((a) => [a.uuid, a.token]))),
+        );
+    }
     fills[backend] = r1((performance.now() - t0) / 1000);
-    for (const a of accounts)
-      for (const format of ["csv", "json"] as const)
+    for (const a of measured)
+      for (const format of formats)
         for (const binary of binaries) {
           let db: { dataDir?: string; url?: string };
           const copy = `tally_hostile_run_${process.pid}`;
@@ -265,7 +296,7 @@ for (const backend of backends) {
           const r = await measure(backend, binary, db, a, format);
           runs.push(r);
           console.log(
-            `${backend.padEnd(9)} ${a.label.padEnd(5)} ${format.padEnd(5)} ${binary.padEnd(32)} ${r.stopped ? `stopped after ${r.seconds} s` : `${r.seconds} s`}  ${r.mib} MiB ${r.lines} lines  RSS +${r.rssAboveIdleMiB} MiB (idle ${r.idleMiB})  health p50 ${r.healthP50Ms} p99 ${r.healthP99Ms} worst ${r.healthWorstMs} ms (${r.healthChecks}, ${r.healthFailed} failed)`,
+            `${backend.padEnd(9)} ${a.label.padEnd(5)} ${format.padEnd(5)} ${binary.padEnd(32)} ${r.stopped ? `stopped after ${r.seconds} s` : `${r.seconds} s`} CPU ${r.cpuSeconds} s  ${r.mib} MiB ${r.lines} lines  RSS +${r.rssAboveIdleMiB} MiB (idle ${r.idleMiB})  health p50 ${r.healthP50Ms} p99 ${r.healthP99Ms} worst ${r.healthWorstMs} ms (${r.healthChecks}, ${r.healthFailed} failed)`,
           );
           if (backend === "postgres") await admin!.unsafe(`drop database if exists "${copy}" with (force)`);
         }
@@ -281,10 +312,11 @@ for (const backend of backends) {
 // Linearity: the 1 000 000-row export's time over the 100 000-row one's (10 is linear).
 const ratios = runs
   .filter((r) => r.account === "1m")
-  .map((big) => {
+  .flatMap((big) => {
     const small = runs.find(
       (r) => r.account === "100k" && r.backend === big.backend && r.binary === big.binary && r.format === big.format,
-    )!;
+    );
+    if (!small) return [];
     return {
       backend: big.backend,
       binary: big.binary,

@@ -6,6 +6,9 @@
 // whether the second instance's export is the first's byte for byte (from its statistics on). On the
 // embedded database (on disk, as the binary keeps it) and, with DATABASE_URL, on Postgres. Asserts nothing.
 //   bun bench/import.ts            (DATABASE_URL=postgres://... for the Postgres half too)
+//   bun bench/import.ts --export-only [--repeat 5]: the export alone, its wall and CPU time each of
+//   `--repeat` times (the first after a warm-up) and the start of its statistics' SHA-256 (the same fill and
+//   clock give the same file: compare two commits' exports), then stops.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +114,10 @@ async function peakDuring<T>(
   }
 }
 
+const args = process.argv.slice(2);
+const exportOnly = args.includes("--export-only");
+const repeat = args.includes("--repeat") ? Number(args[args.indexOf("--repeat") + 1]) : 5;
+
 const statistics = (text: string) => text.slice(text.indexOf(',"profiles":['));
 
 async function measure(backend: "embedded" | "postgres") {
@@ -127,6 +134,17 @@ async function measure(backend: "embedded" | "postgres") {
     const get = (t: TestApp, auth: Record<string, string>) =>
       t.request("/v1/stats/export", { headers: auth }).then((r) => r.text());
     await get(source, sourceAuth); // warm
+    if (exportOnly) {
+      for (let i = 0; i < repeat; i++) {
+        const t = performance.now();
+        const c = process.cpuUsage();
+        const text = await get(source, sourceAuth);
+        const ms = Math.round(performance.now() - t);
+        const sha = new Bun.CryptoHasher("sha256").update(statistics(text)).digest("hex").slice(0, 16);
+        console.log(`${backend} export: ${ms} ms, ${cpuSince(c)} ms CPU, ${text.length} bytes, sha256 ${sha}`);
+      }
+      return null;
+    }
     let t0 = performance.now();
     let cpu = process.cpuUsage();
     const file = await get(source, sourceAuth);
@@ -198,9 +216,10 @@ async function measure(backend: "embedded" | "postgres") {
   }
 }
 
-const results = [await measure("embedded")];
-if (postgresUrl) results.push(await measure("postgres"));
+const measured = [await measure("embedded")];
+if (postgresUrl) measured.push(await measure("postgres"));
 else console.error("bench/import.ts: the Postgres half skipped; set DATABASE_URL");
+const results = measured.filter((r) => r !== null);
 for (const r of results)
   console.log(
     `${r.backend.padEnd(8)} ${r.dayRows} day rows: export ${r.exportMs} ms, ${r.exportCpuMs} ms of this process's CPU (${r.exportBytes} bytes, ${r.gzipBytes} gzip in ${r.gzipMs} ms); ` +

@@ -14,7 +14,7 @@
 // a number is no formula, and a parser must read it back.
 import type { Db } from "../db/database.ts";
 import { csvPage, type CsvRow, type Group } from "./export-csv.query.ts";
-import { betweenPages, textStream } from "./export.ts";
+import { pageTurns, textStream } from "./export.ts";
 
 export const CSV_COLUMNS = ["profile", "profile_name", "key", "kind", "unit", "day", "value", "low", "high"] as const;
 
@@ -50,14 +50,15 @@ const rowLine = (r: CsvRow) =>
  */
 export function csvStream(db: Db, uuid: string, pageRows: number, end?: () => void): ReadableStream<Uint8Array> {
   async function* chunks() {
+    const betweenPages = pageTurns(db);
     yield line([...CSV_COLUMNS]);
     let from: Group | null = null;
-    for (let pages = 1; ; pages++) {
+    for (;;) {
       const page = await csvPage(db, uuid, from, pageRows);
       if (page.rows.length > 0) yield page.rows.map(rowLine).join("");
       if (!page.end) break;
       from = page.end;
-      await betweenPages(db, pages);
+      await betweenPages();
     }
   }
   return textStream(chunks(), end);

@@ -3,7 +3,7 @@
 // what the caches of public data hold about the player) as one JSON document, streamed a page at a
 // time. Not one snapshot: each page is its own short read, so a slow download never
 // holds a transaction open (on the embedded database that would stall every other request), and
-// between pages the stream lets the event loop serve other requests (betweenPages).
+// between pages the stream lets the event loop serve other requests (pageTurns).
 import { isEmbedded, nextTurn, type Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
@@ -56,35 +56,40 @@ export type ExportDeps = {
   config: { retentionOptionsDays: readonly number[]; exportPageRows: number } & CachePolicy;
 };
 
-/** How often, in pages, an export on the embedded database asks for a full garbage collection. */
-const COLLECT_EVERY_PAGES = 8;
-/** How much text, in characters, the JSON export writes on the embedded database between two full collections. */
-const COLLECT_EVERY_CHARS = 32 * 2 ** 20;
+/**
+ * How far above its RSS at the start an export on the embedded database lets the process grow
+ * before it asks for a full garbage collection.
+ */
+const COLLECT_ABOVE_START = 64 * 2 ** 20;
+/** The fewest pages between two of an export's collections, however RSS stands after one. */
+const COLLECT_MIN_PAGES = 8;
 
 /**
  * Between two pages of an export: waits for a turn of the event loop (nextTurn), so the requests
  * that arrived meanwhile are served (a health check waited 824 s behind an export, issue 40). On the
- * embedded database every few pages also collect garbage: each answer is copied out of the
- * database's memory, and the collector, left alone, let an export of 1 000 000 rows hold 550 MiB
- * more than idle; collected every 8 pages, about 60 MiB.
+ * embedded database it also collects garbage once the export has made the process grow: each page
+ * is copied out of the database's memory a few times (its answer, its text, its UTF-8), and the
+ * collector, left alone, let an export of 1 000 000 rows hold 550 MiB more than idle. Collected on a
+ * fixed count, it was either too often or too seldom: every 8 pages, a full collection (150-200 ms
+ * in a process holding the bench's large account) was 40% of the JSON export's CPU; every 32 MiB of
+ * JSON text, a 1 000 000-row export was reported 172 MiB above idle. By RSS, an export collects
+ * when the process stands COLLECT_ABOVE_START above where it started, what the bound is about,
+ * whatever its pages' size or format. What a collection cannot give back (the database's
+ * WebAssembly memory grows for a large read and never shrinks) may keep it there: then it collects
+ * every COLLECT_MIN_PAGES pages, as before, never every page. Answers the function to await between
+ * pages, one per export.
  */
-export function betweenPages(db: Db, page: number): Promise<void> {
-  if (page % COLLECT_EVERY_PAGES === 0 && isEmbedded(db)) Bun.gc(true);
-  return nextTurn();
-}
-
-/**
- * The JSON export's turn between pages: its pages come from the database as one text each (not a
- * thousand rows of objects), so the embedded database's copies are collected by the text written,
- * every 32 MiB of it, not every 8 pages: a full collection took 150-200 ms in a process holding
- * the bench's large account, and at every 8 pages they were 40% of the export's 1.7 s of CPU.
- */
-function betweenTextPages(db: Db, written: { chars: number }): Promise<void> {
-  if (written.chars >= COLLECT_EVERY_CHARS && isEmbedded(db)) {
-    Bun.gc(true);
-    written.chars = 0;
-  }
-  return nextTurn();
+export function pageTurns(db: Db): () => Promise<void> {
+  if (!isEmbedded(db)) return nextTurn;
+  const start = process.memoryUsage.rss();
+  let pages = 0;
+  return () => {
+    if (++pages >= COLLECT_MIN_PAGES && process.memoryUsage.rss() - start >= COLLECT_ABOVE_START) {
+      Bun.gc(true);
+      pages = 0;
+    }
+    return nextTurn();
+  };
 }
 
 /**
@@ -142,7 +147,7 @@ export async function exportStream(
     publicDataCaches: await playerCaches(deps, uuid),
   };
   async function* chunks() {
-    const written = { chars: 0 };
+    const betweenPages = pageTurns(deps.db);
     yield JSON.stringify(head).slice(0, -1);
     for (const [name, page] of parts) {
       yield `,${JSON.stringify(name)}:[`;
@@ -152,11 +157,10 @@ export async function exportStream(
         const { text, rows, last } = await page(deps.db, uuid, after, pageRows);
         if (rows === 0) break;
         yield (first ? "" : ",") + text;
-        written.chars += text.length;
         first = false;
         after = last;
         if (rows < pageRows) break;
-        await betweenTextPages(deps.db, written);
+        await betweenPages();
       }
       yield "]";
     }
