@@ -20,7 +20,17 @@
 import { allChat, channelLine, rankTag, tabList, whisper } from "./chat-families.ts";
 import { action, dungeon, label, party } from "./team-families.ts";
 import { auction, friend, invite, moderation, npcVocative, reward, teleport, trade } from "./social-families.ts";
-import { command, joinedLine, membership } from "./membership-families.ts";
+import {
+  command,
+  groupVerb,
+  joinedLine,
+  membership,
+  possessive,
+  refusal,
+  roster,
+  socialDone,
+  transfer,
+} from "./membership-families.ts";
 import { crashReport } from "./log-families.ts";
 import type { Family, Rule } from "./shapes.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
@@ -47,6 +57,12 @@ export const families: readonly Family[] = [
   teleport,
   moderation,
   membership,
+  transfer,
+  groupVerb,
+  refusal,
+  socialDone,
+  possessive,
+  roster,
   joinedLine,
   command,
   label,

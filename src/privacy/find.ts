@@ -8,7 +8,7 @@ export type NameHit = { family: string; name: string; start: number; end: number
 
 /** One name of a list ("[VIP] Alex ● Steve ●", "[MVP+] A, [VIP] B"), read from where the last ended. */
 const LIST_ITEM = new RegExp(
-  `[ \\t]{0,4}(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})[ \\t]{0,4}(?:●|,|and(?= ))?`,
+  `[ \\t]{0,4}(?:(?<rank>${RANK_TAG}) ?)?(?=[0-9_]{0,15}[A-Za-z])(?<name>${NAME})[ \\t]{0,4}(?:●|,|and(?= ))?`,
   "dy",
 );
 

@@ -1,7 +1,25 @@
 // Guilds, co-ops, lobbies and servers: membership changes, visits, joins and leaves. Name families
 // (see families.ts for how a rule is written).
 
-import { anyOf, EMBLEM, NAME, P, RANK_TAG, rule, START, type Family } from "./shapes.ts";
+import {
+  anyOf,
+  EMBLEM,
+  NAME,
+  P,
+  P2,
+  RANK_TAG,
+  rule,
+  START,
+  START_BEHIND,
+  SUBJECT,
+  type Family,
+  atLineStart,
+} from "./shapes.ts";
+
+/** Verbs whose object is a player, in their stem: kick X, mute X, challenge X, boop X. */
+const SOCIAL_VERB =
+  "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
+  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon";
 
 export const membership: Family = {
   family: "membership",
@@ -24,18 +42,23 @@ export const membership: Family = {
     "requested",
     "(?:is|isn't|was|wasn't) (?:already |not |no longer |now |still )?(?:in |a member|the )",
     "(?:player|user|anyone) (?:by the name of|named|called)",
+    "owned by",
+    "accepted your",
+    "declined your",
+    "denied your",
+    "Invited",
   ),
   doc: "Guild and co-op membership, visits, spectating, best friends: X was kicked from the guild by Y, X was promoted from A to B, X has muted Y, [SkyBlock] X is visiting Your Island!, You invited X to your co-op!, X is already in another guild!, Can't find a player by the name of 'X'",
   rules: [
     rule(
       `${START}${P} (?:was (?:kicked|promoted|demoted|muted|unmuted|removed|invited)|` +
-        `has (?:muted|unmuted|kicked|promoted|demoted|requested to join|invited|joined|left|been)|` +
+        `has (?:muted|unmuted|kicked|promoted|demoted|requested to join|invited|joined|left|been|accepted your|declined your|denied your)|` +
         `(?:joined|left) (?:the|your) (?:guild|Guild|SkyBlock Co-op|co-op|Co-op|island|Island)|` +
         `is (?:visiting|now visiting|now spectating|spectating|now a best friend|no longer a best friend)|isn't on your friends list)`,
     ),
     rule(
       `(?:from the guild by|has (?:muted|unmuted|kicked|promoted|demoted|invited)|You invited|You (?:are|were) now spectating|` +
-        `You are visiting|now spectating|visiting|to the guild by|co-op by) ${P}`,
+        `You are visiting|now spectating|visiting|to the guild by|co-op by|owned by) ${P}`,
     ),
     // A player's standing in a group, whatever the answer's wording (issue 36): "X is already in
     // another guild!", "X is not in your guild!", "X is the guild master so can't be demoted!".
@@ -46,9 +69,9 @@ export const membership: Family = {
     // Whoever an invite goes to or comes from ("You've already invited X to your guild!", "You sent
     // an offline invite to X!"), and a player the server looked up by name ("Can't find a player by
     // the name of 'X'").
-    rule(`(?:invited|invite to|invite from|invitation from|invitation to) ${P}`),
+    rule(`(?:[Ii]nvited|invite to|invite from|invitation from|invitation to) ${P}`),
     rule(`(?:player|user|anyone) (?:by the name of|named|called) '?${P}`),
-    rule(`${START}\\[SkyBlock\\] ${P} `),
+    rule(`${atLineStart("\\[SkyBlock\\] ")}${P} `),
     rule(`${START}(?:You|you) (?:are now|are no longer|were) [^\n]{1,30}? (?:with|by|of) ${P}`),
   ],
   examples: [
@@ -74,6 +97,110 @@ export const command: Family = {
   examples: [
     ["Click here to accept or type /guild accept Alex_99!", ["Alex_99"]],
     ["/visit Notch", ["Notch"]],
+  ],
+};
+
+/**
+ * Guild membership verbs by their object (issue 36): whoever the subject and whatever the group, a
+ * social verb's object is a player. Four families, each gated on its own words, so a report opens
+ * only the rules whose verbs it holds.
+ */
+export const transfer: Family = {
+  family: "transfer",
+  gate: /[Tt]ransferred /,
+  doc: "Whoever something is handed on to: X has transferred guild ownership to Y, Transferred leadership to X",
+  rules: [
+    rule(`transferred (?<=${SUBJECT} (?:has )?transferred )[^\\n]{0,30}?to ${P2}`),
+    rule(`[Tt]ransferred (?:[^\\n]{0,30}? )?to ${P}`),
+  ],
+  examples: [["Steve has transferred guild ownership to Alex_99.", ["Steve", "Alex_99"]]],
+};
+
+export const groupVerb: Family = {
+  family: "group_verb",
+  gate: /(?:[Kk]icked|[Bb]anned|[Mm]uted|[Pp]romoted|[Dd]emoted|[Rr]emoved|[Aa]dded|[Ii]nvited) /,
+  doc: "A player moved in or out of a group: Kicked X from SkyBlock world!, You promoted X to Officer, Invited X to your island.",
+  rules: [
+    rule(
+      `(?:[Kk]icked|[Bb]anned|[Mm]uted|[Pp]romoted|[Dd]emoted|[Rr]emoved|[Aa]dded|[Ii]nvited) ${P} ` +
+        `(?:from|to|out of) (?:the |your |their )?(?:guild|Guild|party|Party|co-op|Co-op|island|Island|team|Team|lobby|SkyBlock|server|world)`,
+    ),
+    rule(`${START}(?:Kicked|Banned|Unbanned|Muted|Unmuted|Promoted|Demoted|Invited) ${P}(?=[ \\t]{0,4}[!.])`),
+  ],
+  examples: [["§aKicked §bNotch §afrom SkyBlock world!", ["Notch"]]],
+};
+
+/**
+ * A social verb refused (issue 36): "You can't kick X because ...", "You cannot promote X.". The
+ * player is the whole object, and a word of lower-case letters only there is a common noun ("You
+ * cannot kick staff!").
+ */
+export const refusal: Family = {
+  family: "refusal",
+  gate: /[Yy]ou (?:can|may|are|'re|don't|do not)/,
+  doc: "A social verb refused: You can't kick X because ..., You cannot invite X!",
+  rules: [
+    rule(
+      `[Yy]ou (?:can't|cannot|can not|may not|(?:are|'re) not allowed to|(?:don't|do not) have permission to) ` +
+        `(?:${SOCIAL_VERB}|add|remove|transfer [^\\n]{0,20}?to) (?![a-z]{3,16}\\b)${P}` +
+        `(?=[ \\t]{0,4}(?:[!.,?]|$)| (?:because|since|as|from|out of|to|for|while|until|when|again)\\b)`,
+      { speaker: true },
+    ),
+  ],
+  examples: [["You can't kick Notch because of role hierarchy.", ["Notch"]]],
+};
+
+/** The same verbs done, with you as the subject or the object (issue 36). */
+export const socialDone: Family = {
+  family: "social_done",
+  gate: / you\b|You /,
+  doc: "A social verb done to or by you: You have muted X for 1h, X has muted you!, X has challenged you to a duel!",
+  rules: [
+    rule(`[Yy]ou (?:have |'ve )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged) ${P}`, { speaker: true }),
+    rule(` you\\b(?<=${START_BEHIND}${SUBJECT} (?:has |just )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged) you)`, {
+      speaker: true,
+    }),
+  ],
+  examples: [["Notch has challenged you to a duel!", ["Notch"]]],
+};
+
+/** A possessive whose noun only a player has (issue 36). */
+export const possessive: Family = {
+  family: "possessive",
+  gate: /'s (?:[Ii]sland|[Tt]eam|invit|[Pp]arty|[Gg]uild|[Cc]o-op|[Pp]rofile|house|plot|inventory|[Gg]arden|[Mm]useum|auction|trade|friend)/,
+  doc: "A possessive whose noun only a player has: Removing X's island., You accepted X's invitation., X's profile",
+  rules: [
+    // A possessive whose noun only a player has (issue 36): "Removing X's island.", "You were
+    // kicked from X's team", "You accepted X's invitation.", "X's profile". A lore or NPC
+    // possessive ("Elle's supplies", "Jacob's Contest") names another noun.
+    rule(
+      `'s (?<=${SUBJECT}'s )(?:island|Island|team|Team|invitation|invite|party|Party|guild|Guild|co-op|Co-op|profile|` +
+        `Profile|house|plot|inventory|garden|Garden|museum|Museum|auctions?|trade request|friend request)(?![A-Za-z])`,
+      { speaker: true },
+    ),
+  ],
+  examples: [["§cRemoving §bNotch§c's island.", ["Notch"]]],
+};
+
+/**
+ * Names in a list after its heading (issue 36): "Guild Master: X", "Party Leader: [MVP+] X ●",
+ * "Members: X, Y", "Online Members: X ● Y". The heading names a role in a group; every name after
+ * it, separated by "●", "," or spaces, is read (see find.ts: a name of digits only is a count).
+ */
+export const roster: Family = {
+  family: "roster",
+  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins"),
+  doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y",
+  rules: [
+    rule(
+      `: (?<=${START_BEHIND}(?:(?:Guild|Party|Co-op|Coop|Island|Team|Clan|Faction|Online|Offline) )?` +
+        `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
+      { list: true },
+    ),
+  ],
+  examples: [
+    ["§2Guild Master: §fNotch", ["Notch"]],
+    ["Members: Alex_99, Steve", ["Alex_99", "Steve"]],
   ],
 };
 

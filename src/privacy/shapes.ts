@@ -14,6 +14,20 @@ export const RANK_TAG = "\\[[A-Z][A-Z0-9]{0,11}(?: [A-Z0-9]{1,8})?\\+{0,3}\\]";
  */
 export const SERVER_RANK =
   "\\[(?:VIP\\+?|MVP\\+{0,2}|YOUTUBE|YT|PIG\\+{3}|INNIT|MOJANG|EVENTS|MCP|GM|ADMIN|MOD|HELPER|JR HELPER|OWNER|BUILD TEAM|STAFF)\\]";
+/**
+ * A player before a word, read backwards from that word (issue 36): a rule written as
+ * "word(?<=SUBJECT word)" is tried only where its word stands, not at every position of a 32 KiB
+ * report, and finds the same player (rank tag allowed) as a rule starting with P.
+ */
+export const SUBJECT = `(?<![A-Za-z0-9_'\\]])(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})`;
+/** The start of a line or of a chat line, inside a look-behind (see SUBJECT). */
+export const START_BEHIND = "(?:^|\\[CHAT\\] )[ \\t]{0,40}";
+/**
+ * A literal at the start of a line or chat line, as `${START}literal` finds it, written so the
+ * literal is looked for first and the line's start is checked behind it: a report is then read at
+ * the literal's few places rather than at every position.
+ */
+export const atLineStart = (literal: string) => `${literal}(?<=${START_BEHIND}${literal})`;
 /** A SkyBlock level in front of a name: [287] */
 export const LEVEL = "\\[\\d{1,3}\\] ";
 /** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */

@@ -1,7 +1,7 @@
 // Between players: friends, trades, auctions, broadcasts of finds and rewards. Name families (see
 // families.ts for how a rule is written).
 
-import { anyOf, NAME, P, P2, rule, START, type Family } from "./shapes.ts";
+import { anyOf, NAME, P, P2, rule, START, START_BEHIND, type Family, atLineStart } from "./shapes.ts";
 
 export const friend: Family = {
   family: "friend",
@@ -53,7 +53,7 @@ export const invite: Family = {
   doc: "Whoever an invite or a request comes from or goes to, whatever it is for: The party invite from X has expired, You have Pending trade request from X.",
   rules: [
     // The name closes the phrase: the line ends, or a stop or "has expired" follows ("a request to join the guild" is no one).
-    rule(`(?:[Ii]nvite|[Rr]equest)s? (?:from|to) ${P}(?=[ \\t]{0,4}(?:[.!,]|$)| (?:has |have )?expired)`),
+    rule(`(?:[Ii]nvite|[Rr]equest)s? (?:from|to|sent by) ${P}(?=[ \\t]{0,4}(?:[.!,]|$)| (?:has |have )?expired)`),
   ],
   examples: [["You have Pending trade request from IvicaCuncic.", ["IvicaCuncic"]]],
 };
@@ -63,7 +63,7 @@ export const auction: Family = {
   gate: /Auction|auction|sold to|bought by|outbid by|Seller:|Buyer:|Bidder:/,
   doc: "Auction house: bought, outbid, sold to, claimed from someone's auction",
   rules: [
-    rule(`${START}\\[Auction\\] ${P} (?:bought|outbid|bid|claimed|collected)`),
+    rule(`${atLineStart("\\[Auction\\] ")}${P} (?:bought|outbid|bid|claimed|collected)`),
     rule(`(?:selling [^\\n]{1,80}? to|from|by) ${P}'s? (?:in an auction|auction)`),
     rule(`(?:sold to|bought by|outbid by|Seller:|Buyer:|Bidder:) ${P}`),
   ],
@@ -106,10 +106,21 @@ export const reward: Family = {
 export const npcVocative: Family = {
   family: "npc_vocative",
   gate: /\[NPC\]/,
-  doc: "An NPC addressing the player by name at the end of a clause: [NPC] Hoppity: What's up, X?",
+  doc: "An NPC addressing the player by name at the end of a clause or after a greeting: [NPC] Hoppity: What's up, X?, [NPC] Guide: Hello X!",
   rules: [
     // The word after the last ", " of a clause in an NPC's line, closed by ! ? . or the line's end.
-    rule(`${START}\\[NPC\\] [^:\\n]{1,40}: [^\\n]{0,160}?, (?<name>${NAME})(?=[!?.]|[ \\t]{0,4}$)`),
+    rule(
+      `\\[NPC\\] (?<=${START_BEHIND}\\[NPC\\] )[^:\\n]{1,40}: [^\\n]{0,160}?, (?<name>${NAME})(?=[!?.]|[ \\t]{0,4}$)`,
+      { speaker: true },
+    ),
+    // A greeting and the name, with or without a comma, at the start of the line's message or of
+    // a sentence in it: "[NPC] Guide: Hello X!", "Hi X! How can we help?", "Welcome X, ...".
+    rule(
+      `\\[NPC\\] (?<=${START_BEHIND}\\[NPC\\] )[^:\\n]{1,40}: (?:[^\\n]{0,160}?[.!?] )?(?:Hi|Hello|Hey|Heya|Hiya|Howdy|Greetings|Welcome|` +
+        `Welcome back|Good (?:morning|afternoon|evening|day)|Thanks|Thank you|Congratulations|Congrats|Goodbye|Bye|Farewell),? ` +
+        `(?<name>${NAME})(?=[ \\t]{0,4}[!?.,]|[ \\t]{0,4}$)`,
+      { speaker: true },
+    ),
   ],
   examples: [["[NPC] Hoppity: ✆ What's up, oBlazin?", ["oBlazin"]]],
 };

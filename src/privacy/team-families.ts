@@ -1,7 +1,7 @@
 // Teammates at play: dungeon mechanics, deaths and revives, parties, and any teammate's action by
 // its structure. Name families (see families.ts for how a rule is written).
 
-import { anyOf, EMBLEM, NAME, P, P2, player, RANK_TAG, rule, START, type Family } from "./shapes.ts";
+import { anyOf, EMBLEM, NAME, P, P2, player, RANK_TAG, rule, START, type Family, atLineStart } from "./shapes.ts";
 
 export const dungeon: Family = {
   family: "dungeon",
@@ -59,10 +59,10 @@ export const dungeon: Family = {
       `(?:revived by|was killed by|killed by|Revived by|splashed by|health by|healed by|tether with|teleported to) ${P}`,
     ),
     rule(`${START}${P} used [^\\n]{1,40}? on you`),
-    rule(`${START}PUZZLE (?:SOLVED|FAIL)! ${P} `),
-    rule(`${START}DUNGEON BUFF! ${P} found`),
+    rule(`${atLineStart("PUZZLE (?:SOLVED|FAIL)! ")}${P} `),
+    rule(`${atLineStart("DUNGEON BUFF! ")}${P} found`),
     rule(`: ${P} (?:answered (?:Question #\\d|the final question)|chose the wrong answer)`),
-    rule(`${START}Kicked ${P} because they were offline`),
+    rule(`${atLineStart("Kicked ")}${P} because they were offline`),
     // A death or revive line: the sign marks it, whatever the cause's wording; the first word
     // after the sign is a player (or "You"), and so is the one after "by".
     rule(`${START}[☠❣] ${P}`, { speaker: true }),
@@ -103,21 +103,20 @@ export const party: Family = {
   doc: "Party Finder joins, invites, leaders and members, transfers, removals, disbands, warps",
   rules: [
     rule(`${START}(?:Party|Dungeon) Finder > ${P} (?:joined|set|left|has)`),
-    rule(`${START}Party (?:Leader|Moderators|Members): `, { list: true }),
-    rule(`${START}You'll be partying with: `, { list: true }),
+    rule(atLineStart("You'll be partying with: "), { list: true }),
     // A list without a heading on its line (the guild's online list under its rank heading):
     // names each followed by "●".
     rule(`${START}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME}) {1,2}●`, { list: true }),
-    rule(`${START}You have joined ${P}'s? party`),
+    rule(`${atLineStart("You have joined ")}${P}'s? party`),
     rule(
       `${START}${P} (?:invited|has invited you|has disbanded|has been removed|was removed|has left|left the party|joined the party|` +
         `has disconnected|has promoted|has demoted|warped|summoned you|has joined|is not online|has rejoined)`,
     ),
     rule(`invited ${P} to the party`),
-    rule(`${START}The party was transferred to ${P}(?: (?:by|because) ${P2})?`),
+    rule(`${atLineStart("The party was transferred to ")}${P}(?: (?:by|because) ${P2})?`),
     rule(`${START}${P} has (?:promoted|demoted) ${P2}`),
     rule(`${START}(?:The party leader, |Party leader )${P}`),
-    rule(`${START}You have been kicked from the party by ${P}`),
+    rule(`${atLineStart("You have been kicked from the party by ")}${P}`),
   ],
   examples: [
     ["Party Finder > nea89o joined the dungeon group! (Mage Level 34)", ["nea89o"]],

@@ -44,6 +44,11 @@ export const hostile: [string, string][] = [
   ["selling", fill("selling ")],
   ["list bullets", fill("Party Members: a ● ")],
   ["colons", fill("a: ")],
+  ["possessives", fill("Steve's ")],
+  ["transfers", fill("Steve transferred to ")],
+  ["refused verbs", fill("You cannot kick ")],
+  ["list headings", fill("Members: a, ")],
+  ["npc greetings", fill("[NPC] A: Hi. ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
