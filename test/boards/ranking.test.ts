@@ -50,7 +50,8 @@ beforeAll(async () => {
       for (let k = 0; k < 1 + R.int(2); k++) days[day]![R.pick(ISLANDS)] = R.int(4);
       if (R.chance(0.5)) days[day]![F7] = 400_000 + R.int(3) * 1000;
     }
-    t.clock.advance(1000);
+    // Up to an hour apart: equal figures fall in different time slots of their bucket, and in one.
+    t.clock.advance(1000 + R.int(3) * 1_800_000);
     await upload(t, m.p, days);
     for (const [day, rows] of Object.entries(days))
       for (const [k, v] of Object.entries(rows)) m.values.set(`${day}|${k}`, v);
@@ -137,7 +138,7 @@ test("the signed-in viewer's own rank is pinned with the players around it", asy
   expect(page.me[0]!.rows.find((r) => r.you)?.name).toBe(mid.name);
 });
 
-test("values over many magnitudes, with crowds of ties: every offset and rank through the groups and buckets", async () => {
+test("values over many magnitudes, with crowds of ties: every offset and rank through the groups, buckets and time slots", async () => {
   const W = "week:2030-W01";
   const rnd = rng(7);
   const list = Array.from({ length: 3000 }, (_, i) => {
@@ -150,7 +151,8 @@ test("values over many magnitudes, with crowds of ties: every offset and rank th
       value: value.toString(),
       sortValue: sortValue.toString(),
       bucket: bucketOf(sortValue),
-      reachedAt: 1_000 + rnd.int(5),
+      // Ties in time too, within an exact-value bucket's time slots and across them (and the first slot).
+      reachedAt: rnd.chance(0.1) ? 1_000 + rnd.int(5) : 1_900_000_000_000 + rnd.int(300) * 1_200_000,
       cuteName: null,
     };
   });
