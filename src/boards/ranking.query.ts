@@ -184,8 +184,9 @@ export async function recountBuckets(db: Db, board: string, window: string) {
 }
 
 /**
- * The bench's fill's last step: a bulk insert leaves the visibility map unset (index-only scans read
- * the table) and the planner without statistics until autovacuum, which would run amid the timings.
+ * The bench's fill's last step on Postgres: a bulk insert leaves the visibility map unset (index-only
+ * scans read the table) and the planner without statistics until autovacuum, which would run amid
+ * the timings.
  */
 export async function settleScores(db: Db) {
   await db.execute(sql`vacuum analyze board_scores, board_buckets`);
