@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { rng } from "../support/random.ts";
-import { boardJson, boardPlayer, upload, type BoardPlayer } from "./support.ts";
+import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./support.ts";
 import { insertScoresBulk, rankedPage, rankOf, recountBuckets } from "../../src/boards/ranking.query.ts";
 import { bucketOf, sortValueOf } from "../../src/boards/buckets.ts";
 
@@ -168,4 +168,20 @@ test("values over many magnitudes, with crowds of ties: every offset and rank th
     expect(page.rows.map((r) => r.uuid)).toEqual(want.slice(offset, offset + 50).map((r) => r.uuid));
   }
   for (let i = 0; i < 3000; i += 61) expect(await rankOf(t.db, "bulk", W, want[i]! as never)).toBe(i + 1);
+});
+
+test("an opt-out takes its scores out of their buckets' and time slots' counts: every rank left agrees with the list", async () => {
+  const gone = players[3]!.p;
+  await optIn(t, gone, { all: false, groups: [] });
+  for (const board of ["kills", "floor-7"])
+    for (const windowId of ["week:2026-W47", "month:2026-11", "all"]) {
+      const { total, rows: all } = await rankedPage(t.db, board, windowId, 0, 1000);
+      expect(total).toBe(all.length);
+      expect(all.some((r) => r.uuid === gone.uuid)).toBe(false);
+      for (let i = 0; i < all.length; i++) expect(await rankOf(t.db, board, windowId, all[i]!)).toBe(i + 1);
+      for (let offset = 0; offset < all.length; offset++)
+        expect((await rankedPage(t.db, board, windowId, offset, 2)).rows.map((r) => r.uuid)).toEqual(
+          all.slice(offset, offset + 2).map((r) => r.uuid),
+        );
+    }
 });
