@@ -24,7 +24,7 @@ import { NotFoundPage } from "../web/not-found.tsx";
 import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts";
 import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
-import { HTML_REFUSALS, html, image } from "./image-response.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, html, image } from "./image-response.ts";
 import { lifetimeWords } from "./headline.ts";
 import { namePageSecret, profileHandle } from "../web/stats-page.ts";
 
@@ -199,12 +199,7 @@ export function cardRoutes(deps: CardRouteDeps) {
             "The key's lifetime figure in its unit, named as the page names it, from the profile asked for (by its handle) or last uploaded for, else the account's own keys.",
           ...DESCRIBED_OUTSIDE_V1,
           ...answers({
-            200: {
-              description: "The badge: an SVG, light and dark by prefers-color-scheme.",
-              headers: { ETag: { schema: { type: "string" } } },
-              content: { "image/svg+xml": { schema: { type: "string" } } },
-            },
-            304: { description: "Not modified: the If-None-Match ETag is current." },
+            ...BADGE_ANSWERS,
             400: html("A malformed query (an HTML page)"),
             ...HTML_REFUSALS,
           }),

@@ -14,6 +14,16 @@ export const HTML_REFUSALS = {
   503: html("The database is unavailable (an HTML page; Retry-After)"),
 };
 
+/** A badge's answers in its OpenAPI entry: the SVG, or not modified. */
+export const BADGE_ANSWERS = {
+  200: {
+    description: "The badge: an SVG, light and dark by prefers-color-scheme.",
+    headers: { ETag: { schema: { type: "string" } } },
+    content: { "image/svg+xml": { schema: { type: "string" } } },
+  },
+  304: { description: "Not modified: the If-None-Match ETag is current." },
+};
+
 /** An image with its ETag (304 when the request's If-None-Match holds it) and its cache policy. */
 export function image(request: Request, body: Uint8Array | string, type: string, etag: string, cacheControl: string) {
   const headers: Record<string, string> = {

@@ -24,7 +24,7 @@ import { pageOwner } from "./page-cookie.ts";
 import { accountByName } from "../accounts/accounts.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { badgeSvg } from "../cards/badge.ts";
-import { HTML_REFUSALS, image } from "../cards/image-response.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, image } from "../cards/image-response.ts";
 
 export type GroupPageDeps = {
   db: Db;
@@ -249,12 +249,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
             '"#2 of 14 this week", light and dark. Served for a public group\'s member whose page is findable, or to the member themselves through their page cookie; anything else is the not-found page. Revalidated on every use (an opt-out or a member leaving shows at once).',
           ...DESCRIBED_OUTSIDE_V1,
           ...answers({
-            200: {
-              description: "The badge: an SVG, light and dark by prefers-color-scheme.",
-              headers: { ETag: { schema: { type: "string" } } },
-              content: { "image/svg+xml": { schema: { type: "string" } } },
-            },
-            304: { description: "Not modified: the If-None-Match ETag is current." },
+            ...BADGE_ANSWERS,
             ...HTML_REFUSALS,
           }),
         },
