@@ -995,6 +995,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/u/{name}/groups/{id}/boards/{board}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A badge of a member's place on a group's board this week (or the board's first window)
+         * @description "#2 of 14 this week", light and dark. Served for a public group's member whose page is findable, or to the member themselves through their page cookie; anything else is the not-found page. Revalidated on every use (an opt-out or a member leaving shows at once).
+         */
+        get: operations["getUNameGroupsIdBoardsBoardBadgeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11084,6 +11104,77 @@ export interface operations {
                             requestId?: string;
                         };
                     };
+                };
+            };
+        };
+    };
+    getUNameGroupsIdBoardsBoardBadgeSvg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's name */
+                name: string;
+                /** @description The group's id */
+                id: string;
+                /** @description The board's id, as GET /v1/boards lists them */
+                board: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge: an SVG, light and dark by prefers-color-scheme. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such page here: the same answer as the page's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Too many requests from this address (an HTML page; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Internal error (an HTML page with a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The database is unavailable (an HTML page; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
                 };
             };
         };

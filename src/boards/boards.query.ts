@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
 import { integerArray, textArray } from "../db/array-param.ts";
-import { groupOf } from "./buckets.ts";
+import { groupOf, isExactBucket, slotKey, slotOf } from "./buckets.ts";
 import type { RankedRow } from "./ranking.query.ts";
 
 /** The board groups the account opted in to (`*`: every group) and whether the operator excluded it, in one read. */
@@ -97,9 +97,9 @@ export async function lockAccountScores(tx: Db, uuid: string) {
  */
 export async function deleteAccountScores(tx: Db, uuid: string, boards?: string[]): Promise<number> {
   const only = boards ? sql` and board = any(${textArray(boards)}::text[])` : sql``;
-  const gone = await rows<{ board: string; window: string; bucket: number }>(
+  const gone = await rows<{ board: string; window: string; bucket: number; reachedAt: number }>(
     tx,
-    sql`delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket`,
+    sql`delete from board_scores where uuid = ${uuid}${only} returning board, "window", bucket, reached_at::float8 as "reachedAt"`,
   );
   await addToBuckets(
     tx,
@@ -154,18 +154,20 @@ export async function deleteScores(tx: Db, uuid: string, list: { board: string; 
   );
 }
 
-export type BucketDelta = { board: string; window: string; bucket: number; n: number };
+export type BucketDelta = { board: string; window: string; bucket: number; reachedAt: number; n: number };
 
 /**
- * Adds to bucket counts, and to their groups'. Rows go in (board, window, level, bucket) order, so
- * two writers lock shared rows in the same order and never deadlock each other.
+ * Adds to bucket counts, to their groups', and to an exact-value bucket's slot (buckets.ts). Rows go
+ * in (board, window, level, bucket) order, so two writers lock shared rows in the same order and
+ * never deadlock each other.
  */
 export async function addToBuckets(tx: Db, deltas: BucketDelta[]) {
-  const merged = new Map<string, BucketDelta & { level: number }>();
+  const merged = new Map<string, Omit<BucketDelta, "reachedAt"> & { level: number }>();
   for (const d of deltas)
     for (const [level, bucket] of [
       [0, d.bucket],
       [1, groupOf(d.bucket)],
+      ...(isExactBucket(d.bucket) ? [[2, slotKey(d.bucket, slotOf(d.window, d.reachedAt))] as const] : []),
     ] as const) {
       const k = `${d.board}\u0000${d.window}\u0000${level}\u0000${bucket}`;
       const m = merged.get(k);

@@ -60,3 +60,30 @@ export async function groupBoardPage(
     pollAfterSeconds: POLL_SECONDS,
   };
 }
+
+const WINDOW_NOW = { week: "this week", month: "this month", all: "all time" } as const;
+
+/**
+ * A member's place on a group's board in the window holding today (UTC), for a badge ("#2 of 14
+ * this week"), when the viewer may see the group (a member, or anyone when it is public): null
+ * when the member holds no score there (not a member, not opted in, nothing this window).
+ */
+export async function memberPlace(
+  deps: RankingDeps & GroupDeps,
+  groupId: string,
+  boardId: string,
+  uuid: string,
+  viewer: Viewer | null,
+) {
+  const { group } = await visibleGroup(deps, groupId, viewer);
+  const board = boardOf(deps.boards, boardId);
+  const w = windowAsked(board, undefined, undefined, utcDay(deps.clock.now()));
+  const all = await q.groupScores(deps.db, groupId, board.id, w.id);
+  const at = all.findIndex((x) => x.uuid === uuid);
+  if (at < 0) return null;
+  return {
+    group,
+    label: `${board.title} · ${group.title}`,
+    value: `#${at + 1} of ${all.length.toLocaleString("en-GB")} ${WINDOW_NOW[w.kind]}`,
+  };
+}

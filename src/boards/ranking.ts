@@ -83,7 +83,12 @@ export async function boardPage(
   const w = windowAsked(board, query.window, query.at, today);
   // A page past the last answers the last (its number is only known with the total).
   let offset = (Math.max(1, query.page ?? 1) - 1) * PAGE_SIZE;
-  let found = await r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE);
+  // The viewer's own scores are read beside the page (neither waits for the other).
+  const [first, mine] = await Promise.all([
+    r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE),
+    viewer ? r.scoresOfAccount(deps.db, board.id, w.id, viewer.uuid) : [],
+  ]);
+  let found = first;
   const { total } = found;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   if (offset >= total && offset > 0) {
@@ -91,13 +96,9 @@ export async function boardPage(
     found = await r.rankedPage(deps.db, board.id, w.id, offset, PAGE_SIZE);
   }
   const page = offset / PAGE_SIZE + 1;
-  const mine = viewer ? await r.scoresOfAccount(deps.db, board.id, w.id, viewer.uuid) : [];
   const around = await Promise.all(
     mine.map(async (own) => {
-      const [rank, { above, below }] = await Promise.all([
-        r.rankOf(deps.db, board.id, w.id, own),
-        r.neighbours(deps.db, board.id, w.id, own, AROUND),
-      ]);
+      const { rank, above, below } = await r.around(deps.db, board.id, w.id, own, AROUND);
       const list = [
         ...above.map((x, i) => ({ ...x, rank: rank - above.length + i })),
         { ...own, rank },

@@ -302,7 +302,7 @@ async function writeFigures(tx: Db, uuid: string, figured: Reached[], now: numbe
     if (!ranked(f.board.kind, f.value)) {
       if (before) {
         gone.push(target);
-        deltas.push({ ...target, bucket: before.bucket, n: -1 });
+        deltas.push({ ...target, bucket: before.bucket, reachedAt: before.reachedAt, n: -1 });
       }
       continue;
     }
@@ -318,8 +318,8 @@ async function writeFigures(tx: Db, uuid: string, figured: Reached[], now: numbe
       reachedAt: f.at,
       cuteName: f.cuteName,
     });
-    if (before) deltas.push({ ...target, bucket: before.bucket, n: -1 });
-    deltas.push({ ...target, bucket, n: 1 });
+    if (before) deltas.push({ ...target, bucket: before.bucket, reachedAt: before.reachedAt, n: -1 });
+    deltas.push({ ...target, bucket, reachedAt: f.at, n: 1 });
   }
   await q.deleteScores(tx, uuid, gone);
   await q.upsertScores(tx, upserts);

@@ -10,7 +10,6 @@ import { Type as T } from "@sinclair/typebox";
 import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
-import { etagMatches } from "../http/etag.ts";
 import { ApiError } from "../http/errors.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { accountByName, accountByShareKey } from "../accounts/accounts.ts";
@@ -25,6 +24,7 @@ import { NotFoundPage } from "../web/not-found.tsx";
 import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts";
 import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, html, image } from "./image-response.ts";
 import { lifetimeWords } from "./headline.ts";
 import { namePageSecret, profileHandle } from "../web/stats-page.ts";
 
@@ -41,29 +41,6 @@ const BADGE_CACHE_ENTRIES = 1024;
 
 /** A findable page's picture may be kept a few minutes by a browser or a forum's image proxy. */
 const PUBLIC_CACHE = "public, max-age=300";
-/** The SVG carries no script and loads nothing, and a browser opening it alone runs none. */
-const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-
-/** Refusals of these routes are the website's HTML pages (http/on-error.ts), like their pages'. */
-const html = (description: string) => ({ description, content: { "text/html": {} } });
-const HTML_REFUSALS = {
-  404: html("No such page here: the same answer as the page's"),
-  429: html("Too many requests from this address (an HTML page; Retry-After)"),
-  500: html("Internal error (an HTML page with a request id)"),
-  503: html("The database is unavailable (an HTML page; Retry-After)"),
-};
-
-function image(request: Request, body: Uint8Array | string, type: string, etag: string, cacheControl: string) {
-  const headers: Record<string, string> = {
-    etag,
-    "cache-control": cacheControl,
-    "x-content-type-options": "nosniff",
-    ...(type.startsWith("image/svg") ? { "content-security-policy": SVG_POLICY } : {}),
-    ...(cacheControl === "no-store" ? { "x-robots-tag": "noindex", "referrer-policy": "no-referrer" } : {}),
-  };
-  if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-  return new Response(body as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-type": type } });
-}
 
 const png = (request: Request, card: RenderedCard, cacheControl: string) =>
   image(request, card.png, "image/png", card.etag, cacheControl);
@@ -222,12 +199,7 @@ export function cardRoutes(deps: CardRouteDeps) {
             "The key's lifetime figure in its unit, named as the page names it, from the profile asked for (by its handle) or last uploaded for, else the account's own keys.",
           ...DESCRIBED_OUTSIDE_V1,
           ...answers({
-            200: {
-              description: "The badge: an SVG, light and dark by prefers-color-scheme.",
-              headers: { ETag: { schema: { type: "string" } } },
-              content: { "image/svg+xml": { schema: { type: "string" } } },
-            },
-            304: { description: "Not modified: the If-None-Match ETag is current." },
+            ...BADGE_ANSWERS,
             400: html("A malformed query (an HTML page)"),
             ...HTML_REFUSALS,
           }),

@@ -32,6 +32,8 @@ import m29 from "../../drizzle/0029_recaps.sql" with { type: "text" };
 import m30 from "../../drizzle/0030_boards.sql" with { type: "text" };
 import m31 from "../../drizzle/0031_player_groups.sql" with { type: "text" };
 import m32 from "../../drizzle/0032_board_pending.sql" with { type: "text" };
+import m33 from "../../drizzle/0033_board_time_slots.sql" with { type: "text" };
+import m34 from "../../drizzle/0034_marks_last_day_uuid.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -67,4 +69,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0030_boards", sql: m30 },
   { tag: "0031_player_groups", sql: m31 },
   { tag: "0032_board_pending", sql: m32 },
+  { tag: "0033_board_time_slots", sql: m33 },
+  { tag: "0034_marks_last_day_uuid", sql: m34 },
 ];

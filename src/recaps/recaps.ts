@@ -4,7 +4,7 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
-import { accountsWithDaysSince } from "../stats/rollups.ts";
+import { accountsWithDaysSince, type DaysSinceCursor } from "../stats/rollups.ts";
 import { listProfiles } from "../stats/fold.ts";
 import { randomBase64url } from "../http/secret.ts";
 import { addDays, dayIn, utcDay } from "../wire/day.ts";
@@ -61,12 +61,13 @@ export async function closeRecaps(deps: RecapDeps, opts: { signal?: AbortSignal 
   const result: CloseResult = { periods: 0, candidates: 0, stored: 0, already: 0, open: 0, idle: 0 };
   for (const p of periodsToClose(now)) {
     result.periods++;
-    let after = "";
+    let after: DaysSinceCursor | null = null;
     for (;;) {
       if (opts.signal?.aborted) return result;
-      const uuids = await accountsWithDaysSince(deps.db, p.from, after, PAGE);
-      if (uuids.length === 0) break;
-      after = uuids.at(-1)!;
+      const page = await accountsWithDaysSince(deps.db, p.from, after, PAGE);
+      if (page.length === 0) break;
+      after = page.at(-1)!;
+      const uuids = page.map((a) => a.uuid);
       result.candidates += uuids.length;
       const stored = await storedFor(deps.db, uuids, p.id);
       for (const a of await accountsForJobs(deps.db, uuids)) {

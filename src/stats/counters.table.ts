@@ -184,7 +184,7 @@ export const counterMarks = pgTable(
     index("counter_marks_first_day_idx").on(t.firstDay),
     index("counter_marks_unsealed_from_idx").on(t.unsealedFrom),
     index("counter_marks_open_idx").on(t.uuid).where(sql`${t.lastDay} > ${t.closedThrough}`),
-    // The accounts with days since a period began (recaps.close), without reading every account.
-    index("counter_marks_last_day_idx").on(t.lastDay),
+    // The accounts with days since a period began (recaps.close), a page at a time by (last day, uuid).
+    index("counter_marks_last_day_idx").on(t.lastDay, t.uuid),
   ],
 );

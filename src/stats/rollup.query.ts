@@ -108,15 +108,20 @@ export async function refreshStaleRollups(db: Db, uuid: string, profileId: strin
   });
 }
 
+/** Where a page of accountsWithDaysSinceRows ended: its last account's last day and uuid. */
+export type DaysSinceCursor = { lastDay: string; uuid: string };
+
 /**
- * Up to `limit` accounts (after `after`, in uuid order) with a day row on or after `day`
- * (counter_marks.last_day, by its index): the accounts that may have been active since (recaps.close).
+ * Up to `limit` accounts with a day row on or after `day` (counter_marks.last_day), after `after` in
+ * (last day, uuid) order: one range of counter_marks_last_day_idx, so a page costs what it shows
+ * (recaps.close). An account that uploads while the pages are read may come again in a later page.
+ * The cursor alone bounds a later page: beside a plain bound on last_day, Postgres (before 18) may
+ * start the scan there and filter its way to the cursor.
  */
-export async function accountsWithDaysSinceRows(db: Db, day: string, after: string, limit: number) {
-  const found = await rows<{ uuid: string }>(
+export function accountsWithDaysSinceRows(db: Db, day: string, after: DaysSinceCursor | null, limit: number) {
+  const from = after ? sql`(last_day, uuid) > (${after.lastDay}::date, ${after.uuid})` : sql`last_day >= ${day}::date`;
+  return rows<DaysSinceCursor>(
     db,
-    sql`select uuid from counter_marks where last_day >= ${day}::date and uuid > ${after} collate "C"
-      order by uuid collate "C" limit ${limit}`,
+    sql`select last_day::text as "lastDay", uuid from counter_marks where ${from} order by last_day, uuid limit ${limit}`,
   );
-  return found.map((r) => r.uuid);
 }

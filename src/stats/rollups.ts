@@ -8,7 +8,14 @@ import { isOutOfRange } from "../db/errors.ts";
 import { accountsForJobs } from "../accounts/accounts.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { markFor } from "./horizons.ts";
-import { accountsToClose, accountsWithDaysSinceRows, accountsWithOpenDays, closeDays, markOf } from "./rollup.query.ts";
+import {
+  accountsToClose,
+  accountsWithDaysSinceRows,
+  accountsWithOpenDays,
+  closeDays,
+  markOf,
+  type DaysSinceCursor,
+} from "./rollup.query.ts";
 
 export type RollupsDeps = { db: Db; clock: Clock };
 /**
@@ -58,6 +65,11 @@ export async function closeDaysPass(deps: RollupsDeps, opts: { signal?: AbortSig
   return result;
 }
 
-/** A page of the accounts with a day row on or after `day`, in uuid order after `after` (recaps.close). */
-export const accountsWithDaysSince = (db: Db, day: string, after: string, limit: number) =>
+export type { DaysSinceCursor } from "./rollup.query.ts";
+
+/**
+ * A page of the accounts with a day row on or after `day`, in (last day, uuid) order after `after`
+ * (recaps.close; null: from the first).
+ */
+export const accountsWithDaysSince = (db: Db, day: string, after: DaysSinceCursor | null, limit: number) =>
   accountsWithDaysSinceRows(db, day, after, limit);

@@ -2,13 +2,14 @@
 // (through the page cookie, which is scoped to /u/<name>), and /groups/<id> for anyone when the
 // group is public. A group the visitor may not see answers the same 404 as one that does not exist.
 import { Elysia } from "elysia";
+import { Type as T } from "@sinclair/typebox";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { Config } from "../config.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { describeBoard, type Viewer } from "../boards/ranking.ts";
-import { groupBoardPage, visibleGroup } from "../boards/group-board.ts";
+import { groupBoardPage, memberPlace, visibleGroup } from "../boards/group-board.ts";
 import { changeGroup, groupDetail, leaveGroup, removeMember, rotateCode } from "../boards/groups.ts";
 import { ApiError } from "../http/errors.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
@@ -20,6 +21,10 @@ import { GroupPageView } from "./groups-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
 import { pageOwner } from "./page-cookie.ts";
+import { accountByName } from "../accounts/accounts.ts";
+import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
+import { badgeSvg } from "../cards/badge.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, image } from "../cards/image-response.ts";
 
 export type GroupPageDeps = {
   db: Db;
@@ -31,6 +36,7 @@ export type GroupPageDeps = {
 
 const hide = { detail: { hide: true } };
 const ID = /^[A-Za-z0-9_-]{16}$/;
+const NAME = /^[A-Za-z0-9_]{1,16}$/;
 
 function asked(query: Record<string, string | undefined>) {
   const page = /^[1-9][0-9]{0,6}$/.test(query.page ?? "") ? Number(query.page) : 1;
@@ -200,6 +206,54 @@ export function groupPageRoutes(deps: GroupPageDeps) {
         );
       },
       hide,
+    )
+    .get(
+      "/u/:name/groups/:id/boards/:board/badge.svg",
+      async ({ request, params, server }) => {
+        await limited(request, server);
+        if (!NAME.test(params.name)) return notFound(request);
+        // The player named, when their page is findable or it is their own page cookie; the group,
+        // when it is public or they are a member by that cookie (a private group's badge is its
+        // members' own, never a stranger's).
+        const viewer = await owner(request, params.name);
+        const account = await accountByName(deps.db, params.name);
+        if (!account || !(account.findable || viewer)) return notFound(request);
+        return seen(request, params.id, async () => {
+          let place: Awaited<ReturnType<typeof memberPlace>>;
+          try {
+            place = await memberPlace(deps, params.id, params.board, account.uuid, viewer);
+          } catch (e) {
+            if (e instanceof ApiError && e.code === "unknown_board") return notFound(request);
+            throw e;
+          }
+          if (!place) return notFound(request);
+          const svg = badgeSvg(place.label, place.value);
+          const etag = `"group-badge-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
+          const open = place.group.public && account.findable;
+          return image(request, svg, "image/svg+xml; charset=utf-8", etag, open ? "no-cache" : "no-store");
+        });
+      },
+      {
+        params: T.Object(
+          {
+            name: T.String({ maxLength: 64, description: "The member's name" }),
+            id: T.String({ maxLength: 64, description: "The group's id" }),
+            board: T.String({ maxLength: 64, description: "The board's id, as GET /v1/boards lists them" }),
+          },
+          { additionalProperties: false },
+        ),
+        detail: {
+          tags: ["previews"],
+          summary: "A badge of a member's place on a group's board this week (or the board's first window)",
+          description:
+            '"#2 of 14 this week", light and dark. Served for a public group\'s member whose page is findable, or to the member themselves through their page cookie; anything else is the not-found page. Revalidated on every use (an opt-out or a member leaving shows at once).',
+          ...DESCRIBED_OUTSIDE_V1,
+          ...answers({
+            ...BADGE_ANSWERS,
+            ...HTML_REFUSALS,
+          }),
+        },
+      },
     )
     .get(
       "/u/:name/groups/:id/boards/:board",

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../support/app.ts";
 import { rng } from "../support/random.ts";
-import { boardJson, boardPlayer, upload, type BoardPlayer } from "./support.ts";
+import { boardJson, boardPlayer, optIn, upload, type BoardPlayer } from "./support.ts";
 import { insertScoresBulk, rankedPage, rankOf, recountBuckets } from "../../src/boards/ranking.query.ts";
 import { bucketOf, sortValueOf } from "../../src/boards/buckets.ts";
 
@@ -50,7 +50,8 @@ beforeAll(async () => {
       for (let k = 0; k < 1 + R.int(2); k++) days[day]![R.pick(ISLANDS)] = R.int(4);
       if (R.chance(0.5)) days[day]![F7] = 400_000 + R.int(3) * 1000;
     }
-    t.clock.advance(1000);
+    // Up to an hour apart: equal figures fall in different time slots of their bucket, and in one.
+    t.clock.advance(1000 + R.int(3) * 1_800_000);
     await upload(t, m.p, days);
     for (const [day, rows] of Object.entries(days))
       for (const [k, v] of Object.entries(rows)) m.values.set(`${day}|${k}`, v);
@@ -137,7 +138,7 @@ test("the signed-in viewer's own rank is pinned with the players around it", asy
   expect(page.me[0]!.rows.find((r) => r.you)?.name).toBe(mid.name);
 });
 
-test("values over many magnitudes, with crowds of ties: every offset and rank through the groups and buckets", async () => {
+test("values over many magnitudes, with crowds of ties: every offset and rank through the groups, buckets and time slots", async () => {
   const W = "week:2030-W01";
   const rnd = rng(7);
   const list = Array.from({ length: 3000 }, (_, i) => {
@@ -150,7 +151,8 @@ test("values over many magnitudes, with crowds of ties: every offset and rank th
       value: value.toString(),
       sortValue: sortValue.toString(),
       bucket: bucketOf(sortValue),
-      reachedAt: 1_000 + rnd.int(5),
+      // Ties in time too, within an exact-value bucket's time slots and across them (and the first slot).
+      reachedAt: rnd.chance(0.1) ? 1_000 + rnd.int(5) : 1_900_000_000_000 + rnd.int(300) * 1_200_000,
       cuteName: null,
     };
   });
@@ -166,4 +168,20 @@ test("values over many magnitudes, with crowds of ties: every offset and rank th
     expect(page.rows.map((r) => r.uuid)).toEqual(want.slice(offset, offset + 50).map((r) => r.uuid));
   }
   for (let i = 0; i < 3000; i += 61) expect(await rankOf(t.db, "bulk", W, want[i]! as never)).toBe(i + 1);
+});
+
+test("an opt-out takes its scores out of their buckets' and time slots' counts: every rank left agrees with the list", async () => {
+  const gone = players[3]!.p;
+  await optIn(t, gone, { all: false, groups: [] });
+  for (const board of ["kills", "floor-7"])
+    for (const windowId of ["week:2026-W47", "month:2026-11", "all"]) {
+      const { total, rows: all } = await rankedPage(t.db, board, windowId, 0, 1000);
+      expect(total).toBe(all.length);
+      expect(all.some((r) => r.uuid === gone.uuid)).toBe(false);
+      for (let i = 0; i < all.length; i++) expect(await rankOf(t.db, board, windowId, all[i]!)).toBe(i + 1);
+      for (let offset = 0; offset < all.length; offset++)
+        expect((await rankedPage(t.db, board, windowId, offset, 2)).rows.map((r) => r.uuid)).toEqual(
+          all.slice(offset, offset + 2).map((r) => r.uuid),
+        );
+    }
 });

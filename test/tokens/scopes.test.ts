@@ -76,6 +76,7 @@ const POLICY: Record<string, Policy> = {
   "GET /s/{key}/card.png": "public",
   "GET /p/{name}/card.png": "public",
   "GET /u/{name}/badge/{file}": "public",
+  "GET /u/{name}/groups/{id}/boards/{board}/badge.svg": "public",
 };
 const SCOPES = ["stats:read", "page:read", "export"];
 
