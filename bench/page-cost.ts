@@ -127,6 +127,19 @@ async function run(binary: string) {
     ] as const) {
       reads[name] = await cold(path, headers);
     }
+    // The mod's usual upload: a few keys of today. The next page (and card) is the first of a new
+    // account state; on the embedded database it reads again only the keys the upload wrote.
+    blocks = [
+      {
+        profileId: PROFILE,
+        scope: "day",
+        day: days.at(-1)!,
+        rows: Array.from({ length: 20 }, (_, i) => ({ k: keyOf(i * 7), v: 1_000_000 + i, m: KINDS[(i * 7) % KINDS.length]! })),
+      },
+    ];
+    await send();
+    reads["page after a 20-key upload"] = await cold("/u/BigAccount");
+    reads["card after it"] = await cold("/u/BigAccount/card.png?after=1");
 
     // A bystander's health while one client asks for distinct pages at the page limit (120 a minute).
     const healthMs: number[] = [];
