@@ -11,6 +11,7 @@ import { loadBoards } from "../boards/definitions.ts";
 import { runBoardsCommand } from "../boards/command.ts";
 import { takeBackup, restoreBackup, BackupError } from "../db/backup.ts";
 import { isMissingTable } from "../db/errors.ts";
+import type { Db } from "../db/database.ts";
 import { runReportsCommand } from "../reports/problems-list.ts";
 import { runImportCommand } from "../stats/import-command.ts";
 import type { UploadDone } from "../stats/ingest.ts";
@@ -78,42 +79,42 @@ async function migrateCommand({ config, options, out }: Run): Promise<number> {
   return 0;
 }
 
-async function reports(
+/**
+ * Connects, prints what `body` answers and closes; a database not migrated yet (`tables`: what it
+ * lacks) is one line saying to migrate first, exit code 1.
+ */
+async function onDatabase(
   { config, options, out, err }: Run,
-  args: Extract<Command, { name: "reports" }>["args"],
+  tables: string,
+  body: (db: Db) => Promise<string>,
 ): Promise<number> {
   const database = await connect(config, options);
   try {
-    out(await runReportsCommand({ db: database.db, clock: systemClock, config }, args));
+    out(await body(database.db));
+    return 0;
   } catch (e) {
-    if (e instanceof ApiError) {
-      err(`tally: ${e.message}\n`);
-      return 1;
-    }
     if (!isMissingTable(e)) throw e;
-    err("tally: this database has no bug-report tables yet; run tally migrate (or tally serve) first\n");
+    err(`tally: this database has no ${tables} tables yet; run tally migrate (or tally serve) first\n`);
     return 1;
   } finally {
     await database.close();
   }
-  return 0;
 }
 
-async function boards(
-  { config, options, out, err }: Run,
-  args: Extract<Command, { name: "boards" }>["args"],
-): Promise<number> {
-  const database = await connect(config, options);
+async function reports(run: Run, args: Extract<Command, { name: "reports" }>["args"]): Promise<number> {
   try {
-    out(await runBoardsCommand({ db: database.db, clock: systemClock }, args));
+    return await onDatabase(run, "bug-report", (db) =>
+      runReportsCommand({ db, clock: systemClock, config: run.config }, args),
+    );
   } catch (e) {
-    if (!isMissingTable(e)) throw e;
-    err("tally: this database has no board tables yet; run tally migrate (or tally serve) first\n");
+    if (!(e instanceof ApiError)) throw e;
+    run.err(`tally: ${e.message}\n`);
     return 1;
-  } finally {
-    await database.close();
   }
-  return 0;
+}
+
+function boards(run: Run, args: Extract<Command, { name: "boards" }>["args"]): Promise<number> {
+  return onDatabase(run, "board", (db) => runBoardsCommand({ db, clock: systemClock }, args));
 }
 
 async function importFile(
