@@ -109,8 +109,11 @@ describe("GET /v1/admin/backup", () => {
   test("does not exist without ADMIN_TOKEN, refuses another token, and on Postgres says to use pg_dump", async () => {
     const off = await testApp();
     expect((await off.request("/v1/admin/backup")).status).toBe(404);
-    await off.close();
-    const on = await testApp({ settings: { adminToken: "admin-secret-token-1234-9f0e8d7c6b5a" } });
+    // Another app over the same database, with the token.
+    const on = await testApp({
+      settings: { adminToken: "admin-secret-token-1234-9f0e8d7c6b5a" },
+      database: off.database,
+    });
     expect((await on.request("/v1/admin/backup", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
     // The test app has no embedded backup function, as on Postgres.
     const res = await on.request("/v1/admin/backup", {
@@ -119,5 +122,6 @@ describe("GET /v1/admin/backup", () => {
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("pg_dump");
     await on.close();
+    await off.close();
   });
 });

@@ -60,6 +60,32 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+// One chromium per process: the browser files a worker of `bun run test` runs one after another
+// (--no-isolate keeps this global) share it, each in contexts of its own, which keep nothing of
+// another's (cookies, storage, cache). Starting and stopping one took 2-3 s a file on the shared
+// machine. Playwright stops it when the process exits.
+const shared = globalThis as { __tallyChromium?: Promise<Browser> };
+
+/** This process's chromium: a file opens contexts in it and hands it back with `releaseChromium`. */
+export function sharedChromium(): Promise<Browser> {
+  shared.__tallyChromium ??= launchChromium().then(
+    (browser) => {
+      browser.on("disconnected", () => (shared.__tallyChromium = undefined));
+      return browser;
+    },
+    (error) => {
+      shared.__tallyChromium = undefined;
+      throw error;
+    },
+  );
+  return shared.__tallyChromium;
+}
+
+/** The next file gets the browser as new: no context of this one's left open. */
+export async function releaseChromium(browser: Browser | undefined) {
+  await Promise.all((browser?.contexts() ?? []).map((c) => c.close()));
+}
+
 /** An app served on a free local port, and chromium to open it: a browser suite's beforeAll. */
 export type Served = { base: string; browser: Browser; close(): Promise<void> };
 
@@ -67,7 +93,7 @@ export async function servedInChromium(t: { app: Parameters<typeof listen>[0]; l
   const server = listen(t.app, { host: "127.0.0.1", port: 0, graceMs: 1000, log: t.log });
   let browser: Browser;
   try {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   } catch (error) {
     await server.stop("tests done");
     throw error;
@@ -76,7 +102,7 @@ export async function servedInChromium(t: { app: Parameters<typeof listen>[0]; l
     base: `http://127.0.0.1:${server.port}`,
     browser,
     async close() {
-      await browser.close();
+      await releaseChromium(browser);
       await server.stop("tests done");
     },
   };

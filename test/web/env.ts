@@ -12,7 +12,10 @@ export const alice = { uuid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", name: "Alice_01
 export const empty = { uuid: "1a2b3c4d5e6f708192a3b4c5d6e7f801", name: "No_Profiles" };
 export const stale = { uuid: "2b3c4d5e6f708192a3b4c5d6e7f80112", name: "Stale_Sam" };
 
-export async function pageEnv(opts: { settings?: NonNullable<Parameters<typeof testApp>[0]>["settings"] } = {}) {
+type AppOptions = NonNullable<Parameters<typeof testApp>[0]>;
+
+/** `database`: another page world's (its `t.database`), for a second app with other settings over it. */
+export async function pageEnv(opts: { settings?: AppOptions["settings"]; database?: AppOptions["database"] } = {}) {
   const game = fakeGameApi({ key: GAME_KEY });
   const names = fakeNames([alice, empty, stale]);
   const images = fakeImageServer();
@@ -51,6 +54,7 @@ export async function pageEnv(opts: { settings?: NonNullable<Parameters<typeof t
     },
     fetch: loopbackFetch,
     now: SEED_NOW,
+    database: opts.database,
   });
   return {
     t,

@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, pageLink, type Seeded } from "./seed.ts";
-import { launchChromium } from "../support/browser.ts";
+import { sharedChromium, releaseChromium } from "../support/browser.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -52,11 +52,11 @@ beforeAll(async () => {
     fetch: () =>
       new Response(overlay(`${base}/v1/pages/Head_Liner`), { headers: { "content-type": "text/html; charset=utf-8" } }),
   });
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   widget?.stop(true);
   await server?.stop("tests done");
   await env?.close();

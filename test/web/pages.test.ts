@@ -258,7 +258,7 @@ describe("/p/<name>", () => {
 
 describe("/p/<name> without a game API key", () => {
   test("answers 503 and says the service has no key", async () => {
-    const t = await testApp({ settings: { gameApiKey: "", lookupRateLimit: 0 } });
+    const t = await testApp({ settings: { gameApiKey: "", lookupRateLimit: 0 }, database: env.t.database });
     try {
       const res = await t.request("/p/Alice_01");
       expect(res.status).toBe(503);
