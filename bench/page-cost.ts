@@ -134,7 +134,11 @@ async function run(binary: string) {
         profileId: PROFILE,
         scope: "day",
         day: days.at(-1)!,
-        rows: Array.from({ length: 20 }, (_, i) => ({ k: keyOf(i * 7), v: 1_000_000 + i, m: KINDS[(i * 7) % KINDS.length]! })),
+        rows: Array.from({ length: 20 }, (_, i) => ({
+          k: keyOf(i * 7),
+          v: 1_000_000 + i,
+          m: KINDS[(i * 7) % KINDS.length]!,
+        })),
       },
     ];
     await send();

@@ -8,7 +8,6 @@ import {
   LEVEL,
   NAME,
   P,
-  player,
   RANK_TAG,
   rule,
   SERVER_RANK,

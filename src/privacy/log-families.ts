@@ -1,7 +1,7 @@
 // Crash reports and game logs: player lists, game profiles, entity details, vanilla chat. Name
 // families (see families.ts for how a rule is written).
 
-import { NAME, player, rule, START, type Family } from "./shapes.ts";
+import { NAME, rule, START, type Family } from "./shapes.ts";
 
 export const crashReport: Family = {
   family: "crash_report",

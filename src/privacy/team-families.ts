@@ -1,7 +1,7 @@
 // Teammates at play: dungeon mechanics, deaths and revives, parties, and any teammate's action by
 // its structure. Name families (see families.ts for how a rule is written).
 
-import { anyOf, EMBLEM, NAME, P, P2, player, RANK_TAG, rule, START, type Family, atLineStart } from "./shapes.ts";
+import { anyOf, EMBLEM, NAME, P, P2, RANK_TAG, rule, START, type Family, atLineStart } from "./shapes.ts";
 
 export const dungeon: Family = {
   family: "dungeon",

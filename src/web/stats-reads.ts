@@ -9,7 +9,7 @@ import type { Account } from "../accounts/accounts.ts";
 import { chartSeries, listProfiles } from "../stats/fold.ts";
 import { lifetimeState } from "../stats/lifetime-memo.ts";
 import { recentEvents, recentSessions } from "../stats/activity.ts";
-import { activeDays, periodTotals, type PeriodKey, type PeriodTotals } from "../stats/periods.ts";
+import { periodTotals, type PeriodKey, type PeriodTotals } from "../stats/periods.ts";
 import { activityRates } from "../stats/rates.ts";
 import { calendarStart } from "./calendar-view.tsx";
 import { ACCOUNT_PROFILE } from "../wire/envelope.ts";
