@@ -31,9 +31,12 @@ describe("every rule of the scrubber and the denylist is linear on hostile input
     expect(slowest.ms).toBeLessThan(50);
   });
 
+  // The whole scrub and the denylist run every rule (about 80 now), each linear: their sum
+  // took 55 ms best of three on "levels" with two suites side by side, where a quadratic rule takes
+  // seconds (1-2.6 s in issue 22). 250 ms tells the two apart on a loaded machine.
   test.each(hostile)("the whole scrub, the denylist and the normaliser on %s", (_what, text) => {
     expect(time(() => normalise(text))).toBeLessThan(50);
-    expect(time(() => denylistMatch(text))).toBeLessThan(50);
-    expect(time(() => scrubText("a-test-key-that-is-long-enough-0123456789", text))).toBeLessThan(50);
+    expect(time(() => denylistMatch(text))).toBeLessThan(250);
+    expect(time(() => scrubText("a-test-key-that-is-long-enough-0123456789", text))).toBeLessThan(250);
   });
 });
