@@ -24,7 +24,7 @@ import { NotFoundPage } from "../web/not-found.tsx";
 import { cardRenderer, lru, type CardDeps, type RenderedCard } from "./cards.ts";
 import { renderBudget } from "../web/page-cache.ts";
 import { badgeSvg } from "./badge.ts";
-import { BADGE_ANSWERS, HTML_REFUSALS, html, image } from "./image-response.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, badgeImage, html, image } from "./image-response.ts";
 import { lifetimeWords } from "./headline.ts";
 import { namePageSecret, profileHandle } from "../web/stats-page.ts";
 
@@ -169,8 +169,7 @@ export function cardRoutes(deps: CardRouteDeps) {
           badges.set(kept, svg);
         }
         if (svg === null) return notFound(request);
-        const etag = `"badge-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
-        return image(request, svg, "image/svg+xml; charset=utf-8", etag, PUBLIC_CACHE);
+        return badgeImage(request, svg, "badge", PUBLIC_CACHE);
       },
       {
         params: T.Object(

@@ -24,6 +24,16 @@ export const BADGE_ANSWERS = {
   304: { description: "Not modified: the If-None-Match ETag is current." },
 };
 
+/** A badge's SVG, its ETag (`tag` and the SVG's digest) made from it. */
+export const badgeImage = (request: Request, svg: string, tag: string, cacheControl: string) =>
+  image(
+    request,
+    svg,
+    "image/svg+xml; charset=utf-8",
+    `"${tag}-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`,
+    cacheControl,
+  );
+
 /** An image with its ETag (304 when the request's If-None-Match holds it) and its cache policy. */
 export function image(request: Request, body: Uint8Array | string, type: string, etag: string, cacheControl: string) {
   const headers: Record<string, string> = {

@@ -81,7 +81,7 @@ function lifetimeRowsOf(db: Db, uuid: string, profileId: string, only?: string |
       select d.key, ${openSum} as sum, ${open.max} as max, ${open.min} as min, min(d.day) as first_day, max(d.day) as last_day,
         ${open.latest} as last_value
       from ${few ? sql`counter_days` : openDays(uuid)} d join counter_keys k on k.key = d.key
-      where d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and d.profile_id = ${profileId}${one("d")}
+      where ${few ? sql`d.uuid = ${uuid} and d.day > ${closedThrough(uuid)} and ` : sql``}d.profile_id = ${profileId}${one("d")}
       group by d.key
     ),
     r as (

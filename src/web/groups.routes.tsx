@@ -20,11 +20,11 @@ import { BoardPageView } from "./boards-view.tsx";
 import { GroupPageView } from "./groups-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
-import { pageOwner } from "./page-cookie.ts";
+import { PAGE_NAME, pageOwner } from "./page-cookie.ts";
 import { accountByName } from "../accounts/accounts.ts";
 import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { badgeSvg } from "../cards/badge.ts";
-import { BADGE_ANSWERS, HTML_REFUSALS, image } from "../cards/image-response.ts";
+import { BADGE_ANSWERS, HTML_REFUSALS, badgeImage } from "../cards/image-response.ts";
 
 export type GroupPageDeps = {
   db: Db;
@@ -36,7 +36,6 @@ export type GroupPageDeps = {
 
 const hide = { detail: { hide: true } };
 const ID = /^[A-Za-z0-9_-]{16}$/;
-const NAME = /^[A-Za-z0-9_]{1,16}$/;
 
 function asked(query: Record<string, string | undefined>) {
   const page = /^[1-9][0-9]{0,6}$/.test(query.page ?? "") ? Number(query.page) : 1;
@@ -211,7 +210,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
       "/u/:name/groups/:id/boards/:board/badge.svg",
       async ({ request, params, server }) => {
         await limited(request, server);
-        if (!NAME.test(params.name)) return notFound(request);
+        if (!PAGE_NAME.test(params.name)) return notFound(request);
         // The player named, when their page is findable or it is their own page cookie; the group,
         // when it is public or they are a member by that cookie (a private group's badge is its
         // members' own, never a stranger's).
@@ -227,10 +226,8 @@ export function groupPageRoutes(deps: GroupPageDeps) {
             throw e;
           }
           if (!place) return notFound(request);
-          const svg = badgeSvg(place.label, place.value);
-          const etag = `"group-badge-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
           const open = place.group.public && account.findable;
-          return image(request, svg, "image/svg+xml; charset=utf-8", etag, open ? "no-cache" : "no-store");
+          return badgeImage(request, badgeSvg(place.label, place.value), "group-badge", open ? "no-cache" : "no-store");
         });
       },
       {

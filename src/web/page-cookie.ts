@@ -9,7 +9,8 @@ import { accountByPageCookie, type Account } from "../accounts/accounts.ts";
 
 export const PAGE_COOKIE = "tally_page";
 
-const NAME = /^[A-Za-z0-9_]{1,16}$/;
+/** A name a page is at (/u/<name>): a player name's characters, 1 to 16 of them. */
+export const PAGE_NAME = /^[A-Za-z0-9_]{1,16}$/;
 
 /** The Set-Cookie value of a page cookie for `ownerName`'s page (names are [A-Za-z0-9_], safe in a path). */
 export function pageCookieHeader(ownerName: string, value: string, maxAgeMs: number, secure: boolean): string {
@@ -28,7 +29,7 @@ export function cookieOf(request: Request, name: string): string | undefined {
 
 /** The owner of `name`'s page, when this browser holds that page's cookie (anyone else: undefined). */
 export async function pageOwner(deps: { db: Db; clock: Clock }, request: Request, name: string) {
-  if (!NAME.test(name)) return undefined;
+  if (!PAGE_NAME.test(name)) return undefined;
   const cookie = cookieOf(request, PAGE_COOKIE);
   if (!cookie || cookie.length > 64) return undefined;
   const own: Account | undefined = await accountByPageCookie(deps.db, cookie, deps.clock.now());
