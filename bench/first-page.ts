@@ -1,7 +1,7 @@
 // What the first statistics page after an upload costs in process, by part (issue 40): an account of
 // KEYS keys x DAYS days (closed by the rollups job, today and yesterday open), then ROUNDS times: an
 // upload of one row (a new account state) and the page, timed. Run with --cpu-prof-md to see where.
-//   bun [--cpu-prof-md --cpu-prof-dir=/tmp/prof] bench/first-page.ts [--keys 10000] [--days 10] [--rounds 8]
+//   bun [--cpu-prof-md --cpu-prof-dir=/tmp/prof] bench/first-page.ts [--keys 10000] [--days 10] [--rounds 8] [--written 1]
 import { testApp } from "../test/support/app.ts";
 import { envelope, uploader, PROFILE } from "../test/support/uploads.ts";
 import { closeDaysPass } from "../src/stats/rollups.ts";
@@ -15,6 +15,8 @@ const opt = (name: string, fallback: number) => {
 const KEYS = opt("keys", 10_000);
 const DAYS = opt("days", 10);
 const ROUNDS = opt("rounds", 8);
+/** Keys each round's upload writes: past 2 000 the page reads the profile's every key again (lifetime-memo.ts). */
+const WRITTEN = opt("written", 1);
 const NOW = "2026-06-10T12:00:00Z";
 const TODAY = "2026-06-10";
 const NAMESPACES = ["mining", "farming", "fishing", "foraging", "kills", "loot"];
@@ -47,13 +49,28 @@ for (let d = DAYS - 1; d >= 0; d--) {
 }
 console.log(`${KEYS} keys x ${DAYS} days in ${Math.round(performance.now() - t0)} ms`);
 const times: number[] = [];
+const cpus: number[] = [];
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 for (let r = 0; r < ROUNDS; r++) {
-  await send(TODAY, [{ k: "mining.bench.k0", v: 1_000 + r, m: "count" }]);
+  await send(
+    TODAY,
+    Array.from({ length: WRITTEN }, (_, i) => ({
+      k: `${NAMESPACES[i % NAMESPACES.length]}.bench.k${i}`,
+      v: 1_000 + r + (i % 97),
+      m: KINDS[i % KINDS.length]!,
+    })),
+  );
   const s = performance.now();
+  const c = cpu();
   const res = await t.request(`/u/FirstPage?r=${r}`);
   await res.text();
   times.push(performance.now() - s);
+  cpus.push(cpu() - c);
   if (res.status !== 200) throw new Error(`page: ${res.status}`);
 }
-console.log(`first page after an upload, ms: ${times.map((x) => x.toFixed(0)).join(" ")}`);
+console.log(`first page after an upload of ${WRITTEN} keys, ms wall: ${times.map((x) => x.toFixed(0)).join(" ")}`);
+console.log(`ms CPU (the process, every thread): ${cpus.map((x) => x.toFixed(0)).join(" ")}`);
 await t.close();
