@@ -4,9 +4,11 @@
 // GET /v1/stats/periods; and a bystander's /v1/health p99 while one client asks for distinct pages
 // at the page limit. Against the compiled binary, embedded (or Postgres with --postgres URL).
 // Compare binaries in one run: the first is "after", the others as given.
+// --memo-ttl MS: PAGE_LIFETIME_MEMO_TTL_MS, and two more reads: a page MS after the last (its kept
+// lifetime figures past their time to live: answered, and read whole beside it) and the page after it.
 // --settle S: the rollups job runs every second and the reads start S seconds after the build, when
 // the account's days are closed (its steady state); without it they start at once, the days open.
-//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--render-budget MS] [--postgres URL]
+//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--render-budget MS] [--memo-ttl MS] [--postgres URL]
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { cpuOf, startBinary } from "./process.ts";
@@ -21,6 +23,7 @@ const DAYS = Number(opt("days", "100"));
 const pgUrl = opt("postgres", "");
 const SETTLE_S = Number(opt("settle", "0"));
 const RENDER_BUDGET = opt("render-budget", "0");
+const MEMO_TTL_MS = Number(opt("memo-ttl", "0"));
 const binaries = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")).map((a) => resolve(a));
 if (binaries.length === 0) binaries.push(resolve("dist/tally"));
 
@@ -52,6 +55,7 @@ async function run(binary: string) {
     // renders): --render-budget MS sets it (default 0, no budget).
     PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE: RENDER_BUDGET,
     ...(SETTLE_S > 0 ? { JOB_STATS_ROLLUPS_INTERVAL_MS: "1000" } : {}),
+    ...(MEMO_TTL_MS > 0 ? { PAGE_LIFETIME_MEMO_TTL_MS: String(MEMO_TTL_MS) } : {}),
     ...(pgUrl ? { DATABASE_URL: pgUrl.replace(/\/[^/]*$/, `/${dbName}`) } : {}),
   });
   const base = service.url;
@@ -144,6 +148,12 @@ async function run(binary: string) {
     await send();
     reads["page after a 20-key upload"] = await cold("/u/BigAccount");
     reads["card after it"] = await cold("/u/BigAccount/card.png?after=1");
+    if (MEMO_TTL_MS > 0) {
+      await Bun.sleep(MEMO_TTL_MS + 500);
+      reads["page past the memo's time to live"] = await cold("/u/BigAccount");
+      await Bun.sleep(1_000);
+      reads["the page after it"] = await cold("/u/BigAccount");
+    }
 
     // A bystander's health while one client asks for distinct pages at the page limit (120 a minute).
     const healthMs: number[] = [];

@@ -40,7 +40,7 @@ import { publicPageRoutes } from "./web/public-page.routes.ts";
 import { pageCache } from "./web/page-cache.ts";
 import { recapPageRoutes } from "./web/recap.routes.tsx";
 import { recapRoutes } from "./recaps/recaps.routes.ts";
-import { lifetimeMemo } from "./stats/lifetime-memo.ts";
+import { lifetimeMemo, type LifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
 import type { OpenApiDocument } from "./web/api-reference.tsx";
@@ -72,7 +72,22 @@ export type AppDeps = {
   backup?: () => Promise<Blob>;
   /** The boards ranked (main.ts loads BOARDS_FILE; absent: the built-in set). */
   boards?: Boards;
+  /** The pages' memo of lifetime figures, shared with the jobs that tell it what they wrote (absent: pageLifetimes). */
+  lifetimes?: LifetimeMemo;
 };
+
+/**
+ * Every key's lifetime figure, kept between renders of one account's pages and cards (issue 40).
+ * On the embedded database every write is this process's: uploads, imports, erasures and retention
+ * say what they wrote, and a set is read again in part (lifetime-memo.ts).
+ */
+export const pageLifetimes = (deps: Pick<AppDeps, "config" | "clock" | "db">) =>
+  lifetimeMemo({
+    maxFigures: deps.config.pageLifetimeFigures,
+    ttlMs: deps.config.pageLifetimeMemoTtlMs,
+    clock: deps.clock,
+    incremental: isEmbedded(deps.db),
+  });
 
 export function createApp(deps: AppDeps) {
   // GET /v1/openapi.json and the API reference page describe the routes as built (http/openapi.ts),
@@ -88,15 +103,7 @@ export function createApp(deps: AppDeps) {
   const openapiJson = async () => describe() as OpenApiDocument;
   // One gate for every route that streams an export (the API's and the owner's CSV on the page).
   const exports = exportGate(deps.config.exportsMaxRunning);
-  // Every key's lifetime figure, kept between renders of one account's pages and cards (issue 40).
-  // On the embedded database every write is this process's: uploads, imports and erasures say what
-  // they wrote, and a set is read again in part (lifetime-memo.ts).
-  const lifetimes = lifetimeMemo({
-    maxFigures: deps.config.pageLifetimeFigures,
-    ttlMs: deps.config.pageLifetimeMemoTtlMs,
-    clock: deps.clock,
-    incremental: isEmbedded(deps.db),
-  });
+  const lifetimes = deps.lifetimes ?? pageLifetimes(deps);
   const wrote = lifetimes.wrote;
   const renders = workGate({
     atOnce: deps.config.pageRendersAtOnce,

@@ -8,7 +8,7 @@ import { connect } from "../db/connect.ts";
 import { migrate, markCreated } from "../db/migrate.ts";
 import { loadCatalogue } from "../catalogue/load.ts";
 import { loadBoards } from "../boards/definitions.ts";
-import { createApp } from "../app.ts";
+import { createApp, pageLifetimes } from "../app.ts";
 import { createMetrics, countedFetch } from "../metrics/metrics.ts";
 import { listen, type Listening } from "../http/serve.ts";
 import { VERSION } from "../version.ts";
@@ -74,6 +74,8 @@ export async function serve(config: Config, log: Log, options: MainOptions): Pro
       metrics,
       backup: database.backup,
       stopping: stopping.signal,
+      // One memo for the pages and the jobs that tell it what they wrote.
+      lifetimes: pageLifetimes({ db: database.db, config, clock: systemClock }),
     };
     const app = createApp(deps);
     mark("app", t);

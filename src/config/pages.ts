@@ -26,13 +26,13 @@ export const pagesSettings = {
     env: "PAGE_LIFETIME_MEMO_FIGURES",
     schema: T.Integer({ minimum: 0, maximum: 10_000_000 }),
     default: "50000",
-    doc: "Lifetime figures (one a key of a profile) kept in memory between renders of one account's pages and cards, at most PAGE_LIFETIME_MEMO_TTL_MS each (about 400 bytes a figure); the least recently used account is forgotten first. A page that differs only in its period, range or list page then costs no lifetime read. 0: every render reads them.",
+    doc: "Lifetime figures (one a key of a profile) kept in memory between renders of one account's pages and cards (about 400 bytes a figure); the least recently used account is forgotten first. A page that differs only in its period, range or list page then costs no lifetime read. 0: every render reads them.",
   }),
   pageLifetimeMemoTtlMs: setting({
     env: "PAGE_LIFETIME_MEMO_TTL_MS",
     schema: Millis(0, 86_400_000),
     default: "600000",
-    doc: "How long a profile's lifetime figures kept in memory (PAGE_LIFETIME_MEMO_FIGURES) are used after they were last read whole. On the embedded database an upload's keys are read again into them, so a page after an upload reads the keys it wrote; what changes without an upload (a seal or retention moving a baseline's date, never a value) shows once they are read whole again.",
+    doc: "How long a profile's lifetime figures kept in memory (PAGE_LIFETIME_MEMO_FIGURES) are used after they were last read whole before they are read whole again, beside the page that finds them older (that page still answers from them; the next gets the new read). On the embedded database every write (an upload, an import, an erasure, retention) says what it changed and only those keys are read again, so this only bounds what no write told of (another instance's jobs on Postgres).",
   }),
   pageStatementTimeoutMs: setting({
     env: "PAGE_STATEMENT_TIMEOUT_MS",

@@ -16,7 +16,8 @@ export function serviceJobs(deps: AppDeps): Job[] {
   const placements = (uuid: string, period: string) => placementsOf({ db: deps.db, boards }, uuid, period);
   return [
     ...reportJobs(deps),
-    ...statsJobs(deps),
+    // Retention tells the pages' memo which keys' baselines it moved (lifetime-memo.ts).
+    ...statsJobs({ ...deps, wrote: deps.lifetimes?.wrote }),
     ...cachesJobs(deps),
     ...itemsJobs(deps),
     ...recapsJobs({ ...deps, placements }),

@@ -11,9 +11,15 @@
 // transaction), and the set kept for an older state is brought to the new one by reading again only
 // the keys written since: the first page after an upload of 20 keys reads 20 keys, not the
 // profile's 10 000. A write this memo did not hear of (another instance on Postgres) leaves the
-// state changed with nothing to account for it, and the whole set is read again. What changes
-// without a write (a seal or retention moving a baseline's date, never a value) shows once the set
-// is read whole again, at most PAGE_LIFETIME_MEMO_TTL_MS after its last whole read.
+// state changed with nothing to account for it, and the whole set is read again. Retention, which
+// moves a baseline's date (never a value) without an upload, says which keys it folded, for every
+// profile of the account (EVERY_PROFILE).
+//
+// A set more than PAGE_LIFETIME_MEMO_TTL_MS past its last whole read is still answered (brought up
+// to date as above when it can be) and read whole again beside the page, not before it: what no
+// write told of (another instance's seal on Postgres) shows on a later page, and no page waits for
+// the whole read the time to live asks for (issue 40: a 10 000-key profile's whole read is ~150 ms
+// of the event loop).
 import type { Clock } from "../clock.ts";
 import { distinctLabels } from "./labels.ts";
 import { lifetimeFigures, profilesState, type FoldDeps } from "./fold.ts";
@@ -30,8 +36,10 @@ const ACCOUNTS_KEPT = 10_000;
 /** A write of more keys than this is remembered as "every key": its set is read whole (one statement beats a long list). */
 const WRITE_KEYS_KEPT = 2_000;
 
-/** What a write changed: by profile, its keys; null: anything of the account (an erasure, an import). */
+/** What a write changed: by profile (or EVERY_PROFILE), its keys; null: anything of the account (an erasure, an import). */
 export type Written = Map<string, Iterable<string>> | null;
+/** A Written entry for these keys in whichever profiles of the account hold them (retention). */
+export const EVERY_PROFILE = "*";
 
 export type LifetimeMemo = {
   /** The profile's every key with its lifetime figure, as keysWithLifetime answers it (shared: never mutate it). */
@@ -50,6 +58,8 @@ export type LifetimeMemo = {
   ): Promise<readonly ActiveDay[]>;
   /** Told by a write of this process, inside its transaction, what it changes (see the file's head). */
   wrote(uuid: string, written: Written): void;
+  /** Settles once the whole reads started beside pages (past the time to live) are done. */
+  settled(): Promise<void>;
 };
 
 type Entry = {
@@ -120,11 +130,14 @@ export function lifetimeMemo(opts: {
       if (e.version <= version) continue;
       if (e.keys === null) return null;
       for (const k of e.keys.get(profileId) ?? []) keys.add(k);
+      for (const k of e.keys.get(EVERY_PROFILE) ?? []) keys.add(k);
     }
     return keys;
   };
   const calendars = new Map<string, { at: number; days: readonly ActiveDay[] }>();
   const countingDays = new Map<string, Promise<readonly ActiveDay[]>>();
+  /** Whole reads started beside a page (refreshBeside). */
+  const beside = new Set<Promise<void>>();
   return {
     wrote(uuid, written) {
       const w = writes.get(uuid) ?? { version: 0, log: [] };
@@ -181,55 +194,82 @@ export function lifetimeMemo(opts: {
       // Labels name items by the item list's copy at hand: a page, a card and a badge read with the
       // same copy share one set, and a refreshed list is read afresh (issue 34).
       const key = `${profile}|items ${deps.items?.version ?? "none"}`;
-      const now = opts.clock.now();
-      let entry = kept.get(key);
-      if (entry && now - entry.at >= opts.ttlMs) {
-        forget(key);
-        entry = undefined;
-      }
-      if (entry?.state === state) {
+      const entry = kept.get(key);
+      // The same state with no write heard since its read (a write that moves no state, retention's, is heard too).
+      if (entry?.state === state && !(opts.incremental && entry.version < versionOf(uuid))) {
         kept.delete(key);
         kept.set(key, entry);
+        if (opts.clock.now() - entry.at >= opts.ttlMs) refreshBeside(deps, uuid, profileId, state, key);
         return entry.figures;
       }
-      const pendingKey = `${key}|${state}`;
-      const pending = reading.get(pendingKey);
-      if (pending) return pending;
-      const base = entry;
-      const read = (async () => {
-        const version = versionOf(uuid);
-        const changed = opts.incremental && base ? writtenSince(uuid, profileId, base.version) : null;
-        let raw: readonly Figure[];
-        let at = now;
-        if (base && changed && changed.size <= Math.max(64, base.raw.length / 4)) {
-          raw =
-            changed.size === 0
-              ? base.raw
-              : patched(base.raw, changed, await lifetimeFigures(deps, uuid, profileId, [...changed]));
-          at = base.at;
-        } else raw = await lifetimeFigures(deps, uuid, profileId);
-        const figures = Object.freeze(changed?.size === 0 && base ? base.figures : distinctLabels([...raw]));
-        const current = kept.get(key);
-        // A read that began later may have finished first: the newer set stays.
-        if (raw.length <= opts.maxFigures && !(current && current.version > version)) {
-          forget(key);
-          kept.set(key, { at, profile, state, version, raw, figures });
-          held += raw.length;
-          for (const old of kept.keys()) {
-            if (held <= opts.maxFigures) break;
-            forget(old);
-          }
-        }
-        return figures;
-      })();
-      reading.set(pendingKey, read);
-      try {
-        return await read;
-      } finally {
-        reading.delete(pendingKey);
-      }
+      const figures = await read(deps, uuid, profileId, state, key, entry);
+      const now = kept.get(key);
+      if (now?.state === state && opts.clock.now() - now.at >= opts.ttlMs)
+        refreshBeside(deps, uuid, profileId, state, key);
+      return figures;
+    },
+    async settled() {
+      while (beside.size > 0) await Promise.allSettled([...beside]);
     },
   };
+
+  /**
+   * The set of (profile, state), read whole, or from `base` and the keys written since when every
+   * write since is known (see the file's head); kept unless too large. Concurrent asks share one read.
+   */
+  function read(
+    deps: FoldDeps,
+    uuid: string,
+    profileId: string,
+    state: string,
+    key: string,
+    base: Entry | undefined,
+  ): Promise<readonly Figure[]> {
+    const pendingKey = `${key}|${state}${base ? "" : "|whole"}`;
+    const pending = reading.get(pendingKey);
+    if (pending) return pending;
+    const started = (async () => {
+      const now = opts.clock.now();
+      const version = versionOf(uuid);
+      const changed = opts.incremental && base ? writtenSince(uuid, profileId, base.version) : null;
+      let raw: readonly Figure[];
+      let at = now;
+      if (base && changed && changed.size <= Math.max(64, base.raw.length / 4)) {
+        raw =
+          changed.size === 0
+            ? base.raw
+            : patched(base.raw, changed, await lifetimeFigures(deps, uuid, profileId, [...changed]));
+        at = base.at;
+      } else raw = await lifetimeFigures(deps, uuid, profileId);
+      const figures = Object.freeze(changed?.size === 0 && base ? base.figures : distinctLabels([...raw]));
+      const current = kept.get(key);
+      // A read that began later may have finished first: the newer set stays.
+      if (raw.length <= opts.maxFigures && !(current && current.version > version)) {
+        forget(key);
+        kept.set(key, { at, profile: `${uuid}|${profileId}`, state, version, raw, figures });
+        held += raw.length;
+        for (const old of kept.keys()) {
+          if (held <= opts.maxFigures) break;
+          forget(old);
+        }
+      }
+      return figures;
+    })();
+    reading.set(pendingKey, started);
+    return started.finally(() => reading.delete(pendingKey));
+  }
+
+  /** Reads the set whole beside the page that found it past its time to live (once at a time). */
+  function refreshBeside(deps: FoldDeps, uuid: string, profileId: string, state: string, key: string) {
+    if (reading.has(`${key}|${state}|whole`)) return;
+    const done = read(deps, uuid, profileId, state, key, undefined)
+      .then(
+        () => {},
+        () => {}, // the next page past the time to live tries again (a database closing at shutdown, say)
+      )
+      .finally(() => beside.delete(done));
+    beside.add(done);
+  }
 }
 
 /** The account state its lifetime figures are kept for: its last upload and its profiles (profilesState). */

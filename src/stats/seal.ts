@@ -22,8 +22,18 @@ import {
 } from "./seal.query.ts";
 import { lockAccountStats } from "./counters.query.ts";
 import { isOutOfRange } from "../db/errors.ts";
+import { EVERY_PROFILE, type Written } from "./lifetime-memo.ts";
 
-export type LifecycleDeps = { db: Db; clock: Clock };
+export type LifecycleDeps = {
+  db: Db;
+  clock: Clock;
+  /**
+   * Told, inside each retention batch's transaction, the keys it folded into their seal baselines
+   * (every profile of the account): the pages' memo of lifetime figures (lifetime-memo.ts), whose
+   * baselines' dates move. The seal's collapse changes no figure a page shows, nor does closing days.
+   */
+  wrote?: (uuid: string, written: Written) => void;
+};
 export type PassOptions = {
   /** Keys per transaction (one big account never holds its rows locked for long). */
   batchKeys?: number;
@@ -160,6 +170,9 @@ export function retentionPass(deps: LifecycleDeps, opts: PassOptions = {}) {
     opts,
     (a) => addDays(dayIn(a.zone, now), -a.retentionDays),
     false,
-    (tx, uuid, keys, before) => sealIntoBaseline(tx, uuid, keys, before, addDays(before, -1)),
+    (tx, uuid, keys, before) => {
+      deps.wrote?.(uuid, new Map([[EVERY_PROFILE, keys]]));
+      return sealIntoBaseline(tx, uuid, keys, before, addDays(before, -1));
+    },
   );
 }
