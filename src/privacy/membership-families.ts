@@ -164,6 +164,35 @@ export const socialDone: Family = {
   examples: [["Notch has challenged you to a duel!", ["Notch"]]],
 };
 
+/**
+ * A social verb between two players, and a player who did something to you (issue 36, other
+ * servers): "X has muted player Y.", "X invited Y to the island.", "You were kicked from your island
+ * by X.", "Your island was disbanded by X.", "Could not find player X.". The verb's place in the clause
+ * decides, not the server's words.
+ */
+export const socialBetween: Family = {
+  family: "social_between",
+  gate: / by |(?:ed|[Pp]layer) /,
+  doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
+  rules: [
+    rule(
+      `${START}${P} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged) (?:player )?(?![a-z]{3,16}\\b)${P2}`,
+      { speaker: true },
+    ),
+    rule(
+      `[Yy]ou(?:r [a-z-]{2,12})? (?:were|was|have been|has been|got) [a-z' -]{2,60}? by ${P}(?=[ \\t]{0,4}(?:$|[.!,;:(])| (?:for|from|with|because|[Rr]eason)\\b)`,
+      { speaker: true },
+    ),
+    rule(`(?:player (?:called|named)|find player) ${P}(?= (?:is|was|has|[a-z]{2,14}ed)\\b|[ \\t]{0,4}(?:[.!]|$))`, {
+      speaker: true,
+    }),
+  ],
+  examples: [
+    ["Harmonia has muted player Nebulous.", ["Harmonia", "Nebulous"]],
+    ["You were kicked from your island by Kestrel.", ["Kestrel"]],
+  ],
+};
+
 /** A possessive whose noun only a player has (issue 36). */
 export const possessive: Family = {
   family: "possessive",
