@@ -36,7 +36,13 @@ const PERSON_PREDICATE =
   "has (?:completed|made|reached) the (?:advancement|goal|challenge)|" +
   "died|drowned|starved|froze to death|burned to death|blew up|withered away|suffocated|" +
   "fell (?:from|off|out|too|while)|hit the ground|went (?:up in flames|off with a bang)|tried to swim|walked into|" +
-  "experienced kinetic|discovered the floor|didn't want to live|left the confines|took their own life";
+  "experienced kinetic|discovered the floor|didn't want to live|left the confines|took their own life|" +
+  // A standing in a group, which only a person has: "X is now the island owner!", "X is no longer a
+  // coop member of your island.", "X has been kicked from Y's island.", "X joined your island!",
+  // "X banned you from their island!"
+  "is an unknown player|is (?:not |already |now |no longer )?(?:the (?:[a-z]{2,12} )?owner|an? (?:[a-z-]{2,12} )?member|banned|unbanned|trusted)|" +
+  "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
+  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
 
 export const clause: Family = {
   family: "clause",
@@ -74,6 +80,16 @@ export const clause: Family = {
     "didn't want",
     "confines",
     "own life",
+    "owner",
+    "member",
+    "banned",
+    "trusted",
+    "unknown player",
+    "has been",
+    "joined your",
+    "left your",
+    "rejected",
+    "ed you",
   ),
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
   rules: [
@@ -123,7 +139,7 @@ export const angleChat: Family = {
 export const teleportRequest: Family = {
   family: "teleport_request",
   gate: /sent to|request to/,
-  doc: "Whoever a teleport request was sent to: Request sent to X., TPA request sent to X, Sent teleport request to: X",
-  rules: [rule(`(?:[Rr]equest sent to|[Tt]eleport request to):? ${P}`)],
+  doc: "Whoever a request or an invitation was sent to: Request sent to X., TPA request sent to X, Sent teleport request to: X, Invitation sent to X.",
+  rules: [rule(`(?:[Rr]equest sent to|[Tt]eleport request to|[Ii]nvitation sent to|[Ii]nvite sent to):? ${P}`)],
   examples: [["Teleport request sent to Pineapple_Pete. Please wait for a response.", ["Pineapple_Pete"]]],
 };
