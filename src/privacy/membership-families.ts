@@ -172,7 +172,7 @@ export const socialDone: Family = {
  */
 export const socialBetween: Family = {
   family: "social_between",
-  gate: / by |(?:ed|[Pp]layer|allow) /,
+  gate: / by |(?:ed|[Pp]layer|allow) | for /,
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
@@ -185,7 +185,14 @@ export const socialBetween: Family = {
     ),
     rule(`(?:player (?:called|named)|find player) ${P}(?= (?:is|was|has|[a-z]{2,14}ed)\\b|[ \\t]{0,4}(?:[.!]|$))`, {
       speaker: true,
-    }), // A social verb a rank or a setting does not allow: "Your rank does not allow to kick X!".
+    }),
+    // Whom a mode was turned on or off for: "Godmode enabled for X.", "Flying Mode Disabled for X";
+    // the player closes the line, and a duration ("for 10m.") is not one.
+    rule(
+      `(?:[Ee]nabled|[Dd]isabled|[Tt]oggled|[Rr]eset) for:? (?![0-9]{1,6}[a-z]{0,7}(?![A-Za-z0-9_]))${P}(?=[ \\t]{0,4}(?:[.!]|$))`,
+      { speaker: true },
+    ),
+    // A social verb a rank or a setting does not allow: "Your rank does not allow to kick X!".
     rule(
       `(?:does not|doesn't) allow (?:you )?to (?:${SOCIAL_VERB}|add|remove) (?![a-z]{3,16}\\b)${P}(?=[ \\t]{0,4}(?:[!.,?]|$))`,
       { speaker: true },

@@ -57,6 +57,7 @@ export const hostile: [string, string][] = [
   ["whisper arrows", fill("[Steve -> ")],
   ["fight chains", fill("Steve died while fighting ")],
   ["doer chains", fill("You were kicked by ")],
+  ["toggles", fill("enabled for 1")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
