@@ -40,11 +40,12 @@ export const channelLine: Family = {
     // command's one argument ("Guild > A: !skyblock Name", "From A: !nw Name").
     rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: @(?<name>${NAME})`),
     rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
-    // A player a message opens with, as a bot's reply names them (issue 36): a possessive or a verb
-    // of their stats right after the speaker ("Guild > Bot [Bot]: X has a networth of 2.1B", "X's
-    // Skyblock Level: 287", "X disabled their inventory API.").
+    // A player a message opens with, as a bot's reply names them (issue 36): a possessive, an
+    // auxiliary or a verb of their stats right after the speaker, or the player addressed with a
+    // comma ("Guild > Bot [Bot]: X has a networth of 2.1B", "X's Skyblock Level: 287", "X disabled
+    // their inventory API.", "X did not enable their skill API.", "X, party ended.").
     rule(
-      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: (?<name2>${NAME})(?:'s [A-Za-z]| (?:has a|has never|hasn't|is not|isn't|is Hypixel|disabled their|does not|doesn't|needs) )`,
+      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: (?<name2>${NAME})(?:'s [A-Za-z]|, [a-z]| (?:has|have|hasn't|had|is|isn't|was|wasn't|did|didn't|does|doesn't|can't|cannot|needs|owns|disabled|enabled) )`,
       { speaker: true },
     ),
   ],

@@ -28,9 +28,11 @@ import {
   possessive,
   refusal,
   roster,
+  socialBetween,
   socialDone,
   transfer,
 } from "./membership-families.ts";
+import { angleChat, clause, serverWhisper, teleportRequest } from "./clause-families.ts";
 import { crashReport } from "./log-families.ts";
 import type { Family, Rule } from "./shapes.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
@@ -61,9 +63,14 @@ export const families: readonly Family[] = [
   groupVerb,
   refusal,
   socialDone,
+  socialBetween,
   possessive,
   roster,
   joinedLine,
+  clause,
+  serverWhisper,
+  angleChat,
+  teleportRequest,
   command,
   label,
   crashReport,

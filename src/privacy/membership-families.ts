@@ -19,7 +19,7 @@ import {
 /** Verbs whose object is a player, in their stem: kick X, mute X, challenge X, boop X. */
 const SOCIAL_VERB =
   "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
-  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon";
+  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel";
 
 export const membership: Family = {
   family: "membership",
@@ -125,7 +125,7 @@ export const groupVerb: Family = {
       `(?:[Kk]icked|[Bb]anned|[Mm]uted|[Pp]romoted|[Dd]emoted|[Rr]emoved|[Aa]dded|[Ii]nvited) ${P} ` +
         `(?:from|to|out of) (?:the |your |their )?(?:guild|Guild|party|Party|co-op|Co-op|island|Island|team|Team|lobby|SkyBlock|server|world)`,
     ),
-    rule(`${START}(?:Kicked|Banned|Unbanned|Muted|Unmuted|Promoted|Demoted|Invited) ${P}(?=[ \\t]{0,4}[!.])`),
+    rule(`${START}(?:Kicked|Banned|Unbanned|Muted|Unmuted|Promoted|Demoted|Invited) ${P}(?=[ \\t]{0,4}[!.]| to [A-Z])`),
   ],
   examples: [["§aKicked §bNotch §afrom SkyBlock world!", ["Notch"]]],
 };
@@ -156,12 +156,52 @@ export const socialDone: Family = {
   gate: / you\b|You /,
   doc: "A social verb done to or by you: You have muted X for 1h, X has muted you!, X has challenged you to a duel!",
   rules: [
-    rule(`[Yy]ou (?:have |'ve )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged) ${P}`, { speaker: true }),
-    rule(` you\\b(?<=${START_BEHIND}${SUBJECT} (?:has |just )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged) you)`, {
+    rule(`[Yy]ou (?:have |'ve )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) ${P}`, { speaker: true }),
+    rule(` you\\b(?<=${START_BEHIND}${SUBJECT} (?:has |just )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) you)`, {
       speaker: true,
     }),
   ],
   examples: [["Notch has challenged you to a duel!", ["Notch"]]],
+};
+
+/**
+ * A social verb between two players, and a player who did something to you (issue 36, other
+ * servers): "X has muted player Y.", "X invited Y to the island.", "You were kicked from your island
+ * by X.", "Your island was disbanded by X.", "Could not find player X.". The verb's place in the clause
+ * decides, not the server's words.
+ */
+export const socialBetween: Family = {
+  family: "social_between",
+  gate: / by |(?:ed|[Pp]layer|allow) | for /,
+  doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
+  rules: [
+    rule(
+      `${START}${P} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged|led) (?:player )?(?![a-z]{3,16}\\b)${P2}`,
+      { speaker: true },
+    ),
+    rule(
+      `[Yy]ou(?:r [a-z-]{2,12})? (?:were|was|are|is|have been|has been|got) [a-z' -]{2,60}? by ${P}(?=[ \\t]{0,4}(?:$|[.!,;:(])| (?:for|from|with|because|[Rr]eason)\\b)`,
+      { speaker: true },
+    ),
+    rule(`(?:player (?:called|named)|find player) ${P}(?= (?:is|was|has|[a-z]{2,14}ed)\\b|[ \\t]{0,4}(?:[.!]|$))`, {
+      speaker: true,
+    }),
+    // Whom a mode was turned on or off for: "Godmode enabled for X.", "Flying Mode Disabled for X";
+    // the player closes the line, and a duration ("for 10m.") is not one.
+    rule(
+      `(?:[Ee]nabled|[Dd]isabled|[Tt]oggled|[Rr]eset) for:? (?![0-9]{1,6}[a-z]{0,7}(?![A-Za-z0-9_]))${P}(?=[ \\t]{0,4}(?:[.!]|$))`,
+      { speaker: true },
+    ),
+    // A social verb a rank or a setting does not allow: "Your rank does not allow to kick X!".
+    rule(
+      `(?:does not|doesn't) allow (?:you )?to (?:${SOCIAL_VERB}|add|remove) (?![a-z]{3,16}\\b)${P}(?=[ \\t]{0,4}(?:[!.,?]|$))`,
+      { speaker: true },
+    ),
+  ],
+  examples: [
+    ["Harmonia has muted player Nebulous.", ["Harmonia", "Nebulous"]],
+    ["You were kicked from your island by Kestrel.", ["Kestrel"]],
+  ],
 };
 
 /** A possessive whose noun only a player has (issue 36). */

@@ -49,6 +49,15 @@ export const hostile: [string, string][] = [
   ["refused verbs", fill("You cannot kick ")],
   ["list headings", fill("Members: a, ")],
   ["npc greetings", fill("[NPC] A: Hi. ")],
+  // The clause rules of other servers (issue 36, batch 7): a subject's passive without its doer, a
+  // log's lead-in and id repeated, angle-bracket speakers, whisper arrows, "while fighting" chains.
+  ["passives", fill("\nSteve was shot a ")],
+  ["log lead-ins", fill("[12:00:00] [Server thread/INFO]: Steve (2f6e) ")],
+  ["angle speakers", fill("\n[Blue] <a")],
+  ["whisper arrows", fill("[Steve -> ")],
+  ["fight chains", fill("Steve died while fighting ")],
+  ["doer chains", fill("You were kicked by ")],
+  ["toggles", fill("enabled for 1")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */

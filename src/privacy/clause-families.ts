@@ -1,0 +1,145 @@
+// Servers other than Hypixel (issue 36, seventh batch): a player as the subject of a clause at a
+// line's start, whatever lead-in the server puts before it, and the player an action was done by.
+// Name families (see families.ts for how a rule is written). A server without ranks, channels or a
+// level prints a bare "Name verb ...": the structure is the clause (a line's first word before a
+// verb phrase only a person is the subject of), not the server's words.
+
+import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
+
+/**
+ * Where a clause's subject stands: the start of a line or chat line, a server log's time and thread
+ * (`[12:10:02] [Server thread/INFO]: `), then at most one lead-in a server prints before the
+ * player (an emoji or symbol, a `:emoji:` code, a `[Plugin]` prefix, a `KICK:` label, an
+ * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
+ */
+const CLAUSE_START =
+  "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
+  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!) )?" +
+  "(?:[Pp]layer )?";
+
+/** What follows a doer: the line's end, a stop, or the instrument, reason or cause. */
+const DOER_END = "[ \\t]{0,4}$|[.!,;:(]|'s |[ \\t](?:using|with|wielding|for|from|while|because|[Rr]eason)\\b";
+
+/** A log's id after a name: "zyx123 (2f6e) was kicked". */
+const ID_AFTER = "(?: \\([0-9A-Fa-f-]{1,36}\\))?";
+
+/**
+ * Verb phrases only a person is the subject of, by their kind: a state (away), a request to you, a
+ * visit of a server (joined, left), a milestone, and how a player died (the game's own death
+ * messages, a published set, and the plugins' "was killed by").
+ */
+const PERSON_PREDICATE =
+  "is (?:now |no longer |not |currently )?(?:AFK|afk)|is not AFK|" +
+  "whispers to you|wants (?:to teleport|you to teleport)|has requested (?:to teleport|that you teleport)|" +
+  "(?:sent|has sent) you a (?:teleport|tpa|TPA) request|" +
+  "(?:has |have )?(?:joined|left|quit) the (?:server|game|network)|" +
+  "has (?:completed|made|reached) the (?:advancement|goal|challenge)|" +
+  "died|drowned|starved|froze to death|burned to death|blew up|withered away|suffocated|" +
+  "fell (?:from|off|out|too|while)|hit the ground|went (?:up in flames|off with a bang)|tried to swim|walked into|" +
+  "experienced kinetic|discovered the floor|didn't want to live|left the confines|took their own life|" +
+  // A standing in a group, which only a person has: "X is now the island owner!", "X is no longer a
+  // coop member of your island.", "X has been kicked from Y's island.", "X joined your island!",
+  // "X banned you from their island!"
+  "is an unknown player|is (?:not |already |now |no longer )?(?:the (?:[a-z]{2,12} )?owner|an? (?:[a-z-]{2,12} )?member|banned|unbanned|trusted)|" +
+  "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
+  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
+
+export const clause: Family = {
+  family: "clause",
+  gate: anyOf(
+    " was ",
+    " were ",
+    " got ",
+    "AFK",
+    "afk",
+    "whispers to you",
+    "wants ",
+    "has requested",
+    "sent you a",
+    "joined the",
+    "left the",
+    "quit the",
+    "has completed",
+    "has made",
+    "has reached",
+    "died",
+    "drowned",
+    "starved",
+    "froze",
+    "burned",
+    "blew up",
+    "withered",
+    "suffocated",
+    "fell ",
+    "hit the ground",
+    "went ",
+    "tried to",
+    "walked into",
+    "experienced",
+    "discovered",
+    "didn't want",
+    "confines",
+    "own life",
+    "owner",
+    "member",
+    "banned",
+    "trusted",
+    "unknown player",
+    "has been",
+    "joined your",
+    "left your",
+    "rejected",
+    "ed you",
+  ),
+  doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
+  rules: [
+    rule(`${CLAUSE_START}${P}${ID_AFTER} (?:${PERSON_PREDICATE})\\b`, { speaker: true }),
+    // A passive of something done to a player, and by whom: "X was shot by Y using a AK47", "X was
+    // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
+    // name, not an article ("by a Zombie").
+    rule(
+      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' ]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      { speaker: true },
+    ),
+    // Whoever a fight was with, after a clause whose subject the rules above read: "X walked into
+    // fire while fighting Y", "X drowned while trying to escape Y", "X was killed while trying to hurt Y".
+    rule(
+      `${CLAUSE_START}${NAME} [a-z' ]{2,80}?(?:while fighting|trying to escape|to escape|trying to hurt|same world as|doomed to fall by|finished by|fired from [^\\n]{1,40}? by) (?<name>${NAME})`,
+      { speaker: true },
+    ),
+  ],
+  examples: [
+    ["§7Tinkerbolt is now AFK.", ["Tinkerbolt"]],
+    ["Harmonia was kicked by Nebulous for advertising", ["Harmonia", "Nebulous"]],
+    [":heavy_plus_sign: Player Rookwood has joined the server!", ["Rookwood"]],
+  ],
+};
+
+/** Whispers as servers other than Hypixel print them: "X whispers to you: ..", "You whisper to X: ..", "[X -> me] ..". */
+export const serverWhisper: Family = {
+  family: "server_whisper",
+  gate: / -> |whisper to /,
+  doc: "Whispers on other servers: You whisper to X: hi, [X -> me] hi, [me -> X] hi, [X -> Y] hi (social spy)",
+  rules: [rule(`You whisper to ${P}:`), rule(`\\[(?:me|${P}) -> (?:me|${P2})\\] `)],
+  examples: [["You whisper to Goldshard: on my way", ["Goldshard"]]],
+};
+
+/** A chat line's speaker in angle brackets, as vanilla servers print it: "<X> hi", "[Team] <X> hi". */
+export const angleChat: Family = {
+  family: "angle_chat",
+  gate: /> /,
+  doc: "The speaker in angle brackets at a line's start: <X> hi, [Server thread/INFO]: <X> hi, [Blue] <X> hi, -> [Blue] <X> hi",
+  // Looked for by its "> " first, the line's start checked behind it: a stack trace's "<init>" is
+  // not read at every position.
+  rules: [rule(`> (?<=${CLAUSE_START}(?:-> )?(?:\\[[A-Za-z0-9_ ]{1,16}\\] )?<(?<name>${NAME})> )`, { speaker: true })],
+  examples: [["[12:01:33] [Server thread/INFO]: <Larkspur> anyone at spawn?", ["Larkspur"]]],
+};
+
+/** Whoever a teleport request went to: "Request sent to X", "TPA request sent to X", "Sent teleport request to: X". */
+export const teleportRequest: Family = {
+  family: "teleport_request",
+  gate: /sent to|request to/,
+  doc: "Whoever a request or an invitation was sent to: Request sent to X., TPA request sent to X, Sent teleport request to: X, Invitation sent to X.",
+  rules: [rule(`(?:[Rr]equest sent to|[Tt]eleport request to|[Ii]nvitation sent to|[Ii]nvite sent to):? ${P}`)],
+  examples: [["Teleport request sent to Pineapple_Pete. Please wait for a response.", ["Pineapple_Pete"]]],
+};
