@@ -32,7 +32,7 @@ export const pagesSettings = {
     env: "PAGE_LIFETIME_MEMO_TTL_MS",
     schema: Millis(0, 86_400_000),
     default: "600000",
-    doc: "How long a profile's lifetime figures kept in memory (PAGE_LIFETIME_MEMO_FIGURES) are used after they were last read whole before they are read whole again, beside the page that finds them older (that page still answers from them; the next gets the new read). On the embedded database every write (an upload, an import, an erasure, retention) says what it changed and only those keys are read again, so this only bounds what no write told of (another instance's jobs on Postgres).",
+    doc: "How long a profile's lifetime figures kept in memory (PAGE_LIFETIME_MEMO_FIGURES) are used after they were last read whole before they are read whole again, half a second after the page that finds them older (that page still answers from them; a later one gets the new read). On the embedded database every write (an upload, an import, an erasure, retention) says what it changed and only those keys are read again, so this only bounds what no write told of (another instance's jobs on Postgres).",
   }),
   pageStatementTimeoutMs: setting({
     env: "PAGE_STATEMENT_TIMEOUT_MS",

@@ -16,7 +16,7 @@
 // profile of the account (EVERY_PROFILE).
 //
 // A set more than PAGE_LIFETIME_MEMO_TTL_MS past its last whole read is still answered (brought up
-// to date as above when it can be) and read whole again beside the page, not before it: what no
+// to date as above when it can be) and read whole again a moment after the page, not before it: what no
 // write told of (another instance's seal on Postgres) shows on a later page, and no page waits for
 // the whole read the time to live asks for (issue 40: a 10 000-key profile's whole read is ~150 ms
 // of the event loop).
@@ -33,6 +33,8 @@ const CALENDARS_KEPT = 1_000;
 /** Writes remembered per account, and accounts remembered: past them, a set is read whole. */
 const WRITES_KEPT = 32;
 const ACCOUNTS_KEPT = 10_000;
+/** How long after the page that found a set past its time to live its whole read starts (a page takes 50-100 ms). */
+const BESIDE_DELAY_MS = 500;
 /** A write of more keys than this is remembered as "every key": its set is read whole (one statement beats a long list). */
 const WRITE_KEYS_KEPT = 2_000;
 
@@ -93,8 +95,9 @@ function patched(raw: readonly Figure[], changed: Set<string>, fresh: Figure[]):
 }
 
 /**
- * Keeps at most `maxFigures` figures in all (least recently used account first), each set at most
- * `ttlMs` after its last whole read; concurrent asks for one set share one read. `maxFigures` 0:
+ * Keeps at most `maxFigures` figures in all (least recently used account first); a set found more
+ * than `ttlMs` after its last whole read is read whole again after that page (refreshBeside);
+ * concurrent asks for one set share one read. `maxFigures` 0:
  * nothing is kept. `incremental`: this process makes every write (see the file's head).
  */
 export function lifetimeMemo(opts: {
@@ -102,6 +105,8 @@ export function lifetimeMemo(opts: {
   ttlMs: number;
   clock: Clock;
   incremental?: boolean;
+  /** Tests: how long after a page its whole read beside it starts (default BESIDE_DELAY_MS). */
+  besideDelayMs?: number;
 }): LifetimeMemo {
   const kept = new Map<string, Entry>();
   const reading = new Map<string, Promise<readonly Figure[]>>();
@@ -136,8 +141,9 @@ export function lifetimeMemo(opts: {
   };
   const calendars = new Map<string, { at: number; days: readonly ActiveDay[] }>();
   const countingDays = new Map<string, Promise<readonly ActiveDay[]>>();
-  /** Whole reads started beside a page (refreshBeside). */
+  /** Whole reads started beside a page (refreshBeside), and those waiting their moment. */
   const beside = new Set<Promise<void>>();
+  const scheduled = new Set<string>();
   return {
     wrote(uuid, written) {
       const w = writes.get(uuid) ?? { version: 0, log: [] };
@@ -259,10 +265,20 @@ export function lifetimeMemo(opts: {
     return started.finally(() => reading.delete(pendingKey));
   }
 
-  /** Reads the set whole beside the page that found it past its time to live (once at a time). */
+  /**
+   * Reads the set whole after the page that found it past its time to live (once at a time), a
+   * moment later: on the embedded database statements run one at a time on this thread, so a read
+   * started at once would sit between that page's own reads.
+   */
   function refreshBeside(deps: FoldDeps, uuid: string, profileId: string, state: string, key: string) {
-    if (reading.has(`${key}|${state}|whole`)) return;
-    const done = read(deps, uuid, profileId, state, key, undefined)
+    const whole = `${key}|${state}|whole`;
+    if (reading.has(whole) || scheduled.has(whole)) return;
+    scheduled.add(whole);
+    const done = new Promise<void>((resolve) => setTimeout(resolve, opts.besideDelayMs ?? BESIDE_DELAY_MS))
+      .then(() => {
+        scheduled.delete(whole);
+        return read(deps, uuid, profileId, state, key, undefined);
+      })
       .then(
         () => {},
         () => {}, // the next page past the time to live tries again (a database closing at shutdown, say)
