@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps) {
     .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
-    .use(cardRoutes({ ...deps, lifetimes, renders, items }))
+    .use(cardRoutes({ ...deps, lifetimes, renders, items, boards }))
     .use(recapPageRoutes({ ...deps, renders, items, boards }))
     .use(boardsPlugins);
   return app;

@@ -1,7 +1,7 @@
 // The boards' pages (issue 35): the list of boards, and one board's window as a table, 100 a page,
 // with the viewer's own ranks pinned above it on their own view. Words first, ids one hover away.
 import Html from "@kitajs/html";
-import { Layout } from "./layout.tsx";
+import { Layout, type Preview } from "./layout.tsx";
 import type { BoardPage } from "../boards/ranking.ts";
 
 type Described = BoardPage["board"];
@@ -94,14 +94,24 @@ export function BoardPageView(props: {
   base: string;
   format: Format;
   group?: GroupHeading;
+  /** The link preview of a player's place (their /u/<name>/boards/<id> address). */
+  preview?: Preview;
 }): JSX.Element {
-  const { page, base, format, group } = props;
+  const { page, base, format, group, preview } = props;
   const w = page.window;
   const link = (kind: string, at: string | null, p?: number) =>
     `${base}?window=${kind}${at ? `&at=${at}` : ""}${p && p > 1 ? `&page=${p}` : ""}`;
   const title = `${group ? `${group.title} · ` : ""}${page.board.title} · ${w.label}`;
   return (
-    <Layout title={title} path={base}>
+    <Layout
+      title={title}
+      path={base}
+      preview={preview}
+      description={
+        preview?.description ??
+        `${page.board.title}, ${w.label}: ${page.total.toLocaleString("en-GB")} player${page.total === 1 ? "" : "s"} ranked on tally's opt-in boards.`
+      }
+    >
       <p class="crumbs">
         {group ? (
           <>
