@@ -51,3 +51,23 @@ for (const scheme of ["light", "dark"] as const)
       await context.close();
     });
   }
+
+// A player's rank badge in both themes (its own media query picks the colours) and their card, the
+// link preview of their board address. Screenshots: boards-rank-badge-<scheme>.png, boards-rank-card.png.
+test("a player's rank badge, light and dark, and their card", async () => {
+  const { base, browser } = world;
+  for (const scheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 390, height: 120 } });
+    const page = await context.newPage();
+    const res = await page.goto(`${base}/u/MiningMarta/boards/kills/badge.svg`, { waitUntil: "load" });
+    expect(res?.status()).toBe(200);
+    expect(await res?.text()).toContain("#2 of 8 this week");
+    await page.screenshot({ path: join(artifacts, `boards-rank-badge-${scheme}.png`) });
+    await context.close();
+  }
+  const card = await fetch(`${base}/u/MiningMarta/boards/kills/card.png`);
+  expect(card.status).toBe(200);
+  await Bun.write(join(artifacts, "boards-rank-card.png"), await card.arrayBuffer());
+  const preview = await (await fetch(`${base}/u/MiningMarta/boards/kills`)).text();
+  expect(preview).toContain(`/u/MiningMarta/boards/kills/card.png`);
+});
