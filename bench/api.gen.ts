@@ -543,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing
-         * @description The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.
+         * @description The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file; `?boards=opt-in` takes the board opt-ins of the account's own file.
          *
          *     Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
          */
@@ -5425,6 +5425,15 @@ export interface operations {
                                 fetchedAt: number | null;
                             };
                         };
+                        /** @description The boards the account opted in to (`optIns`: `all`, or board `groups`) and the player groups it belongs to (`groups`: id, title, public, yours, createdAt, joinedAt; never an invite code or another member). An import of the account's own file adds the opt-ins and recreates the groups it created (docs/decisions.md "Boards in the export and import"). */
+                        boards?: {
+                            optIns: {
+                                [key: string]: unknown;
+                            };
+                            groups: {
+                                [key: string]: unknown;
+                            }[];
+                        };
                         account: {
                             uuid: string;
                             name: string;
@@ -6560,6 +6569,8 @@ export interface operations {
             query?: {
                 /** @description Take a file exported from another account (refused import_other_account without it). */
                 confirm?: "other-account";
+                /** @description Take the board opt-ins of the account's own file too (without it they are left out with a board_opt_ins_not_taken warning: an import puts nobody on a board unasked). */
+                boards?: "opt-in";
             };
             header?: never;
             path?: never;
