@@ -168,3 +168,17 @@ test("a group rank's card: on the group badge's terms, gone when the member leav
   await optIn(t, lead, { all: false, groups: [] });
   await expectRefused(await groupCard(lead));
 });
+
+test("a rank's badge and card count against the cards' limit per address, once a request", async () => {
+  const small = await testApp({ settings: { devSignin: true, cardRateLimit: 3 }, now: "2026-11-18T12:00:00Z" });
+  try {
+    const p = await boardPlayer(small, "Rank_Limit", { findable: true });
+    await upload(small, p, { [DAY]: { "kills.island.hub": 3 } });
+    const statuses: number[] = [];
+    for (const path of ["badge.svg", "card.png", "badge.svg", "card.png"])
+      statuses.push((await small.request(`/u/${p.name}/boards/kills/${path}`)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  } finally {
+    await small.close();
+  }
+});
