@@ -54,9 +54,12 @@ export function boardPageRoutes(deps: BoardPageDeps) {
     viewer: Viewer | null,
     base: string,
     preview?: Preview,
+    findable?: boolean,
   ) => {
     const page = await boardPage(deps, id, asked(query), viewer);
-    return htmlPage(request, sync(BoardPageView({ page, base, format, preview })), {
+    const share =
+      viewer && findable !== undefined ? { baseUrl: deps.config.baseUrl, name: viewer.name, findable } : undefined;
+    return htmlPage(request, sync(BoardPageView({ page, base, format, preview, share })), {
       cacheControl: viewer || preview ? "private, no-store" : "no-cache",
       noindex: viewer !== null || preview !== undefined,
     });
@@ -114,7 +117,7 @@ export function boardPageRoutes(deps: BoardPageDeps) {
           return render(request, params.id, query, null, `/boards/${params.id}`, preview);
         }
         const viewer = { uuid: own.uuid, name: own.name, zone: own.zone };
-        return render(request, params.id, query, viewer, `/u/${own.name}/boards/${params.id}`);
+        return render(request, params.id, query, viewer, `/u/${own.name}/boards/${params.id}`, undefined, own.findable);
       },
       hide,
     );

@@ -95,6 +95,26 @@ test("a findable player on the board: the badge, the card and the preview of the
   expect(text).not.toContain("(you)");
 });
 
+test("the owner's own view says how to share their place, or that their page must be findable first", async () => {
+  const own = await (
+    await t.request(`/u/${open.name}/boards/kills`, { headers: { cookie: await cookieOf(open) } })
+  ).text();
+  expect(own).toContain("Share your place");
+  expect(own).toContain(
+    `[![Kills](http://localhost:8080/u/${open.name}/boards/kills/badge.svg)](http://localhost:8080/u/${open.name}/boards/kills)`,
+  );
+  const hid = await (
+    await t.request(`/u/${hidden.name}/boards/kills`, { headers: { cookie: await cookieOf(hidden) } })
+  ).text();
+  expect(hid).toContain("only while your page is findable");
+  expect(hid).not.toContain("badge.svg");
+  // Another window than the badge's: nothing to share there.
+  const month = await (
+    await t.request(`/u/${open.name}/boards/kills?window=month`, { headers: { cookie: await cookieOf(open) } })
+  ).text();
+  expect(month).not.toContain("Share your place");
+});
+
 test("anyone else: the same not-found page as every refused picture", async () => {
   // Not findable (on the board, unnamed there): no badge, no card, no preview.
   for (const res of [await badge(hidden.name), await card(hidden.name), await page(hidden.name)])
