@@ -543,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing
-         * @description The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.
+         * @description The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file; `?boards=opt-in` takes the board opt-ins of the account's own file.
          *
          *     Takes the mod's sign-in only: a personal access token is refused (`token_not_accepted`).
          */
@@ -706,6 +706,66 @@ export interface paths {
          *     No sign-in needed; also takes a personal access token with the scope `page:read`.
          */
         get: operations["getV1PagesName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/u/{name}/boards/{id}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A badge of a player's place on a board this week (or the board's first window)
+         * @description "#12 of 4,310 this week", light and dark. Served for a player on the board (opted in, not excluded, a score this window) whose page is findable; anything else is the not-found page. Revalidated on every use: an opt-out shows at once.
+         */
+        get: operations["getUNameBoardsIdBadgeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/u/{name}/boards/{id}/card.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link preview card of a player's place on a board (its page /u/{name}/boards/{id} points at it)
+         * @description Head, name, the place and the score. The same terms as the rank badge; revalidated on every use.
+         */
+        get: operations["getUNameBoardsIdCardPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/u/{name}/groups/{id}/boards/{board}/card.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The card of a member's place on a group's board this week (or the board's first window)
+         * @description On the group badge's terms: a public group's member whose page is findable, or the member themselves through their page cookie; anything else is the not-found page. Revalidated on every use.
+         */
+        get: operations["getUNameGroupsIdBoardsBoardCardPng"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5365,6 +5425,15 @@ export interface operations {
                                 fetchedAt: number | null;
                             };
                         };
+                        /** @description The boards the account opted in to (`optIns`: `all`, or board `groups`) and the player groups it belongs to (`groups`: id, title, public, yours, createdAt, joinedAt; never an invite code or another member). An import of the account's own file adds the opt-ins and recreates the groups it created (docs/decisions.md "Boards in the export and import"). */
+                        boards?: {
+                            optIns: {
+                                [key: string]: unknown;
+                            };
+                            groups: {
+                                [key: string]: unknown;
+                            }[];
+                        };
                         account: {
                             uuid: string;
                             name: string;
@@ -6500,6 +6569,8 @@ export interface operations {
             query?: {
                 /** @description Take a file exported from another account (refused import_other_account without it). */
                 confirm?: "other-account";
+                /** @description Take the board opt-ins of the account's own file too (without it they are left out with a board_opt_ins_not_taken warning: an import puts nobody on a board unasked). */
+                boards?: "opt-in";
             };
             header?: never;
             path?: never;
@@ -8346,6 +8417,215 @@ export interface operations {
                             requestId?: string;
                         };
                     };
+                };
+            };
+        };
+    };
+    getUNameBoardsIdBadgeSvg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's name */
+                name: string;
+                /** @description The board's id, as GET /v1/boards lists them */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge: an SVG, light and dark by prefers-color-scheme. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such page here: the same answer as the page's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Too many requests from this address (an HTML page; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Internal error (an HTML page with a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The database is unavailable (an HTML page; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    getUNameBoardsIdCardPng: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's name */
+                name: string;
+                /** @description The board's id, as GET /v1/boards lists them */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card: a 1200x630 PNG. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such page here: the same answer as the page's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Too many requests from this address (an HTML page; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Internal error (an HTML page with a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The database is unavailable (an HTML page; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    getUNameGroupsIdBoardsBoardCardPng: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's name */
+                name: string;
+                /** @description The group's id */
+                id: string;
+                /** @description The board's id, as GET /v1/boards lists them */
+                board: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card: a 1200x630 PNG. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such page here: the same answer as the page's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Too many requests from this address (an HTML page; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Internal error (an HTML page with a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The database is unavailable (an HTML page; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
                 };
             };
         };

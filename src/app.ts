@@ -54,6 +54,7 @@ import { boardRoutes } from "./boards/boards.routes.ts";
 import { groupRoutes } from "./boards/groups.routes.ts";
 import { scoresAfterUpload } from "./boards/scores.ts";
 import { leaveBoards } from "./boards/membership.ts";
+import { boardsPortable } from "./boards/portable.ts";
 import { boardPageRoutes } from "./web/boards.routes.tsx";
 import { groupPageRoutes } from "./web/groups.routes.tsx";
 
@@ -123,6 +124,8 @@ export function createApp(deps: AppDeps) {
   const boards = deps.boards ?? builtInBoards(deps.catalogue);
   const afterUpload = (upload: Parameters<typeof scoresAfterUpload>[1]) =>
     scoresAfterUpload({ ...deps, boards, refreshMs: deps.config.boardsRefreshMs }, upload);
+  // The boards' part of the account's export and import (its opt-ins and groups).
+  const boardsPart = boardsPortable(boards);
   // The boards' API and pages, with their player groups, as one plugin (one link of the app's chain).
   const boardsPlugins = new Elysia({ name: "tally.boards.plugins" })
     .use(boardRoutes({ ...deps, boards }))
@@ -153,6 +156,7 @@ export function createApp(deps: AppDeps) {
       exportEraseRoutes({
         ...deps,
         exports,
+        boardsPart: boardsPart.export,
         eraseAlso: (tx, uuid, what) => {
           wrote(uuid, null);
           return leaveBoards(tx, uuid, what);
@@ -160,7 +164,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(tokenRoutes(deps))
-    .use(importRoutes({ ...deps, afterUpload, wrote }))
+    .use(importRoutes({ ...deps, afterUpload, wrote, boardsPart }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
     .use(reportRoutes(deps))
@@ -173,7 +177,7 @@ export function createApp(deps: AppDeps) {
     .use(publicPageRoutes({ ...deps, lifetimes, renders, items, pages }))
     .use(headlineRoutes({ ...deps, heldKeys: recordedKeys }))
     .use(tokenPageRoutes(deps))
-    .use(cardRoutes({ ...deps, lifetimes, renders, items }))
+    .use(cardRoutes({ ...deps, lifetimes, renders, items, boards }))
     .use(recapPageRoutes({ ...deps, renders, items, boards }))
     .use(boardsPlugins);
   return app;

@@ -61,7 +61,7 @@ export async function groupBoardPage(
   };
 }
 
-const WINDOW_NOW = { week: "this week", month: "this month", all: "all time" } as const;
+export const WINDOW_NOW = { week: "this week", month: "this month", all: "all time" } as const;
 
 /**
  * A member's place on a group's board in the window holding today (UTC), for a badge ("#2 of 14
@@ -83,6 +83,11 @@ export async function memberPlace(
   if (at < 0) return null;
   return {
     group,
+    board: describeBoard(board),
+    window: w.kind,
+    rank: at + 1,
+    of: all.length,
+    score: Number(all[at]!.value),
     label: `${board.title} · ${group.title}`,
     value: `#${at + 1} of ${all.length.toLocaleString("en-GB")} ${WINDOW_NOW[w.kind]}`,
   };

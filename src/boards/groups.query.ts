@@ -146,3 +146,18 @@ export function groupScores(db: Db, id: string, board: string, window: string) {
 export async function lockAccountGroups(tx: Db, uuid: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tally.groups.${uuid}`}, 0))`);
 }
+
+/** The groups the account belongs to with when it joined each (the export), in the order joined. */
+export function groupsJoinedBy(db: Db, uuid: string) {
+  return rows<GroupRow & { joinedAt: number }>(
+    db,
+    sql`select ${groupColumns}, m.joined_at::float8 as "joinedAt"
+    from player_group_members m join player_groups g on g.id = m.group_id where m.uuid = ${uuid}
+    order by m.joined_at, g.id`,
+  );
+}
+
+/** When the account joined the group (an import restores it as the file has it). */
+export async function setJoinedAt(tx: Db, id: string, uuid: string, at: number) {
+  await tx.execute(sql`update player_group_members set joined_at = ${at} where group_id = ${id} and uuid = ${uuid}`);
+}

@@ -23,7 +23,7 @@ export const GROUPS_JOINED_MAX = 50;
 export const TITLE_MAX = 40;
 /** An invite code: 24 random bytes, 32 base64url characters (192 bits; guessing one is hopeless). */
 export const INVITE_CODE_PATTERN = "^[A-Za-z0-9_-]{32}$";
-const newCode = () => randomBase64url(24);
+export const newCode = () => randomBase64url(24);
 /** A group's id: 12 random bytes, 16 base64url characters. */
 export const GROUP_ID_PATTERN = "^[A-Za-z0-9_-]{16}$";
 const newId = () => randomBase64url(12);

@@ -3,6 +3,7 @@
 //   GET /s/<key>/card.png           a share page's preview (no name, no head); gone with its key
 //   GET /p/<name>/card.png          a public profile page's preview
 //   GET /u/<name>/badge/<key>.svg   one lifetime figure as a badge; findable pages only
+//   and a board rank's badge and cards (rank-cards.routes.ts)
 // Whatever has no page here has no picture: 404 exactly like the page. ETag on every answer, 304
 // on a match. Rate limited per client address (CARD_RATE_LIMIT_PER_MINUTE, in Postgres).
 import { Elysia } from "elysia";
@@ -27,6 +28,8 @@ import { badgeSvg } from "./badge.ts";
 import { BADGE_ANSWERS, HTML_REFUSALS, badgeImage, html, image } from "./image-response.ts";
 import { lifetimeWords } from "./headline.ts";
 import { namePageSecret, profileHandle } from "../web/stats-page.ts";
+import type { Boards } from "../boards/definitions.ts";
+import { rankCardRoutes } from "./rank-cards.routes.ts";
 
 export type CardRouteDeps = CardDeps & ProfileDeps & PlayerDeps & { config: Config };
 
@@ -45,7 +48,7 @@ const PUBLIC_CACHE = "public, max-age=300";
 const png = (request: Request, card: RenderedCard, cacheControl: string) =>
   image(request, card.png, "image/png", card.etag, cacheControl);
 
-export function cardRoutes(deps: CardRouteDeps) {
+export function cardRoutes(deps: CardRouteDeps & { boards: Boards }) {
   const cards = cardRenderer(deps);
   const budget = renderBudget(deps);
   /** Badges answered, by account state, profile and key (null: no such figure). */
@@ -67,6 +70,7 @@ export function cardRoutes(deps: CardRouteDeps) {
   });
   const nameParams = T.Object({ name: T.String({ maxLength: 64 }) }, { additionalProperties: false });
   return new Elysia({ name: "tally.cards" })
+    .use(rankCardRoutes(deps, cards))
     .onTransform(({ request, server, path }) => {
       if (path.endsWith("/card.png") || path.includes("/badge/"))
         return enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));

@@ -195,6 +195,24 @@ export function cardRenderer(deps: CardDeps) {
         spark: null,
       });
     },
+    /**
+     * A board rank's card (issue 35): head, name, the place in words and the score. Drawn within
+     * the player's render budget; the PNG is rendered once per distinct card (its SVG's hash).
+     */
+    async rank(
+      player: { uuid: string; name: string },
+      content: { subtitle: string; figures: CardFigure[] },
+    ): Promise<RenderedCard> {
+      return budget(player.uuid, async () =>
+        png({
+          name: player.name,
+          subtitle: content.subtitle,
+          head: await headOf(player.uuid),
+          figures: content.figures,
+          spark: null,
+        }),
+      );
+    },
     /** Cards held in memory now (tests and metrics). */
     cached: () => cache.size,
   };

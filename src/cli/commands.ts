@@ -16,6 +16,7 @@ import { runReportsCommand } from "../reports/problems-list.ts";
 import { runImportCommand } from "../stats/import-command.ts";
 import type { UploadDone } from "../stats/ingest.ts";
 import { scoresAfterUpload } from "../boards/scores.ts";
+import { boardsPortable } from "../boards/portable.ts";
 import { ApiError } from "../http/errors.ts";
 import { writePrivateFile } from "../db/private-files.ts";
 import { describeSwitchedOff } from "../capabilities.ts";
@@ -130,7 +131,19 @@ async function importFile(
     const afterUpload = (upload: UploadDone) =>
       scoresAfterUpload({ db: database.db, clock: systemClock, catalogue, boards }, upload);
     out(
-      await runImportCommand({ db: database.db, clock: systemClock, log, catalogue, config, afterUpload }, args, err),
+      await runImportCommand(
+        {
+          db: database.db,
+          clock: systemClock,
+          log,
+          catalogue,
+          config,
+          afterUpload,
+          boardsPart: boardsPortable(boards),
+        },
+        args,
+        err,
+      ),
     );
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;

@@ -69,6 +69,19 @@ export const ExportDocument = T.Object(
           "What the service holds in its caches of public game data about this player, and for how long (not recorded data).",
       },
     ),
+    boards: T.Optional(
+      T.Object(
+        {
+          optIns: T.Object({}, { additionalProperties: true }),
+          groups: T.Array(T.Object({}, { additionalProperties: true })),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'The boards the account opted in to (`optIns`: `all`, or board `groups`) and the player groups it belongs to (`groups`: id, title, public, yours, createdAt, joinedAt; never an invite code or another member). An import of the account\'s own file adds the opt-ins and recreates the groups it created (docs/decisions.md "Boards in the export and import").',
+        },
+      ),
+    ),
     account: T.Object(
       {
         uuid: T.String(),

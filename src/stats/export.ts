@@ -1,6 +1,6 @@
 // Export: everything the service holds about the account (settings, device sessions and personal
 // access tokens without their hashes, profiles, day rows, baselines, sessions, timeline, mirror, and
-// what the caches of public data hold about the player) as one JSON document, streamed a page at a
+// what the caches of public data hold about the player, the boards' opt-ins and groups) as one JSON document, streamed a page at a
 // time. Not one snapshot: each page is its own short read, so a slow download never
 // holds a transaction open (on the embedded database that would stall every other request), and
 // between pages the stream lets the event loop serve other requests (pageTurns).
@@ -54,6 +54,8 @@ export type ExportDeps = {
   clock: Clock;
   catalogue: Catalogue;
   config: { retentionOptionsDays: readonly number[]; exportPageRows: number } & CachePolicy;
+  /** The boards' part: the account's opt-ins and groups (set by createApp; boards/portable.ts). */
+  boardsPart?: (db: Db, uuid: string) => Promise<unknown>;
 };
 
 /**
@@ -145,6 +147,7 @@ export async function exportStream(
     },
     /** Copies of this player's public game data kept for look-ups (profile pages, heads), and for how long. */
     publicDataCaches: await playerCaches(deps, uuid),
+    ...(deps.boardsPart ? { boards: await deps.boardsPart(deps.db, uuid) } : {}),
   };
   async function* chunks() {
     const betweenPages = pageTurns(deps.db);

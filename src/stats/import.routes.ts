@@ -17,6 +17,7 @@ export function importRoutes(deps: ImportDeps & { config: { importMaxWireBytes: 
       return body.withGzipped(deps.config.importMaxWireBytes, signedIn.uuid, (wire) =>
         importFile(deps, signedIn.uuid, () => new Blob([wire]).stream(), {
           confirmOtherAccount: query.confirm === "other-account",
+          takeBoardOptIns: query.boards === "opt-in",
         }),
       );
     },
@@ -28,7 +29,7 @@ export function importRoutes(deps: ImportDeps & { config: { importMaxWireBytes: 
         summary:
           "Take an export file (GET /v1/stats/export, format 2, gzip) into this account: checked as uploads are, merged, all or nothing",
         description:
-          "The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file.",
+          "The body is an export file (GET /v1/stats/export, format 2) sent with Content-Type: application/json and Content-Encoding: gzip (required). It is read as it streams, checked whole, then applied in one transaction. `?confirm=other-account` takes another account's file; `?boards=opt-in` takes the board opt-ins of the account's own file.",
         ...refuses(...IMPORT_REFUSALS),
       },
     },

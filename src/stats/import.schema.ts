@@ -23,6 +23,12 @@ export const ImportQuery = T.Object(
         description: "Take a file exported from another account (refused import_other_account without it).",
       }),
     ),
+    boards: T.Optional(
+      T.Literal("opt-in", {
+        description:
+          "Take the board opt-ins of the account's own file too (without it they are left out with a board_opt_ins_not_taken warning: an import puts nobody on a board unasked).",
+      }),
+    ),
   },
   strict,
 );

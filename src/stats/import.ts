@@ -50,6 +50,21 @@ export type ImportDeps = {
    * import command; a fault in it is logged, never the import's).
    */
   afterUpload?: (upload: UploadDone) => Promise<void>;
+  /**
+   * The boards' part of the file (its `boards` head field; set by createApp and the import
+   * command, boards/portable.ts): checked in the first pass, taken in the import's transaction when
+   * the file is the account's own. Absent: the field is read past.
+   */
+  boardsPart?: {
+    check: (value: unknown) => unknown;
+    apply: (
+      tx: Db,
+      uuid: string,
+      part: unknown,
+      now: number,
+      optIns: boolean,
+    ) => Promise<{ code: string; message: string; key?: string }[]>;
+  };
   /** Told, inside the import's transaction, that anything of the account may change (the pages' memo of lifetime figures). */
   wrote?: (uuid: string, written: null) => void;
 };
@@ -59,6 +74,8 @@ export type ImportOptions = {
   confirmOtherAccount?: boolean;
   /** A plain (not gzip) file is accepted too (the operator's command). */
   plainAllowed?: boolean;
+  /** The account's own file's board opt-ins are taken too (the player asked: ?boards=opt-in). */
+  takeBoardOptIns?: boolean;
   /** Called after each batch written: rows of the file read so far. */
   progress?: (rows: number) => void;
 };
@@ -66,7 +83,7 @@ export type ImportOptions = {
 type Answer = Static<typeof ImportAnswer>;
 
 /** Head fields of an export an import reads past (instance facts, not statistics). */
-const HEAD_FIELDS = new Set(["service", "format", "exportedAt", "account", "publicDataCaches"]);
+const HEAD_FIELDS = new Set(["service", "format", "exportedAt", "account", "publicDataCaches", "boards"]);
 /**
  * Sections of the export an import reads past: device sessions and personal access tokens are this
  * instance's credentials (their secrets are never exported; a token is made again on the new instance).
@@ -80,10 +97,12 @@ const isSection = (name: string) => (SECTIONS as string[]).includes(name) || IGN
  * every 10 000 rows, 49 MiB, for about 0.5 s more CPU (18 collections).
  */
 const COLLECT_EVERY_ROWS = 10_000;
+/** The boards' warnings are added while the answer holds fewer (its own cap, import-apply.ts's, is 100). */
+const MAX_BOARD_WARNINGS = 99;
 /** Largest row or head field, in characters (a session of 400 amounts is about 30 000). */
 const MAX_VALUE_CHARS = 256 * 1024;
 
-type Head = { format: number | null; account: string | null; zone: string | null };
+type Head = { format: number | null; account: string | null; zone: string | null; boards?: unknown };
 
 function checkHead(head: Head, uuid: string, opts: ImportOptions) {
   if (head.format === null || head.format < OLDEST_IMPORT_FORMAT)
@@ -152,6 +171,7 @@ async function walk(
         throw new ApiError("invalid_body", `unknown field ${JSON.stringify(event.name)}`, `/${event.name}`);
       if (event.name === "service" && event.value !== "tally")
         throw new ApiError("invalid_body", "the file is not a tally export", "/service");
+      if (event.name === "boards") head.boards = event.value;
       if (event.name === "format") head.format = Number.isSafeInteger(event.value) ? (event.value as number) : -1;
       if (event.name === "account") {
         const account = event.value as { uuid?: unknown; settings?: { zone?: unknown } } | null;
@@ -212,6 +232,8 @@ export async function importFile(
 ): Promise<Answer> {
   const before = await requireAccount(deps.db, uuid);
   const head = await walk(deps, uuid, open(), opts);
+  // The boards' part is checked with the rows, before anything is written.
+  const boards = head.boards !== undefined && deps.boardsPart ? deps.boardsPart.check(head.boards) : undefined;
   const now = deps.clock.now();
   let tally: Tally | undefined;
   let answer: Answer;
@@ -246,6 +268,17 @@ export async function importFile(
       const changed = Object.values(tally.counts).some((c) => c.added + c.replaced > 0);
       if (changed || lifecycle.folded.collapsedRows + lifecycle.folded.retainedRows > 0)
         await markUpload(tx, uuid, now, account.modVersion);
+      if (boards !== undefined && deps.boardsPart) {
+        if (head.account === uuid)
+          for (const w of await deps.boardsPart.apply(tx, uuid, boards, now, opts.takeBoardOptIns === true))
+            if (tally.warnings.length < MAX_BOARD_WARNINGS) tally.warnings.push(w);
+        if (head.account !== uuid && tally.warnings.length < MAX_BOARD_WARNINGS)
+          tally.warnings.push({
+            code: "boards_not_taken",
+            message:
+              "the file is another account's: its board opt-ins and groups were left out (only its statistics were taken)",
+          });
+      }
       if (head.zone && head.zone !== before.zone)
         tally.warnings.push({
           code: "zone_mismatch",

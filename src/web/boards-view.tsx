@@ -1,7 +1,7 @@
 // The boards' pages (issue 35): the list of boards, and one board's window as a table, 100 a page,
 // with the viewer's own ranks pinned above it on their own view. Words first, ids one hover away.
 import Html from "@kitajs/html";
-import { Layout } from "./layout.tsx";
+import { Layout, type Preview } from "./layout.tsx";
 import type { BoardPage } from "../boards/ranking.ts";
 
 type Described = BoardPage["board"];
@@ -94,14 +94,26 @@ export function BoardPageView(props: {
   base: string;
   format: Format;
   group?: GroupHeading;
+  /** The link preview of a player's place (their /u/<name>/boards/<id> address). */
+  preview?: Preview;
+  /** The owner's own view: how to share their place (its badge and card, rank-cards.routes.ts). */
+  share?: ShareProps;
 }): JSX.Element {
-  const { page, base, format, group } = props;
+  const { page, base, format, group, preview, share } = props;
   const w = page.window;
   const link = (kind: string, at: string | null, p?: number) =>
     `${base}?window=${kind}${at ? `&at=${at}` : ""}${p && p > 1 ? `&page=${p}` : ""}`;
   const title = `${group ? `${group.title} · ` : ""}${page.board.title} · ${w.label}`;
   return (
-    <Layout title={title} path={base}>
+    <Layout
+      title={title}
+      path={base}
+      preview={preview}
+      description={
+        preview?.description ??
+        `${page.board.title}, ${w.label}: ${page.total.toLocaleString("en-GB")} player${page.total === 1 ? "" : "s"} ranked on tally's opt-in boards.`
+      }
+    >
       <p class="crumbs">
         {group ? (
           <>
@@ -174,6 +186,48 @@ export function BoardPageView(props: {
         {page.page > 1 ? <a href={link(w.kind, w.at, page.page - 1)}>← Better ranks</a> : ""}
         {page.page < page.pages ? <a href={link(w.kind, w.at, page.page + 1)}>Next 100 →</a> : ""}
       </nav>
+      {share && page.me.length > 0 && w.open && w.kind === page.board.windows[0] ? (
+        <ShareRank {...share} board={page.board.id} title={page.board.title} />
+      ) : (
+        ""
+      )}
     </Layout>
+  );
+}
+
+type ShareProps = { baseUrl: string; name: string; findable: boolean };
+
+/** The owner's place to share: the address whose preview is their card, and the badge's snippets. */
+function ShareRank(props: ShareProps & { board: string; title: string }): JSX.Element {
+  const path = `/u/${encodeURIComponent(props.name)}/boards/${encodeURIComponent(props.board)}`;
+  const address = `${props.baseUrl}${path}`;
+  const md = `[![${props.title.replace(/[[\]]/g, "")}](${address}/badge.svg)](${address})`;
+  return (
+    <section aria-labelledby="share-h" class="badges">
+      <h2 id="share-h">Share your place</h2>
+      {!props.findable ? (
+        <p class="muted">
+          Your place has a badge and a link preview only while your page is findable by name. Make it findable in the
+          mod to share it.
+        </p>
+      ) : (
+        <>
+          <p class="muted">
+            Paste this address into a chat and it shows your card with your place; anyone opening it sees the board.
+            Turning boards off takes both away at once.
+          </p>
+          <pre>
+            <code>{Html.escapeHtml(address)}</code>
+          </pre>
+          <p>
+            <img src={`${path}/badge.svg`} alt={`${Html.escapeHtml(props.title)}: your place badge`} />
+          </p>
+          <p class="since">Badge, as Markdown</p>
+          <pre>
+            <code>{Html.escapeHtml(md)}</code>
+          </pre>
+        </>
+      )}
+    </section>
   );
 }

@@ -77,6 +77,9 @@ const POLICY: Record<string, Policy> = {
   "GET /p/{name}/card.png": "public",
   "GET /u/{name}/badge/{file}": "public",
   "GET /u/{name}/groups/{id}/boards/{board}/badge.svg": "public",
+  "GET /u/{name}/groups/{id}/boards/{board}/card.png": "public",
+  "GET /u/{name}/boards/{id}/badge.svg": "public",
+  "GET /u/{name}/boards/{id}/card.png": "public",
 };
 const SCOPES = ["stats:read", "page:read", "export"];
 

@@ -6,9 +6,13 @@ setDefaultTimeout(60_000);
 import { join } from "node:path";
 import { testApp } from "../support/app.ts";
 import { artifactsDir, inChromium } from "../support/browser.ts";
-import { boardPlayer, upload } from "../boards/support.ts";
+import { boardPlayer, upload, type BoardPlayer } from "../boards/support.ts";
+import { pageLink } from "./seed.ts";
+import type { TestApp } from "../support/app.ts";
 
 const artifacts = artifactsDir();
+/** The players made, by name (the owner's view opens one's page link). */
+const made = new Map<string, { t: TestApp; p: BoardPlayer }>();
 
 const world = inChromium(
   () => testApp({ settings: { devSignin: true }, now: "2026-11-18T12:00:00Z" }),
@@ -25,6 +29,7 @@ const world = inChromium(
     ];
     for (const [i, name] of names.entries()) {
       const p = await boardPlayer(t, name, { findable: !name.startsWith("Hidden") && !name.startsWith("Quiet") });
+      made.set(name, { t, p });
       t.clock.advance(1000);
       await upload(t, p, { "2026-11-17": { "kills.island.hub": 1200 - i * 130, "kills.island.spider_den": 40 * i } });
     }
@@ -48,6 +53,48 @@ for (const scheme of ["light", "dark"] as const)
       await page.screenshot({ path: join(artifacts, `boards-kills-${width}-${scheme}.png`), fullPage: true });
       await page.goto(`${base}/boards`, { waitUntil: "load" });
       await page.screenshot({ path: join(artifacts, `boards-list-${width}-${scheme}.png`), fullPage: true });
+      await context.close();
+    });
+  }
+
+// A player's rank badge in both themes (its own media query picks the colours) and their card, the
+// link preview of their board address. Screenshots: boards-rank-badge-<scheme>.png, boards-rank-card.png.
+test("a player's rank badge, light and dark, and their card", async () => {
+  const { base, browser } = world;
+  for (const scheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 390, height: 120 } });
+    const page = await context.newPage();
+    const res = await page.goto(`${base}/u/MiningMarta/boards/kills/badge.svg`, { waitUntil: "load" });
+    expect(res?.status()).toBe(200);
+    expect(await res?.text()).toContain("#2 of 8 this week");
+    await page.screenshot({ path: join(artifacts, `boards-rank-badge-${scheme}.png`) });
+    await context.close();
+  }
+  const card = await fetch(`${base}/u/MiningMarta/boards/kills/card.png`);
+  expect(card.status).toBe(200);
+  await Bun.write(join(artifacts, "boards-rank-card.png"), await card.arrayBuffer());
+  const preview = await (await fetch(`${base}/u/MiningMarta/boards/kills`)).text();
+  expect(preview).toContain(`/u/MiningMarta/boards/kills/card.png`);
+});
+
+// The owner's own view of a board: their rank pinned and how to share their place (its address and
+// badge). Screenshots: boards-owner-<width>-<scheme>.png.
+for (const scheme of ["light", "dark"] as const)
+  for (const width of [390, 1280]) {
+    test(`the owner's view with their place to share, ${scheme}, ${width} px`, async () => {
+      const { base, browser } = world;
+      const { t, p } = made.get("MiningMarta")!;
+      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(base + (await pageLink(t, p)), { waitUntil: "load" });
+      const res = await page.goto(`${base}/u/MiningMarta/boards/kills`, { waitUntil: "load" });
+      expect(res?.status()).toBe(200);
+      expect(await page.textContent("#share-h")).toBe("Share your place");
+      expect(await page.$eval("section.badges img", (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(
+        0,
+      );
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: join(artifacts, `boards-owner-${width}-${scheme}.png`), fullPage: true });
       await context.close();
     });
   }
