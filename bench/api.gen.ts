@@ -3830,6 +3830,7 @@ export interface operations {
                             cuteName: string | null;
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 icon: string | null;
@@ -3863,6 +3864,7 @@ export interface operations {
                             id: string;
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 icon: string | null;
@@ -4078,6 +4080,7 @@ export interface operations {
                     "application/json": {
                         profileId: string;
                         key: string;
+                        /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                         label: string;
                         group: string;
                         icon: string | null;
@@ -4809,6 +4812,7 @@ export interface operations {
                             };
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 kind: "count" | "max" | "min" | "gauge";
