@@ -32,7 +32,8 @@ function changeText(catalogue: Catalogue, k: PeriodKey): string {
   const before = k.previousSameStretch;
   if (k.kind !== "count" || !before || before < 0) return amount;
   const share = Math.round((Math.abs(change) / before) * 100);
-  return `${amount} (${sign}${share}%)`;
+  // A change too small to round to 1% is not "+0%" (no change reads "same").
+  return share === 0 ? `${amount} (under 1%)` : `${amount} (${sign}${share}%)`;
 }
 
 const CUES = { better: "\u25b2 better", worse: "\u25bc worse" } as const;
