@@ -147,11 +147,15 @@ export function Periods(view: PeriodsView): JSX.Element {
         {sameDays(first)
           ? `${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))})`
           : `the same days of ${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))}), like with like`}
-        . A count adds up its days, a best keeps the best day (a lower time is better), a reading is the last one taken.
+        .
       </p>
       {view.scopes.map((s) => (
         <PeriodTable catalogue={view.catalogue} caption={s.caption} totals={s.totals} order={view.order} />
       ))}
+      {/* After the table, not before it: the summary's figures reach a phone's first screen (issue 34). */}
+      <p class="muted">
+        A count adds up its days, a best keeps the best day (a lower time is better), a reading is the last one taken.
+      </p>
     </>
   );
 }
