@@ -309,7 +309,7 @@ export function StatsPage(view: StatsView): JSX.Element {
         <Periods
           catalogue={view.catalogue}
           period={view.period}
-          link={(period) => query(view, { period })}
+          link={(period) => `${query(view, { period })}#periods-h`}
           scopes={[{ caption: "Headline figures", totals: view.periods.account }]}
           order={(keys) => keys}
         />
