@@ -3890,6 +3890,7 @@ export interface operations {
                             cuteName: string | null;
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 icon: string | null;
@@ -3923,6 +3924,7 @@ export interface operations {
                             id: string;
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 icon: string | null;
@@ -4138,6 +4140,7 @@ export interface operations {
                     "application/json": {
                         profileId: string;
                         key: string;
+                        /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                         label: string;
                         group: string;
                         icon: string | null;
@@ -4869,6 +4872,7 @@ export interface operations {
                             };
                             keys: {
                                 key: string;
+                                /** @description The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that). */
                                 label: string;
                                 group: string;
                                 kind: "count" | "max" | "min" | "gauge";

@@ -149,8 +149,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(ingestRoutes({ ...deps, afterUpload, wrote }))
-    .use(foldRoutes(deps))
-    .use(periodRoutes(deps))
+    .use(foldRoutes({ ...deps, items }))
+    .use(periodRoutes({ ...deps, items }))
     .use(recapRoutes(deps))
     .use(
       exportEraseRoutes({

@@ -140,9 +140,8 @@ export function cardRenderer(deps: CardDeps) {
     }
   }
 
-  /** The card's PNG: from the cache when this exact card was rendered before. */
-  async function png(content: CardContent): Promise<RenderedCard> {
-    const svg = cardSvg(content);
+  /** The card's PNG: from the cache when this exact card (its SVG text) was rendered before. */
+  async function png(svg: string): Promise<RenderedCard> {
     const etag = `"card-${new Bun.CryptoHasher("sha256").update(svg).digest("hex").slice(0, 32)}"`;
     const hit = cache.get(etag);
     if (hit) return hit;
@@ -157,6 +156,14 @@ export function cardRenderer(deps: CardDeps) {
       pending.finally(() => inFlight.delete(etag)).catch(() => {});
     }
     return pending;
+  }
+
+  async function statsSvg(account: Account, opts: { anonymous: boolean }): Promise<string> {
+    const [{ headline: h, profile }, head] = await Promise.all([
+      accountHeadline(deps, account),
+      opts.anonymous ? null : headOf(account.uuid),
+    ]);
+    return cardSvg(statsContent(h, profile?.cuteName ?? null, opts.anonymous ? null : account.name, head));
   }
 
   return {
@@ -174,26 +181,24 @@ export function cardRenderer(deps: CardDeps) {
       const seen = checked.get(state);
       if (seen && now - seen.at < CARD_RECHECK_MS && now >= seen.at) return seen.card;
       // Read and drawn within the account's render budget, like its pages.
-      const card = await budget(account.uuid, async () => {
-        const [{ headline: h, profile }, head] = await Promise.all([
-          accountHeadline(deps, account),
-          opts.anonymous ? null : headOf(account.uuid),
-        ]);
-        return png(statsContent(h, profile?.cuteName ?? null, opts.anonymous ? null : account.name, head));
-      });
+      const card = await budget(account.uuid, async () => png(await statsSvg(account, opts)));
       checked.set(state, { card, at: now });
       return card;
     },
+    /** The text of an account's statistics card before it is drawn: every word the PNG shows. */
+    statsSvg,
     /** A public profile page's card: head, name, the selected profile's figures (no series: none is kept). */
     async profile(player: { uuid: string; name: string }, lookup: ProfileLookup): Promise<RenderedCard> {
       const { figures, cuteName } = profileFigures(lookup);
-      return png({
-        name: player.name,
-        subtitle: cuteName ? `SkyBlock profile ${cuteName}` : "SkyBlock profile",
-        head: await headOf(player.uuid),
-        figures,
-        spark: null,
-      });
+      return png(
+        cardSvg({
+          name: player.name,
+          subtitle: cuteName ? `SkyBlock profile ${cuteName}` : "SkyBlock profile",
+          head: await headOf(player.uuid),
+          figures,
+          spark: null,
+        }),
+      );
     },
     /**
      * A board rank's card (issue 35): head, name, the place in words and the score. Drawn within

@@ -1,7 +1,8 @@
 // Which figures a preview shows: first the ones the player chose (settings' headlineKeys, in their
 // order, each that has a figure), then the lifetime figures recorded on the most days of the last 30
 // (the page's default profile and the whole account together), ties to counts (what a player
-// gathers), then by label; the first of them also draws the sparkline. The page's headline, its
+// gathers), then to the one recorded most recently, then to the largest (a best time: the lowest),
+// and only then by label; the first of them also draws the sparkline. The page's headline, its
 // description, its card, its badges and its public figures pick with this one rule.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { HEADLINE_KEYS } from "../accounts/settings.schema.ts";
@@ -51,6 +52,13 @@ export function candidatesOf<F extends Omit<Candidate, "points">>(
   return [...shown, ...extra].map((f) => ({ ...f, points: points(f.key) ?? [] }));
 }
 
+/** The last day of `points` ("" when none): a tie goes to the figure recorded most recently. */
+const lastDay = (points: Candidate["points"]) => points.reduce((d, p) => (p.day > d ? p.day : d), "");
+
+/** A tie left goes to the larger figure (of two best times, the lower): the player's largest, not the alphabet's first. */
+const larger = (a: Candidate, b: Candidate) =>
+  a.kind === "min" && b.kind === "min" ? a.lifetime.value - b.lifetime.value : b.lifetime.value - a.lifetime.value;
+
 /**
  * The headline of `candidates` (the first of a key wins: the profile's before the account's).
  * `chosen`: the player's keys, leading in their order; one without a figure is skipped.
@@ -77,6 +85,8 @@ export function headline(
       (a, b) =>
         b.recent.length - a.recent.length ||
         Number(b.c.kind === "count") - Number(a.c.kind === "count") ||
+        lastDay(b.recent).localeCompare(lastDay(a.recent)) ||
+        larger(a.c, b.c) ||
         a.c.label.localeCompare(b.c.label) ||
         a.c.key.localeCompare(b.c.key),
     );

@@ -7,6 +7,8 @@ import { requireAccount } from "../accounts/accounts.ts";
 import { dayIn } from "../wire/day.ts";
 import { queryRange } from "./query-days.ts";
 import { listProfiles, perDay, series, totals, type FoldDeps } from "./fold.ts";
+import { answerLabels } from "./answer-labels.ts";
+import type { ItemNames } from "../items/item-names.ts";
 import {
   DaysAnswer,
   ProfileQuery,
@@ -33,8 +35,11 @@ const TOKEN_SCOPES = {
   "GET /v1/stats/days": ["stats:read"],
 } as const;
 
-export function foldRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) {
+/** `items`: this instance's copy of the game's item names (labels of item keys, as the pages write them). */
+export function foldRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock; items?: ItemNames }) {
   const tags = ["stats"];
+  // One copy of the item list per answer, as it stands when the request starts.
+  const folding = async () => ({ ...deps, items: await deps.items?.current() });
   const range = async (uuid: string, q: { from?: string; to?: string }) => {
     const now = deps.clock.now();
     const today = q.to ?? dayIn((await requireAccount(deps.db, uuid)).zone, now);
@@ -46,21 +51,39 @@ export function foldRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) {
       response: ProfilesAnswer,
       detail: { tags, summary: "The game-mode profiles this account has uploaded for" },
     })
-    .get("/v1/stats/totals", ({ signedIn, query }) => totals(deps, signedIn.uuid, query.profile), {
-      query: ProfileQuery,
-      response: TotalsAnswer,
-      detail: {
-        tags,
-        summary:
-          "Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside",
-        ...examples({ answers: { 200: totalsExample } }),
+    .get(
+      "/v1/stats/totals",
+      async ({ signedIn, query }) => {
+        const fold = await folding();
+        const answer = await totals(fold, signedIn.uuid, query.profile);
+        // A key of the profile and one of the account never read the same in one answer.
+        const label = answerLabels(
+          deps.catalogue,
+          fold.items,
+          [...answer.profile.keys, ...answer.account.keys].map((k) => k.key),
+        );
+        return {
+          ...answer,
+          profile: { ...answer.profile, keys: label(answer.profile.keys) },
+          account: { ...answer.account, keys: label(answer.account.keys) },
+        };
       },
-    })
+      {
+        query: ProfileQuery,
+        response: TotalsAnswer,
+        detail: {
+          tags,
+          summary:
+            "Lifetime totals of every key of a profile, each with its baseline's date; the account scope alongside",
+          ...examples({ answers: { 200: totalsExample } }),
+        },
+      },
+    )
     .get(
       "/v1/stats/series",
       async ({ signedIn, query }) => {
         const { from, to } = await range(signedIn.uuid, query);
-        return series(deps, signedIn.uuid, query.profile, query.key, from, to);
+        return series(await folding(), signedIn.uuid, query.profile, query.key, from, to);
       },
       {
         query: SeriesQuery,

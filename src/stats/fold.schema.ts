@@ -2,6 +2,10 @@
 import { Type as T } from "@sinclair/typebox";
 import { Day, Hex32, Key } from "../wire/envelope.ts";
 
+/** A key's label in an answer (docs/decisions.md "Labels in the API's answers"). */
+export const LABEL_DESCRIPTION =
+  "The key's name in words, as the pages write it: the catalogue's label, an item by the game's own name, else the key in words; another key of this answer never reads the same. For a reader, never to match on (key is that).";
+
 const strict = { additionalProperties: false } as const;
 const Int = T.Integer();
 const Dated = T.Object({ day: T.String(), value: Int }, strict);
@@ -30,7 +34,7 @@ export const ProfilesAnswer = T.Object(
 const KeyTotal = T.Object(
   {
     key: T.String(),
-    label: T.String(),
+    label: T.String({ description: LABEL_DESCRIPTION }),
     group: T.String(),
     icon: T.Union([T.String(), T.Null()]),
     kind: T.String(),
@@ -71,7 +75,7 @@ export const SeriesAnswer = T.Object(
   {
     profileId: T.String(),
     key: T.String(),
-    label: T.String(),
+    label: T.String({ description: LABEL_DESCRIPTION }),
     group: T.String(),
     icon: T.Union([T.String(), T.Null()]),
     kind: T.Union([T.String(), T.Null()]),

@@ -9,10 +9,13 @@ import { dayIn } from "../wire/day.ts";
 import { queryDay } from "./query-days.ts";
 import type { FoldDeps } from "./fold.ts";
 import { periodTotalsPage } from "./periods.ts";
+import { answerLabels } from "./answer-labels.ts";
+import type { ItemNames } from "../items/item-names.ts";
 import { PeriodsAnswer, PeriodsQuery } from "./periods.schema.ts";
 import periodsExample from "../../fixtures/totals/periods.json";
 
-export function periodRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) {
+/** `items`: this instance's copy of the game's item names (labels of item keys, as the pages write them). */
+export function periodRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock; items?: ItemNames }) {
   const tokens = { "GET /v1/stats/periods": ["stats:read", "page:read"] } as const;
   return new Elysia({ name: "tally.periods" }).use(readGuard(deps, tokens)).get(
     "/v1/stats/periods",
@@ -20,13 +23,20 @@ export function periodRoutes(deps: FoldDeps & ReadGuardDeps & { clock: Clock }) 
       const { zone } = await requireAccount(deps.db, signedIn.uuid);
       const now = deps.clock.now();
       const day = query.day === undefined ? dayIn(zone, now) : queryDay("day", query.day, now);
-      const { periods, next } = await periodTotalsPage(deps, signedIn.uuid, query.profile, day, query.after ?? null);
+      const items = await deps.items?.current();
+      const page = await periodTotalsPage({ ...deps, items }, signedIn.uuid, query.profile, day, query.after ?? null);
+      // A key reads the same in all four periods, and two keys never read the same in the answer.
+      const label = answerLabels(
+        deps.catalogue,
+        items,
+        page.periods.flatMap((p) => p.keys.map((k) => k.key)),
+      );
       return {
         profileId: query.profile,
         day,
         zone,
-        periods,
-        next,
+        periods: page.periods.map((p) => ({ ...p, keys: label(p.keys) })),
+        next: page.next,
       };
     },
     {

@@ -2,6 +2,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { Day, Hex32, Key, Kind } from "../wire/envelope.ts";
 import { DAY_PATTERN } from "../wire/day.ts";
+import { LABEL_DESCRIPTION } from "./fold.schema.ts";
 
 const strict = { additionalProperties: false } as const;
 const Int = T.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
@@ -34,7 +35,7 @@ export const PeriodsQuery = T.Object(
 const PeriodKey = T.Object(
   {
     key: Key,
-    label: Text(200),
+    label: Text(200, LABEL_DESCRIPTION),
     group: Text(200),
     kind: Kind,
     unit: Text(64),

@@ -32,7 +32,8 @@ function changeText(catalogue: Catalogue, k: PeriodKey): string {
   const before = k.previousSameStretch;
   if (k.kind !== "count" || !before || before < 0) return amount;
   const share = Math.round((Math.abs(change) / before) * 100);
-  return `${amount} (${sign}${share}%)`;
+  // A change too small to round to 1% is not "+0%" (no change reads "same").
+  return share === 0 ? `${amount} (under 1%)` : `${amount} (${sign}${share}%)`;
 }
 
 const CUES = { better: "\u25b2 better", worse: "\u25bc worse" } as const;
@@ -146,11 +147,15 @@ export function Periods(view: PeriodsView): JSX.Element {
         {sameDays(first)
           ? `${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))})`
           : `the same days of ${esc(names.previous.toLowerCase())} (${esc(span(first.previousSameStretch.from, first.previousSameStretch.to))}), like with like`}
-        . A count adds up its days, a best keeps the best day (a lower time is better), a reading is the last one taken.
+        .
       </p>
       {view.scopes.map((s) => (
         <PeriodTable catalogue={view.catalogue} caption={s.caption} totals={s.totals} order={view.order} />
       ))}
+      {/* After the table, not before it: the summary's figures reach a phone's first screen (issue 34). */}
+      <p class="muted">
+        A count adds up its days, a best keeps the best day (a lower time is better), a reading is the last one taken.
+      </p>
     </>
   );
 }

@@ -16,6 +16,7 @@ import { candidatesOf, headline, SPARK_DAYS } from "../cards/headline.ts";
 import { leadingFigures } from "./key-list.ts";
 import type { PageParams } from "./page-params.ts";
 import type { PublicPage } from "./public-page.schema.ts";
+import { answerLabels } from "../stats/answer-labels.ts";
 import { shownProfile, type HandleOf, type Profiles, type StatsPageDeps } from "./stats-page.ts";
 
 export type PublicPageDeps = Pick<StatsPageDeps, "db" | "lifetimes" | "clock" | "catalogue" | "items"> & {
@@ -74,12 +75,18 @@ export async function publicPage(
   const accountPeriod = (periods.at(-1) as PeriodTotals[])[0]!;
   const profilePeriod = selected ? (periods[0] as PeriodTotals[])[0]! : null;
   const profile = (p: { id: string; cuteName: string }) => ({ handle: handleOf(p.id), cuteName: p.cuteName });
+  // A key reads the same in the headline and both period tables, and two keys never read the same.
+  const label = answerLabels(deps.catalogue, items, [
+    ...h.picked.map((c) => c.key),
+    ...(profilePeriod?.keys ?? []).map((k) => k.key),
+    ...accountPeriod.keys.map((k) => k.key),
+  ]);
   return {
     name: account.name,
     page: `${deps.config.baseUrl}/u/${encodeURIComponent(account.name)}`,
     zone: account.zone,
     today,
-    headline: h.picked.map((c, i) => ({
+    headline: label(h.picked).map((c, i) => ({
       key: c.key,
       label: c.label,
       kind: c.kind as Static<typeof PublicPage>["headline"][number]["kind"],
@@ -95,8 +102,8 @@ export async function publicPage(
       from: accountPeriod.from,
       to: accountPeriod.to,
       previousSameStretch: accountPeriod.previousSameStretch,
-      profile: profilePeriod ? profilePeriod.keys.map(periodFigure) : null,
-      account: accountPeriod.keys.map(periodFigure),
+      profile: profilePeriod ? label(profilePeriod.keys).map(periodFigure) : null,
+      account: label(accountPeriod.keys).map(periodFigure),
     },
   };
 }

@@ -289,10 +289,6 @@ export function StatsPage(view: StatsView): JSX.Element {
         ""
       )}
       <HeadlineFigures headline={view.headline} form={view.headlineForm} />
-      <p class="muted">
-        Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
-        {esc(view.zone)}).
-      </p>
       {view.profiles.length > 1 ? (
         <nav aria-label="Profiles">
           <ul class="tabs">
@@ -313,7 +309,7 @@ export function StatsPage(view: StatsView): JSX.Element {
         <Periods
           catalogue={view.catalogue}
           period={view.period}
-          link={(period) => query(view, { period })}
+          link={(period) => `${query(view, { period })}#periods-h`}
           scopes={[{ caption: "Headline figures", totals: view.periods.account }]}
           order={(keys) => keys}
         />
@@ -321,6 +317,11 @@ export function StatsPage(view: StatsView): JSX.Element {
       <section aria-labelledby="calendar-h">
         <h2 id="calendar-h">Active days</h2>
         <Calendar today={view.range.to} days={view.calendar} />
+        {/* Below the period, not above it: the headline and the period's figures reach a phone's first screen. */}
+        <p class="muted">
+          Only what this player chose to record with the mod. Days are calendar days in the player's time zone (
+          {esc(view.zone)}).
+        </p>
       </section>
       <section aria-labelledby="find-h">
         <h2 id="find-h">Find a figure</h2>

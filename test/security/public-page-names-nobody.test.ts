@@ -8,6 +8,11 @@ import { pageEnv } from "../web/env.ts";
 import { seedPlayer, pageLink, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
 import { PROFILE, INSTALL_A } from "../support/uploads.ts";
 import { walk } from "../web/walk.ts";
+import { cardRenderer } from "../../src/cards/cards.ts";
+import { lifetimeMemo } from "../../src/stats/lifetime-memo.ts";
+import { workGate } from "../../src/http/work-gate.ts";
+import { accountByName } from "../../src/accounts/accounts.ts";
+import { itemNames } from "../../src/items/item-names.ts";
 
 const OWNER = { name: "Owner_Shows", uuid: "6e7f8091a2b3c4d5e6f708192a3b4c5d" };
 const OTHER = { name: "Other_Olga", uuid: "7f8091a2b3c4d5e6f708192a3b4c5d6e" };
@@ -105,5 +110,17 @@ describe("a findable page as a stranger reaches it", () => {
     // Its game profile id is never taken.
     const raw = await env.t.request(`${start}/badge/mining.blocks.total.svg?profile=${OTHER_PROFILE}`);
     expect(raw.status).toBe(400);
+    // The words its card is drawn from (the PNG the walk reached): the owner's name, no id, nobody else.
+    const cards = cardRenderer({
+      ...env.t,
+      lifetimes: lifetimeMemo({ maxFigures: 10_000, ttlMs: 60_000, clock: env.t.clock }),
+      renders: workGate({ atOnce: 1, queue: 10 }),
+      items: itemNames(env.t),
+    });
+    const card = await cards.statsSvg((await accountByName(env.t.db, OWNER.name))!, { anonymous: false });
+    const drawn = card.replace(/href="data:image\/png;base64,[^"]*"/g, "");
+    expect(drawn).toContain(OWNER.name);
+    expect(drawn.match(HEX32)?.[0] ?? null).toBeNull();
+    expect(drawn).not.toContain(OTHER.name);
   });
 });

@@ -1,12 +1,19 @@
 // The share page names nobody (issue 34): a share link's page, every page and file it links to
-// (profile tabs, ranges, periods, group lists, its card, the site's pages) and its link preview
-// tags hold no 32-hex id (uuid, profile id, install id) and not the owner's name. A profile is
-// named there by a handle that means something only with that share key, and changes with it.
+// (profile tabs, ranges, periods, group lists, its card, the site's pages), its link preview tags
+// and the words its card draws hold no 32-hex id (uuid, profile id, install id) and not the owner's
+// name; it offers no badge (a badge's address is the owner's page's), and its handles open no badge.
+// A profile is named there by a handle that means something only with that share key, and changes
+// with it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { pageEnv } from "../web/env.ts";
 import { seedPlayer, SECOND_PROFILE, seedSecondProfile, type Seeded } from "../web/seed.ts";
 import { PROFILE } from "../support/uploads.ts";
 import { walk } from "../web/walk.ts";
+import { cardRenderer } from "../../src/cards/cards.ts";
+import { lifetimeMemo } from "../../src/stats/lifetime-memo.ts";
+import { workGate } from "../../src/http/work-gate.ts";
+import { accountByShareKey } from "../../src/accounts/accounts.ts";
+import { itemNames } from "../../src/items/item-names.ts";
 
 // The walk reaches every list, order, period and range of two profiles: more than the default 5 s.
 setDefaultTimeout(60_000);
@@ -50,6 +57,45 @@ describe("a share page", () => {
     // The pet reads as a pet, by name and rarity.
     const kiwi = [...reached.entries()].find(([, p]) => p.body.includes("Profile Kiwi"))!;
     expect(kiwi[1].body).toContain("Ender Dragon (Legendary)");
+    // Nothing it reaches is the owner's own address: no /u/ page, badge or card of theirs.
+    expect([...reached.keys()].filter((p) => p.startsWith("/u/") || p.includes("/badge/"))).toEqual([]);
+  });
+
+  test("its card draws no id and not the owner's name; the owner's page's card does name them", async () => {
+    // The words the card's PNG is drawn from, by the renderer the card route uses.
+    const cards = cardRenderer({
+      ...env.t,
+      lifetimes: lifetimeMemo({ maxFigures: 10_000, ttlMs: 60_000, clock: env.t.clock }),
+      renders: workGate({ atOnce: 1, queue: 10 }),
+      items: itemNames(env.t),
+    });
+    const account = (await accountByShareKey(env.t.db, owner.shareKey!))!;
+    const svg = await cards.statsSvg(account, { anonymous: true });
+    const words = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!).join(" | ");
+    expect(words).toContain("SkyBlock statistics shared from tally");
+    expect(svg.match(HEX32)?.[0] ?? null).toBeNull();
+    expect(svg.toLowerCase()).not.toContain(OWNER.name.toLowerCase());
+    // No head: the image of a skin names its player as surely as the name does.
+    expect(svg).not.toContain("<image");
+    // The findable page's card, drawn by the same code, does name its owner (the check above can fail).
+    expect(await cards.statsSvg(account, { anonymous: false })).toContain(OWNER.name);
+  });
+
+  test("a share page has no badge, and its handles open none of the owner's badges", async () => {
+    const html = await (await env.t.request(`/s/${owner.shareKey}`)).text();
+    const handle = html.match(/[?&]profile=([A-Za-z0-9_-]{12})/)![1]!;
+    const kinds = await Promise.all(
+      [
+        `/s/${owner.shareKey}/badge/mining.blocks.total.svg`,
+        // The owner's findable page's badge, asked with the share page's handle: a handle means
+        // something only with its share key.
+        `/u/${OWNER.name}/badge/mining.blocks.total.svg?profile=${handle}`,
+      ].map(async (path) => {
+        const res = await env.t.request(path, { headers: { accept: "text/html" } });
+        return { path, status: res.status, svg: (res.headers.get("content-type") ?? "").includes("svg") };
+      }),
+    );
+    for (const k of kinds) expect(k).toEqual({ path: k.path, status: 404, svg: false });
   });
 
   test("the handles change when the key is rotated; an old handle is no profile on the new page", async () => {

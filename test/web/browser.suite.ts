@@ -583,6 +583,81 @@ describe("periods, the calendar, charts and rates", () => {
             number(mined("2026-06-01", "2026-06-03")),
             number(mined("2026-05-25", "2026-05-27")),
           ]);
+          // Better and worse: by kind (a lower fastest time is better), in the theme's colour and in words.
+          const changes = await v.page.evaluate(() => {
+            const colourOf = (value: string) => {
+              const probe = document.body.appendChild(document.createElement("span"));
+              probe.style.color = value;
+              const c = getComputedStyle(probe).color;
+              probe.remove();
+              return c;
+            };
+            const better = colourOf("var(--better)");
+            const worse = colourOf("var(--worse)");
+            return Array.from(document.querySelectorAll("table.periods tr[data-key]")).map((tr) => {
+              const cells = Array.from(tr.querySelectorAll("td"));
+              const td = tr.querySelector("td.change")!;
+              const judged = td.classList.contains("better")
+                ? "better"
+                : td.classList.contains("worse")
+                  ? "worse"
+                  : null;
+              const colour = getComputedStyle(td).color;
+              return {
+                key: tr.getAttribute("data-key")!,
+                judged,
+                cue: td.querySelector(".cue")?.textContent ?? null,
+                coloured: judged === null ? null : colour === (judged === "better" ? better : worse),
+                // "4 min 36 s" as seconds (a count's digits read as one number).
+                values: cells.slice(0, 2).map((c) => {
+                  const text = c.textContent ?? "";
+                  const units: Record<string, number> = { d: 86_400, h: 3600, min: 60, s: 1, ms: 0.001 };
+                  const parts = [...text.matchAll(/([\d.,]+)\s*(d|h|min|ms|s)\b/g)];
+                  return parts.length === 0
+                    ? Number(text.replace(/[^0-9]/g, ""))
+                    : parts.reduce((n, m) => n + Number(m[1]!.replace(/,/g, "")) * units[m[2]!]!, 0);
+                }),
+                distinct: better !== worse,
+              };
+            });
+          });
+          expect(changes.filter((c) => c.judged !== null).length).toBeGreaterThan(0);
+          for (const c of changes) {
+            expect(c.distinct).toBe(true);
+            if (c.judged === null) expect(c.cue).toBeNull();
+            else
+              expect({ key: c.key, cue: c.cue, coloured: c.coloured }).toEqual({
+                key: c.key,
+                cue: c.judged === "better" ? "\u25b2 better" : "\u25bc worse",
+                coloured: true,
+              });
+          }
+          // The fastest finish: lower this week than on last week's same days is better.
+          const fastest = changes.find((c) => c.key === "dungeon.best_split.F7.finish");
+          if (fastest?.judged)
+            expect(fastest.judged).toBe(fastest.values[0]! < fastest.values[1]! ? "better" : "worse");
+          // Its group's list has every figure of the group, the change in the same colours and words:
+          // a fall in time ("\u22126 s") is better, a rise worse.
+          const listed = await v.page.context().newPage();
+          try {
+            await listed.goto(`${base}/u/${pat.name}?scope=p&group=dungeons`);
+            const cell = listed.locator('table.key-list tr[data-key="dungeon.best_split.F7.finish"] td.change');
+            const text = await cell.innerText();
+            const judged = (await cell.getAttribute("class"))!.split(" ").find((c) => c === "better" || c === "worse");
+            expect(judged).toBeDefined();
+            expect({ text, judged }).toEqual({ text, judged: text.startsWith("\u2212") ? "better" : "worse" });
+            // Coloured as in the period table, not the text's own colour.
+            const coloured = await cell.evaluate((td, j) => {
+              const probe = document.body.appendChild(document.createElement("span"));
+              probe.style.color = `var(--${j})`;
+              const want = getComputedStyle(probe).color;
+              probe.remove();
+              return getComputedStyle(td).color === want;
+            }, judged!);
+            expect(coloured).toBe(true);
+          } finally {
+            await listed.close();
+          }
           await v.page
             .locator("#periods-h")
             .locator("xpath=..")

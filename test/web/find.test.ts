@@ -111,6 +111,11 @@ describe("finding a figure", () => {
     expect(list).toContain('id="list"');
     // A search's list goes back to the search form.
     expect(await page("/u/Finder?q=find&scope=p")).toContain('<a href="/u/Finder#find-h">');
+    // The period's tabs keep the reader at the period, the range's at the rates.
+    const periods = /<nav aria-label="Period">([\s\S]*?)<\/nav>/.exec(html)![1]!;
+    const tabs = [...periods.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    expect(tabs.length).toBe(4);
+    for (const tab of tabs) expect(tab).toMatch(/^\/u\/Finder(\?[^#]*)?#periods-h$/);
   });
 });
 

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
 import { pageEnv } from "./env.ts";
-import { seedPlayer, pageLink, type Seeded } from "./seed.ts";
+import { seedPlayer, pageLink, patchSettings, TODAY, type Seeded } from "./seed.ts";
+import { PROFILE, envelope, uploader } from "../support/uploads.ts";
+import { addDays } from "../../src/wire/day.ts";
 import { accountByName } from "../../src/accounts/accounts.ts";
 import { accountHeadline } from "../../src/cards/cards.ts";
 import { cardSvg } from "../../src/cards/card-svg.ts";
@@ -65,6 +67,33 @@ describe("headline figures chosen by the player", () => {
     // The account's playtime is recorded on 3 days, the profile's figures on 9: it does not lead.
     expect(keys).not.toContain("tally.playtime.total");
     expect((await publicHeadline()).map((f) => f.key)).toEqual(keys);
+  });
+
+  test("until chosen, figures recorded every day lead by their size, never by the alphabet", async () => {
+    // Five counts recorded on each of the last 30 days: a tie of days and kind.
+    const perDay = {
+      "mining.blocks.total": 50,
+      "mining.skill.xp": 100,
+      "foraging.skill.xp": 200,
+      "fishing.skill.xp": 300,
+      "farming.skill.xp": 400,
+    };
+    const daily = await uploader(env.t, { name: "Daily_Doer", zone: "Europe/Berlin" });
+    const counters = Array.from({ length: 30 }, (_, i) => ({
+      profileId: PROFILE,
+      scope: "day" as const,
+      day: addDays(TODAY, -i),
+      rows: Object.entries(perDay).map(([k, v]) => ({ k, v })),
+    }));
+    expect((await daily.send(envelope(env.t, { counters }))).status).toBe(200);
+    await patchSettings(env.t, daily, { findable: true });
+    // The alphabet would put "Blocks mined" first and "Mining skill xp" out.
+    expect(headlineKeysOf(await html("/u/Daily_Doer"))).toEqual([
+      "farming.skill.xp",
+      "fishing.skill.xp",
+      "foraging.skill.xp",
+      "mining.skill.xp",
+    ]);
   });
 
   test("a key neither the catalogue nor the account knows is refused; a recorded one the catalogue lacks is not", async () => {

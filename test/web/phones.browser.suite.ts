@@ -162,6 +162,32 @@ describe("no page pans sideways", () => {
     });
 });
 
+describe("a phone's first screen", () => {
+  test("holds the headline figures and the period's summary (a 390 x 844 screen)", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/u/${NAME}`, { waitUntil: "load" });
+      const bottom = async (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((e) => e.getBoundingClientRect().bottom);
+      await page.screenshot({ path: join(artifacts, "phones-first-screen.png") });
+      // The headline's figures, the period's tabs, its summary sentence and the table's first row.
+      for (const selector of [
+        'section[aria-label="Headline figures"]',
+        'nav[aria-label="Period"]',
+        "#periods-h ~ p",
+        "table.periods tbody tr",
+      ])
+        expect({ selector, onScreen: (await bottom(selector)) <= 844 }).toEqual({ selector, onScreen: true });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("the raw key on a phone", () => {
   test("a tap on a figure's label shows its key, without script", async () => {
     const context = await browser.newContext({
