@@ -209,13 +209,15 @@ export function cardRenderer(deps: CardDeps) {
       content: { subtitle: string; figures: CardFigure[] },
     ): Promise<RenderedCard> {
       return budget(player.uuid, async () =>
-        png({
-          name: player.name,
-          subtitle: content.subtitle,
-          head: await headOf(player.uuid),
-          figures: content.figures,
-          spark: null,
-        }),
+        png(
+          cardSvg({
+            name: player.name,
+            subtitle: content.subtitle,
+            head: await headOf(player.uuid),
+            figures: content.figures,
+            spark: null,
+          }),
+        ),
       );
     },
     /** Cards held in memory now (tests and metrics). */
