@@ -274,7 +274,8 @@ export function lifetimeMemo(opts: {
     const whole = `${key}|${state}|whole`;
     if (reading.has(whole) || scheduled.has(whole)) return;
     scheduled.add(whole);
-    const done = new Promise<void>((resolve) => setTimeout(resolve, opts.besideDelayMs ?? BESIDE_DELAY_MS))
+    // Its timer never holds a stopping process open.
+    const done = new Promise<void>((resolve) => setTimeout(resolve, opts.besideDelayMs ?? BESIDE_DELAY_MS).unref())
       .then(() => {
         scheduled.delete(whole);
         return read(deps, uuid, profileId, state, key, undefined);
