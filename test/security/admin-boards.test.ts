@@ -41,7 +41,8 @@ const stillRanked = async () =>
 test("an unauthenticated post is refused 401 and excludes nobody", async () => {
   for (const path of ["/admin/boards/exclude", "/admin/boards/include"]) {
     // No cookie, a forged one, and the right CSRF field without its cookie.
-    for (const headers of [{}, { cookie: "tally_admin=forged" }, { origin: t.config.baseUrl }]) {
+    const asked: Record<string, string>[] = [{}, { cookie: "tally_admin=forged" }, { origin: t.config.baseUrl }];
+    for (const headers of asked) {
       const res = await post(path, headers, { csrf, name: "Kept_Kim" });
       expect(res.status).toBe(401);
     }
@@ -50,7 +51,7 @@ test("an unauthenticated post is refused 401 and excludes nobody", async () => {
 });
 
 test("a cross-origin post, or one without the page's CSRF field, is refused 403 csrf_failed and excludes nobody", async () => {
-  const refused = [
+  const refused: { headers: Record<string, string>; body: Record<string, string> }[] = [
     { headers: { cookie, origin: "https://evil.example" }, body: { csrf, name: "Kept_Kim" } },
     { headers: { cookie, origin: "null", "sec-fetch-site": "cross-site" }, body: { csrf, name: "Kept_Kim" } },
     { headers: { cookie, origin: "null", "sec-fetch-site": "same-site" }, body: { csrf, name: "Kept_Kim" } },
