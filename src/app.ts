@@ -170,7 +170,7 @@ export function createApp(deps: AppDeps) {
     .use(reportRoutes(deps))
     .use(metricsRoutes(deps))
     .use(backupRoutes(deps))
-    .use(reportAdminRoutes(deps))
+    .use(reportAdminRoutes({ ...deps, boards }))
     .use(siteRoutes({ openapi: openapiJson }))
     .use(profilePageRoutes(deps))
     .use(statsPageRoutes({ ...deps, exports, lifetimes, renders, items, pages }))

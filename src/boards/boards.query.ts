@@ -66,6 +66,14 @@ export function heldList(db: Db, limit: number) {
   );
 }
 
+/** The accounts the operator excluded, newest first (at most `limit`). */
+export function exclusionsList(db: Db, limit: number) {
+  return rows<{ uuid: string; at: number }>(
+    db,
+    sql`select uuid, at::float8 as at from board_exclusions order by at desc, uuid limit ${limit}`,
+  );
+}
+
 /** Whether the operator excluded the account. */
 export async function isExcluded(db: Db, uuid: string): Promise<boolean> {
   const [row] = await rows<{ e: boolean }>(

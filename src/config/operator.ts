@@ -8,7 +8,7 @@ export const operatorSettings = {
     env: "ADMIN_TOKEN",
     schema: OperatorToken,
     default: "",
-    doc: "When set (at least 32 characters), operator routes exist for this bearer token: GET /v1/admin/backup, which `tally backup` uses while the service runs, the bug-report routes under /v1/admin/reports, and the maintainers' page /admin/reports (signed in with this token).",
+    doc: "When set (at least 32 characters), operator routes exist for this bearer token: GET /v1/admin/backup, which `tally backup` uses while the service runs, the bug-report routes under /v1/admin/reports, and the maintainers' page /admin/reports and /admin/boards (signed in with this token).",
     secret: true,
     hint: OPERATOR_TOKEN_HINT,
   }),

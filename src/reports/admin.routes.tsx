@@ -7,18 +7,14 @@
 //     GET  /admin/reports, /admin/reports/<id>; POST /admin/reports/<id>/(resolve|reopen|mute),
 //          POST /admin/logout: each form carries a CSRF field bound to the cookie, and a request
 //          whose Origin is another site is refused.
+//     GET  /admin/boards, POST /admin/boards/(exclude|include): the boards' held figures and
+//          exclusions (admin-boards.routes.tsx), behind the same session and checks.
 import { Elysia } from "elysia";
-import type { Db } from "../db/database.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { sameSecret } from "../http/secret.ts";
-import { sameOrigin } from "../http/same-origin.ts";
 import { operatorSecretMatches } from "../http/operator-token.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { readForm } from "../http/body.ts";
-import { htmlPage } from "../web/respond.ts";
 import { addDays, utcDay } from "../wire/day.ts";
 import { dailyCounts } from "./reports.query.ts";
 import { filterChoices, problemsWhere } from "./problems-list.query.ts";
@@ -33,20 +29,21 @@ import { ListPage } from "./problems-list-view.tsx";
 import { DetailPage } from "./problem-view.tsx";
 import { reportAdminApiRoutes } from "./admin-api.routes.ts";
 import { stateText } from "./problems-list.ts";
-import { ADMIN_SESSION_MS, adminSessions, mac } from "./admin-sessions.ts";
+import { ADMIN_SESSION_MS } from "./admin-sessions.ts";
+import { adminGate } from "./admin-gate.ts";
+import { boardsAdminRoutes, type BoardsAdminDeps } from "./admin-boards.routes.tsx";
 import {
   ACTIONS,
   ADMIN_COOKIE,
   DAYS_SHOWN,
   RECENT_DAYS,
-  cookieOf,
   filterOf,
   fullDays,
   idOf,
   problemDetail,
 } from "./admin-request.ts";
 
-type Deps = { db: Db; clock: Clock; config: Config };
+type Deps = BoardsAdminDeps;
 
 export function reportAdminRoutes(deps: Deps) {
   const app = new Elysia({ name: "tally.reports.admin" });
@@ -55,45 +52,13 @@ export function reportAdminRoutes(deps: Deps) {
   const secure = deps.config.baseUrl.startsWith("https:");
   const loginLimit = { name: "admin_login", perWindow: deps.config.authRateLimit, windowMs: 60_000 };
 
-  // --- the cookie and the CSRF field -------------------------------------------------------
-  const sessions = adminSessions(deps, token);
-  /** The request's admin session cookie, when its session is live. */
-  const session = async (request: Request): Promise<string | undefined> => {
-    const value = cookieOf(request, ADMIN_COOKIE);
-    return value && (await sessions.live(value)) ? value : undefined;
-  };
-  const csrfFor = (sessionCookie: string) => mac(token, `tally admin csrf ${sessionCookie}`);
-  // The pages send Referrer-Policy: no-referrer: a browser's form post says `Origin: null` (http/same-origin.ts).
-  const fromOurPage = (request: Request) => sameOrigin(request, deps.config.baseUrl);
-  /** The signed-in page's session, or a redirect to the sign-in form. */
-  const toLogin = () =>
-    new Response(null, { status: 303, headers: { location: "/admin/login", "cache-control": "no-store" } });
-  const page = (request: Request, html: string, status = 200, headers: Record<string, string> = {}) =>
-    htmlPage(request, html, {
-      status,
-      cacheControl: "no-store",
-      noindex: true,
-      headers: { ...headers, "referrer-policy": "no-referrer" },
-    });
-  /** A form post: signed in, same origin, and the CSRF field of this cookie. */
-  const checkForm = async (request: Request, body: unknown): Promise<string> => {
-    const s = await session(request);
-    if (!s) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
-    const csrf = (body as Record<string, unknown> | undefined)?.csrf;
-    if (!fromOurPage(request) || typeof csrf !== "string" || !sameSecret(csrf, csrfFor(s))) {
-      throw new ApiError("csrf_failed", "this form did not come from the maintainers' page; open the page again");
-    }
-    return s;
-  };
-  /** A form post's first check, before its body is read: the admin session's cookie. */
-  // Async, so Elysia awaits it (it looks at the function's kind, not at what it returns).
-  const signedInForm = async ({ request }: { request: Request }) => {
-    if (!(await session(request))) throw new ApiError("unauthorized", "sign in again: the admin session has ended");
-  };
+  const gate = adminGate(deps, token);
+  const { sessions, session, csrfFor, fromOurPage, toLogin, page, checkForm, signedInForm } = gate;
   const hidden = { detail: { hide: true } } as const;
   return (
     app
       .use(reportAdminApiRoutes(deps))
+      .use(boardsAdminRoutes(deps, gate))
       // --- the page --------------------------------------------------------------------------
       .get("/admin", () => new Response(null, { status: 303, headers: { location: "/admin/reports" } }), hidden)
       .get(

@@ -38,7 +38,7 @@ export function ListPage(v: ListView): string {
     children: sync(
       <>
         <nav class="admin-nav">
-          <strong>Problems</strong> · <a href="/admin/versions">Release health</a>
+          <strong>Problems</strong> · <a href="/admin/versions">Release health</a> · <a href="/admin/boards">Boards</a>
         </nav>
         <h1>Bug reports</h1>
         {v.chatNote ? (

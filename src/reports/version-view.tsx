@@ -32,7 +32,8 @@ function Nav(p: { here: "versions" | "version" }): string {
   return sync(
     <nav class="admin-nav">
       <a href="/admin/reports">Problems</a> ·{" "}
-      {p.here === "versions" ? <strong>Release health</strong> : <a href="/admin/versions">Release health</a>}
+      {p.here === "versions" ? <strong>Release health</strong> : <a href="/admin/versions">Release health</a>} ·{" "}
+      <a href="/admin/boards">Boards</a>
     </nav>,
   );
 }

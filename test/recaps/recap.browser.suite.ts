@@ -1,6 +1,8 @@
 // A month's and a year's recap in chromium, light and dark, at 1280 and 390 px: no request leaves
 // for another host, no console error, nothing wider than a phone's screen; screenshots under
-// test/artifacts/ (recap-month-*, recap-year-*, recap-owner-*).
+// test/artifacts/ (recap-month-*, recap-year-*, recap-owner-*). The player was on October's boards
+// (seed-recap.ts, `boards`), so each recap shows their board placements in words ("Kills: #2 of
+// 4"), and the placements section has screenshots of its own (recap-*-placements-*).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(240_000);
 import { mkdirSync } from "node:fs";
@@ -24,7 +26,7 @@ const links: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await testApp({ settings: { devSignin: true } });
-  const owner = await seedRecapPlayer(t, NAME, { year: true });
+  const owner = await seedRecapPlayer(t, NAME, { year: true, boards: true });
   const res = await t.request(await pageLink(t, owner));
   cookie = res.headers.get("set-cookie")!.split(";")[0]!;
   for (const period of ["2026-10", "2026"]) {
@@ -44,7 +46,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function shoot(name: string, path: string, withCookie = false) {
+/** October's placements: first of the two on Time played, second of four rows on Kills (the rivals and the player's two profiles). */
+const OCTOBER = ["Time played: #1 of 2", "Kills: #2 of 4"];
+
+async function shoot(name: string, path: string, withCookie = false, placements: string[] = OCTOBER) {
   for (const [scheme, width] of [
     ["light", 1280],
     ["dark", 1280],
@@ -73,6 +78,12 @@ async function shoot(name: string, path: string, withCookie = false) {
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
       const shot = `${name}${width === 390 ? "-390" : ""}-${scheme}.png`;
       await page.screenshot({ path: join(artifacts, shot), fullPage: true, timeout: 120_000 });
+      // The board placements, in words, by each board's title.
+      const section = page.locator("section[aria-labelledby=boards-h]");
+      expect(await section.locator("h2").innerText()).toBe("Board placements");
+      expect(await section.locator("li").allInnerTexts()).toEqual(placements);
+      const part = `${name}-placements${width === 390 ? "-390" : "-1280"}-${scheme}.png`;
+      await section.screenshot({ path: join(artifacts, part) });
     } finally {
       await context.close();
     }
@@ -81,6 +92,13 @@ async function shoot(name: string, path: string, withCookie = false) {
 
 describe("recaps in a browser", () => {
   test("a month's recap, shared", () => shoot("recap-month", links["2026-10"]!));
-  test("a year's recap, shared", () => shoot("recap-year", links["2026"]!));
+  // A year's placements: the best month on each board, with the month.
+  test("a year's recap, shared", () =>
+    shoot(
+      "recap-year",
+      links["2026"]!,
+      false,
+      OCTOBER.map((p) => `${p} (October 2026)`),
+    ));
   test("the owner's month, with the share form", () => shoot("recap-owner", `/u/${NAME}/recap/2026-10`, true));
 });

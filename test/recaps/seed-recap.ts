@@ -1,11 +1,16 @@
 // A player with September, October and a few of November's days recorded, each profile and the
 // account scope, sessions and personal bests; the clock then moved past October's close and the
-// close job run, so October's recap (and, with `year`, 2026's) is stored.
+// close job run, so October's recap (and, with `year`, 2026's) is stored. With `boards`, the player
+// opted in to every board before uploading, beside two rivals on October's Kills and Time played
+// boards, and the recaps are stored with their board placements (as the recaps.close job does).
 import type { TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, ACCOUNT, type Uploader } from "../support/uploads.ts";
 import { rng } from "../support/random.ts";
 import { addDays } from "../../src/wire/day.ts";
-import { closeRecaps } from "../../src/recaps/recaps.ts";
+import { closeRecaps, type RecapDeps } from "../../src/recaps/recaps.ts";
+import { placementsOf } from "../../src/boards/placements.ts";
+import { builtInBoards } from "../../src/boards/definitions.ts";
+import { boardPlayer, optIn, upload } from "../boards/support.ts";
 
 export const SECOND_PROFILE = "9f1c2a3b4d5e6f708192a3b4c5d6e7f9";
 export const RECAP_START = "2026-11-01T12:00:00Z";
@@ -21,9 +26,22 @@ const KEYS = [
   "farming.crops.WHEAT",
 ];
 
-export async function seedRecapPlayer(t: TestApp, name: string, opts: { year?: boolean } = {}): Promise<Uploader> {
+export async function seedRecapPlayer(
+  t: TestApp,
+  name: string,
+  opts: { year?: boolean; boards?: boolean } = {},
+): Promise<Uploader> {
   t.clock.set(RECAP_START);
   const player = await uploader(t, { name, zone: "Europe/Berlin" });
+  if (opts.boards) {
+    await optIn(t, player, { all: true, groups: [] });
+    // October is still open on 1 November (a window takes uploads a day past its end).
+    const ahead = await boardPlayer(t, "Rival_Ahead", { zone: "UTC" });
+    await upload(t, ahead, { "2026-10-12": { "kills.island.hub": 150_000 } });
+    await upload(t, ahead, { "2026-10-12": { "tally.playtime.total": 36_000_000 } }, ACCOUNT);
+    const behind = await boardPlayer(t, "Rival_Behind", { zone: "UTC" });
+    await upload(t, behind, { "2026-10-20": { "kills.island.hub": 12 } });
+  }
   const r = rng(name.length * 7919);
   const at = (day: string, h: number) => Date.parse(`${day}T${String(h).padStart(2, "0")}:00:00Z`);
   for (const [profile, cuteName] of [
@@ -80,11 +98,16 @@ export async function seedRecapPlayer(t: TestApp, name: string, opts: { year?: b
     );
     if (res.status !== 200) throw new Error(`recap seed: ${res.status} ${await res.text()}`);
   }
+  const deps: RecapDeps = { db: t.db, clock: t.clock, catalogue: t.catalogue };
+  if (opts.boards) {
+    const boards = builtInBoards(t.catalogue);
+    deps.placements = (uuid, period) => placementsOf({ db: t.db, boards }, uuid, period);
+  }
   t.clock.set("2026-11-02T12:00:00Z");
-  await closeRecaps({ db: t.db, clock: t.clock, catalogue: t.catalogue });
+  await closeRecaps(deps);
   if (opts.year) {
     t.clock.set("2027-01-02T12:00:00Z");
-    await closeRecaps({ db: t.db, clock: t.clock, catalogue: t.catalogue });
+    await closeRecaps(deps);
   }
   return player;
 }
