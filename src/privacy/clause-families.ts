@@ -14,8 +14,10 @@ import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
  */
 const CLAUSE_START =
   "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
-  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!) )?" +
-  "(?:[Pp]layer )?";
+  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
+  // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
+  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?" +
+  "(?:(?:[Tt]he )?[Pp]layer )?";
 
 /** What follows a doer: the line's end, a stop, or the instrument, reason or cause. */
 const DOER_END = "[ \\t]{0,4}$|[.!,;:(]|'s |[ \\t](?:using|with|wielding|for|from|while|because|[Rr]eason)\\b";
@@ -40,7 +42,12 @@ const PERSON_PREDICATE =
   // A standing in a group, which only a person has: "X is now the island owner!", "X is no longer a
   // coop member of your island.", "X has been kicked from Y's island.", "X joined your island!",
   // "X banned you from their island!"
-  "is an unknown player|is (?:not |already |now |no longer )?(?:the (?:[a-z]{2,12} )?owner|an? (?:[a-z-]{2,12} )?member|banned|unbanned|trusted)|" +
+  "is an unknown player|is (?:not |already |now |no longer )?(?:(?:the|an?) (?:[A-Za-z-]{2,12} )?(?:[Oo]wner|[Mm]ember|[Oo]perator)|banned|unbanned|trusted|whitelisted|blacklisted)|" +
+  // An answer to an invitation or a request, which only its receiver gives: "X accepted your invite.",
+  // "X has denied your invite.", "X didn't respond to your invite in time."
+  "(?:has )?(?:accepted|denied|declined|rejected|ignored) (?:your|the) (?:[a-z-]{2,12} )?(?:invite|invitation|request)|(?:didn't|did not) respond to your|" +
+  // Who ended a fight, as a boss's damage list names them: "X dealt the final blow."
+  "dealt the (?:final|last) blow|" +
   "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
   "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
 
@@ -89,6 +96,18 @@ export const clause: Family = {
     "joined your",
     "left your",
     "rejected",
+    "accepted",
+    "denied",
+    "declined",
+    "ignored",
+    "respond to",
+    "final blow",
+    "last blow",
+    "whitelisted",
+    "blacklisted",
+    "Owner",
+    "Member",
+    "perator",
     "ed you",
   ),
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
@@ -112,6 +131,8 @@ export const clause: Family = {
     ["§7Tinkerbolt is now AFK.", ["Tinkerbolt"]],
     ["Harmonia was kicked by Nebulous for advertising", ["Harmonia", "Nebulous"]],
     [":heavy_plus_sign: Player Rookwood has joined the server!", ["Rookwood"]],
+    ["§bSkyBlock §8| §aInfo§8: §dKestrel §ehas been promoted to an §dOperator§e.", ["Kestrel"]],
+    ["SkyBlock | Info: Goldshard accepted your invite.", ["Goldshard"]],
   ],
 };
 

@@ -156,7 +156,7 @@ export const socialDone: Family = {
   gate: / you\b|You /,
   doc: "A social verb done to or by you: You have muted X for 1h, X has muted you!, X has challenged you to a duel!",
   rules: [
-    rule(`[Yy]ou (?:have |'ve )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) ${P}`, { speaker: true }),
+    rule(`[Yy]ou (?:have |'ve )?(?:[a-z]{2,12}ly )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) ${P}`, { speaker: true }),
     rule(` you\\b(?<=${START_BEHIND}${SUBJECT} (?:has |just )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) you)`, {
       speaker: true,
     }),
@@ -172,7 +172,7 @@ export const socialDone: Family = {
  */
 export const socialBetween: Family = {
   family: "social_between",
-  gate: / by |(?:ed|[Pp]layer|allow) | for /,
+  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership /,
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
@@ -186,6 +186,23 @@ export const socialBetween: Family = {
     rule(`(?:player (?:called|named)|find player) ${P}(?= (?:is|was|has|[a-z]{2,14}ed)\\b|[ \\t]{0,4}(?:[.!]|$))`, {
       speaker: true,
     }),
+    // A player the line calls one (issue 36, island plugins): "You have banned the player X from the
+    // Island.", "The player X disconnected and didn't respond". After "the player" or "a player", a
+    // name then a stop or a clause's next word.
+    rule(
+      `(?:[Tt]he |[Aa] )[Pp]layer '?(?![a-z]{3,16}\\b)${P}'?(?=[ \\t]{0,4}(?:[.!,?]|$)| (?:is|was|has|had|from|to|in|on|at|for|with|because|disconnected|didn't|cannot|can't)\\b)`,
+      { speaker: true },
+    ),
+    // A player the server could not find: "Error: Player X has not been found."
+    rule(
+      `(?<![A-Za-z,] )[Pp]layer '?${P}'? (?:has not been|was not|could not be|cannot be|can't be|is not) (?:found|online)`,
+      { speaker: true },
+    ),
+    // Whom a group's ownership goes to: "The ownership of the Island has been assigned to X!", "assign
+    // ownership of the Island to the player X".
+    rule(
+      `[Oo]wnership (?:of (?:the |your |this )?[A-Za-z-]{2,12} )?(?:(?:has been |was )?(?:assigned|given|transferred|handed|granted) )?to (?:the player )?${P}`,
+    ),
     // Whom a mode was turned on or off for: "Godmode enabled for X.", "Flying Mode Disabled for X";
     // the player closes the line, and a duration ("for 10m.") is not one.
     rule(
@@ -237,6 +254,8 @@ export const roster: Family = {
         `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
       { list: true },
     ),
+    // The same role with the name after "is" (issue 36, island plugins): "X's Island Owner is Y."
+    rule(`(?:Leader|Master|Owner|leader|master|owner) is (?:now )?${P}(?=[ \\t]{0,4}(?:[.!]|$))`),
   ],
   examples: [
     ["§2Guild Master: §fNotch", ["Notch"]],

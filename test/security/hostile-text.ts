@@ -58,6 +58,17 @@ export const hostile: [string, string][] = [
   ["fight chains", fill("Steve died while fighting ")],
   ["doer chains", fill("You were kicked by ")],
   ["toggles", fill("enabled for 1")],
+  // Island plugins' lines and a boss's damage list (issue 36, batch 8): a prefix and its separator
+  // repeated before a clause, "the player" chains, ownership phrases, damage ranks, adverbs.
+  ["plugin prefixes", fill("\nSkyBlock | Info: Steve ")],
+  ["prefix separators", fill("Island » ")],
+  ["player labels", fill("the player Steve ")],
+  ["player not found", fill("Player Steve has not been ")],
+  ["ownership", fill("ownership of the Island to ")],
+  ["owner is", fill("Owner is ")],
+  ["damage ranks", fill("\n1st Damager - ")],
+  ["adverbs", fill("You have quickly ")],
+  ["invite answers", fill("\nSteve accepted your ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
