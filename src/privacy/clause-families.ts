@@ -46,6 +46,11 @@ const PERSON_PREDICATE =
   // An answer to an invitation or a request, which only its receiver gives: "X accepted your invite.",
   // "X has denied your invite.", "X didn't respond to your invite in time."
   "(?:has )?(?:accepted|denied|declined|rejected|ignored) (?:your|the) (?:[a-z-]{2,12} )?(?:invite|invitation|request)|(?:didn't|did not) respond to your|" +
+  // A punishment's target, done or refused, without its doer (issue 36, moderation plugins): "X was
+  // successfully kicked!", "X has already been muted!", "X is not banned!", "X has no warnings yet".
+  "(?:was|got|has been|has already been|had been|is|is not|isn't|is already|is now) (?:successfully |already |temporarily |permanently )?(?:temp-?|ip-?)?" +
+  "(?:banned|unbanned|muted|unmuted|kicked|warned|unwarned|noted|unnoted|jailed|unjailed|frozen|unfrozen)(?![A-Za-z])|" +
+  "has no (?:[a-z]{2,12} )?(?:warnings|warns|notes|punishments|history|bans|mutes|infractions)\\b|" +
   // Who ended a fight, as a boss's damage list names them: "X dealt the final blow."
   "dealt the (?:final|last) blow|" +
   "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
@@ -102,6 +107,13 @@ export const clause: Family = {
     "ignored",
     "respond to",
     "final blow",
+    "warn",
+    "noted",
+    "jailed",
+    "frozen",
+    "kicked",
+    "muted",
+    "has no",
     "last blow",
     "whitelisted",
     "blacklisted",
@@ -117,7 +129,7 @@ export const clause: Family = {
     // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
     // name, not an article ("by a Zombie").
     rule(
-      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' ]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
       { speaker: true },
     ),
     // Whoever a fight was with, after a clause whose subject the rules above read: "X walked into

@@ -19,7 +19,7 @@ import {
 /** Verbs whose object is a player, in their stem: kick X, mute X, challenge X, boop X. */
 const SOCIAL_VERB =
   "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
-  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel";
+  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel|warn|unwarn|unnote|jail|unjail";
 
 export const membership: Family = {
   family: "membership",
@@ -86,12 +86,14 @@ export const membership: Family = {
  */
 export const command: Family = {
   family: "command",
-  gate: /\/(?:g|guild|p|party|f|friend|visit|viewprofile|pv|msg|w|tell|boop|coop)/,
-  doc: "A command naming a player: /g accept X, /party kick X, /visit X, /viewprofile X, /msg X hi",
+  gate: /\/(?:g|guild|p|party|f|friend|visit|viewprofile|pv|msg|w|tell|boop|coop|ban|unban|tempban|mute|unmute|tempmute|kick|warn|unwarn|history|warns|notes|check|seen|whois|jail|unjail)/,
+  doc: "A command naming a player: /g accept X, /party kick X, /visit X, /viewprofile X, /msg X hi, /history X 2, /ban X 7d",
   rules: [
     rule(
       `(?<![A-Za-z0-9_/.])/(?:(?:g|guild|p|party|f|friend) (?:accept|invite|kick|remove|promote|demote|transfer|join|mute|unmute|add|deny)|` +
-        `visit|viewprofile|pv|msg|w|tell|boop|coopadd|coopkick) ${P}`,
+        `visit|viewprofile|pv|msg|w|tell|boop|coopadd|coopkick|` +
+        // Moderation commands take a player too (issue 36): "/history X 2", "/ban X 7d", "/warns X".
+        `ban|unban|tempban|ipban|mute|unmute|tempmute|kick|warn|unwarn|history|warns|notes|checkban|checkmute|seen|whois|jail|unjail) ${P}`,
     ),
   ],
   examples: [
@@ -141,7 +143,7 @@ export const refusal: Family = {
   doc: "A social verb refused: You can't kick X because ..., You cannot invite X!",
   rules: [
     rule(
-      `[Yy]ou (?:can't|cannot|can not|may not|(?:are|'re) not allowed to|(?:don't|do not) have permission to) ` +
+      `[Yy]ou (?:can't|cannot|can not|may not|(?:are|'re) not (?:allowed|able) to|(?:are|'re) unable to|(?:don't|do not) have permission to) ` +
         `(?:${SOCIAL_VERB}|add|remove|transfer [^\\n]{0,20}?to) (?![a-z]{3,16}\\b)${P}` +
         `(?=[ \\t]{0,4}(?:[!.,?]|$)| (?:because|since|as|from|out of|to|for|while|until|when|again)\\b)`,
       { speaker: true },
@@ -172,7 +174,7 @@ export const socialDone: Family = {
  */
 export const socialBetween: Family = {
   family: "social_between",
-  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership /,
+  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership | of /,
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
@@ -197,6 +199,14 @@ export const socialBetween: Family = {
     rule(
       `(?<![A-Za-z,] )[Pp]layer '?${P}'? (?:has not been|was not|could not be|cannot be|can't be|is not) (?:found|online)`,
       { speaker: true },
+    ),
+    // Whose records a moderation heading or look-up shows (issue 36): "History for X:", "Warnings for
+    // X:", "Could not find the history of X", "Could not fetch the UUID of X!", "There is no saved IP for X!".
+    rule(
+      `(?:History|Notes|Warnings|Warns|Punishments|Bans|Mutes|Kicks|Infractions) (?:for|of) ${P}(?=[ \\t]{0,4}(?:[:.!(]|$))`,
+    ),
+    rule(
+      `(?:history|punishments|warnings|UUID|uuid|saved IP|IP address|IP) (?:of|for) ${P}(?=[ \\t]{0,4}(?:[.!:(]|$)| :\\()`,
     ),
     // Whom a group's ownership goes to: "The ownership of the Island has been assigned to X!", "assign
     // ownership of the Island to the player X".

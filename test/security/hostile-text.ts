@@ -69,6 +69,12 @@ export const hostile: [string, string][] = [
   ["damage ranks", fill("\n1st Damager - ")],
   ["adverbs", fill("You have quickly ")],
   ["invite answers", fill("\nSteve accepted your ")],
+  // Moderation plugins' lines (issue 36): punishments without a doer, record headings, look-ups, commands.
+  ["punishments", fill("\nSteve was successfully temp-")],
+  ["record headings", fill("History for Steve ")],
+  ["look-ups", fill("UUID of Steve ")],
+  ["moderation commands", fill("/history Steve ")],
+  ["not able to", fill("You are not able to ban ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
