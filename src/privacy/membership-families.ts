@@ -234,15 +234,17 @@ export const socialBetween: Family = {
 /** A possessive whose noun only a player has (issue 36). */
 export const possessive: Family = {
   family: "possessive",
-  gate: /'s (?:[Ii]sland|[Tt]eam|invit|[Pp]arty|[Gg]uild|[Cc]o-op|[Pp]rofile|house|plot|inventory|[Gg]arden|[Mm]useum|auction|trade|friend)/,
-  doc: "A possessive whose noun only a player has: Removing X's island., You accepted X's invitation., X's profile",
+  gate: /'s (?:[Ii]sland|[Tt]eam|invit|[Pp]arty|[Gg]uild|[Cc]o-op|[Pp]rofile|house|plot|inventory|[Gg]arden|[Mm]useum|auction|trade|friend|[Hh]omes?\b|teleport|tpa|data\b)/,
+  doc: "A possessive whose noun only a player has: Removing X's island., You accepted X's invitation., X's profile, X's teleport request, X's home",
   rules: [
     // A possessive whose noun only a player has (issue 36): "Removing X's island.", "You were
     // kicked from X's team", "You accepted X's invitation.", "X's profile". A lore or NPC
     // possessive ("Elle's supplies", "Jacob's Contest") names another noun.
     rule(
       `'s (?<=${SUBJECT}'s )(?:island|Island|team|Team|invitation|invite|party|Party|guild|Guild|co-op|Co-op|profile|` +
-        `Profile|house|plot|inventory|garden|Garden|museum|Museum|auctions?|trade request|friend request)(?![A-Za-z])`,
+        `Profile|house|plot|inventory|garden|Garden|museum|Museum|auctions?|trade request|friend request|` +
+        // A teleport plugin's (issue 36): "You accepted X's teleport request!", "X's home, base", "X's Homes:".
+        `home|Home|homes|Homes|teleport request|tpa request|data)(?![A-Za-z])`,
       { speaker: true },
     ),
   ],

@@ -133,9 +133,19 @@ export const npcVocative: Family = {
 
 export const teleport: Family = {
   family: "teleport",
-  gate: /[Tt]eleported/,
-  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!",
-  rules: [rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`), rule(`[Yy]ou teleported ${P} to ${P2}`)],
+  gate: /[Tt]eleported|teleport request/,
+  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!, Teleported X to Y., a teleport request asking X to teleport to you",
+  rules: [
+    rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`),
+    rule(`[Yy]ou teleported ${P} to ${P2}`),
+    // Whoever was moved, and to whom (issue 36, teleport plugins): "Teleported X to Y.", "Teleported X
+    // to ⚐ x: 1, y: 64, z: -12."; the second player closes the line.
+    rule(
+      `${START}(?:[A-Z][A-Za-z]{1,15}: )?Teleported (?!you )${P} to (?:${P2}(?=[ \\t]{0,4}(?:[.!]|$))|[^A-Za-z\\n])`,
+    ),
+    // A request's other player: "You sent a teleport request asking to teleport to X.", "... asking X to teleport to you."
+    rule(`teleport request asking (?:to teleport to ${P}|${P2} to teleport)`),
+  ],
   examples: [["BehavingTurtle4 teleported you to Kalmaria!", ["BehavingTurtle4", "Kalmaria"]]],
 };
 

@@ -75,6 +75,9 @@ export const hostile: [string, string][] = [
   ["look-ups", fill("UUID of Steve ")],
   ["moderation commands", fill("/history Steve ")],
   ["not able to", fill("You are not able to ban ")],
+  ["teleported chains", fill("\nTeleported Steve to Steve ")],
+  ["teleport asks", fill("teleport request asking ")],
+  ["home possessives", fill("Steve's home")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
