@@ -258,12 +258,18 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins"),
-  doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y",
+  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins", "[Oo]nline"),
+  doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
       `: (?<=${START_BEHIND}(?:(?:Guild|Party|Co-op|Coop|Island|Team|Clan|Faction|Online|Offline) )?` +
         `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
+      { list: true },
+    ),
+    // Who is online, after a heading that says so (issue 36, servers' and bots' list replies): "There
+    // are 2 of a max of 20 players online: X, Y", "[Server] Players online: X, Y", "Online players (2/20): X, Y".
+    rule(
+      `: (?<=${START_BEHIND}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?(?:\\[[A-Za-z]{1,16}\\] )?(?:[A-Za-z0-9 ]{0,40} )?(?:[Pp]layers [Oo]nline|[Oo]nline [Pp]layers)(?: \\(\\d{1,4}(?:/\\d{1,4})?\\))?: )`,
       { list: true },
     ),
     // The same role with the name after "is" (issue 36, island plugins): "X's Island Owner is Y."

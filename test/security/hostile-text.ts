@@ -78,6 +78,7 @@ export const hostile: [string, string][] = [
   ["teleported chains", fill("\nTeleported Steve to Steve ")],
   ["teleport asks", fill("teleport request asking ")],
   ["home possessives", fill("Steve's home")],
+  ["online headings", fill("a players online: ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
