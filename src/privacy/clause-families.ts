@@ -42,7 +42,11 @@ const PERSON_PREDICATE =
   // A standing in a group, which only a person has: "X is now the island owner!", "X is no longer a
   // coop member of your island.", "X has been kicked from Y's island.", "X joined your island!",
   // "X banned you from their island!"
-  "is an unknown player|is (?:not |already |now |no longer )?(?:(?:the|an?) (?:[A-Za-z-]{2,12} )?(?:[Oo]wner|[Mm]ember|[Oo]perator)|banned|unbanned|trusted|whitelisted|blacklisted)|" +
+  "is an unknown player|is (?:not |already |now |no longer )?(?:(?:the|an?) (?:[A-Za-z-]{2,12} )?(?:[Oo]wner|[Mm]ember|[Oo]perator)|(?:the )?[Ll]eader of|banned|unbanned|trusted|whitelisted|blacklisted)|" +
+  // What only a person tries or is spared (issue 36, island plugins): "X tried to kick you from their
+  // island!", "X tried to take over the island!", "X is exempt from being banned.", "X is warping to your island!"
+  "tried to [a-z]{2,12} (?:you|your)\\b|tried to take over|is exempt from|is (?:now )?warping to|" +
+  "(?:changed|activated|deactivated|locked|unlocked) the island\\b|" +
   // An answer to an invitation or a request, which only its receiver gives: "X accepted your invite.",
   // "X has denied your invite.", "X didn't respond to your invite in time."
   "(?:has )?(?:accepted|denied|declined|rejected|ignored) (?:your|the) (?:[a-z-]{2,12} )?(?:invite|invitation|request)|(?:didn't|did not) respond to your|" +
@@ -54,7 +58,7 @@ const PERSON_PREDICATE =
   // Who ended a fight, as a boss's damage list names them: "X dealt the final blow."
   "dealt the (?:final|last) blow|" +
   "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
-  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
+  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:has )?(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
 
 export const clause: Family = {
   family: "clause",
@@ -120,6 +124,11 @@ export const clause: Family = {
     "Owner",
     "Member",
     "perator",
+    "eader of",
+    "tried to",
+    "exempt",
+    "warping",
+    "the island",
     "ed you",
   ),
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",

@@ -114,6 +114,8 @@ export const transfer: Family = {
   rules: [
     rule(`transferred (?<=${SUBJECT} (?:has )?transferred )[^\\n]{0,30}?to ${P2}`),
     rule(`[Tt]ransferred (?:[^\\n]{0,30}? )?to ${P}`),
+    // Who handed it on: "Leadership transferred by X to Y".
+    rule(`[Tt]ransferred by ${P}`),
   ],
   examples: [["Steve has transferred guild ownership to Alex_99.", ["Steve", "Alex_99"]]],
 };
@@ -174,7 +176,7 @@ export const socialDone: Family = {
  */
 export const socialBetween: Family = {
   family: "social_between",
-  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership | of /,
+  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership | of |player /,
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
@@ -197,7 +199,7 @@ export const socialBetween: Family = {
     ),
     // A player the server could not find: "Error: Player X has not been found."
     rule(
-      `(?<![A-Za-z,] )[Pp]layer '?${P}'? (?:has not been|was not|could not be|cannot be|can't be|is not) (?:found|online)`,
+      `(?<![A-Za-z,] )[Pp]layer '?${P}'? (?:(?:has not been|was not|could not be|cannot be|can't be|is not) (?:found|online)|has no island)`,
       { speaker: true },
     ),
     // Whose records a moderation heading or look-up shows (issue 36): "History for X:", "Warnings for
@@ -208,6 +210,10 @@ export const socialBetween: Family = {
     rule(
       `(?:history|punishments|warnings|UUID|uuid|saved IP|IP address|IP) (?:of|for) ${P}(?=[ \\t]{0,4}(?:[.!:(]|$)| :\\()`,
     ),
+    // A name the server does not know, and whom trust was taken from: "Unknown player X", "Invalid
+    // player X supplied.", "X revoked trust in Y on the island".
+    rule(`(?:[Uu]nknown|[Ii]nvalid) player:? ${P}(?=[ \\t]{0,4}(?:[.!]|$)| supplied\\b)`),
+    rule(`revoked (?:trust|access) (?:in|from|for) ${P}`),
     // Whom a group's ownership goes to: "The ownership of the Island has been assigned to X!", "assign
     // ownership of the Island to the player X".
     rule(

@@ -79,6 +79,9 @@ export const hostile: [string, string][] = [
   ["teleport asks", fill("teleport request asking ")],
   ["home possessives", fill("Steve's home")],
   ["online headings", fill("a players online: ")],
+  ["tried to", fill("\nSteve tried to kick ")],
+  ["unknown players", fill("Unknown player Steve ")],
+  ["transferred by", fill("transferred by ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
