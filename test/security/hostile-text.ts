@@ -82,6 +82,7 @@ export const hostile: [string, string][] = [
   ["tried to", fill("\nSteve tried to kick ")],
   ["unknown players", fill("Unknown player Steve ")],
   ["transferred by", fill("transferred by ")],
+  ["bot found nothing", fill("\nGuild > Bot: no data found for ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
