@@ -141,6 +141,12 @@ export const clause: Family = {
       `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
       { speaker: true },
     ),
+    // A death told of a player's body part, and by whom (issue 36, death-message plugins): "X's skull was
+    // crushed by Y's shield", "X's face was torn off by Y.", "X's vital organs were ruptured by a Zombie."
+    rule(
+      `${CLAUSE_START}${P}'s [a-z ]{2,30}? (?:was|were|got) [a-z' -]{2,60}? by (?:(?:a|an|the) |${P2}(?:'s |(?=${DOER_END})))`,
+      { speaker: true },
+    ),
     // Whoever a fight was with, after a clause whose subject the rules above read: "X walked into
     // fire while fighting Y", "X drowned while trying to escape Y", "X was killed while trying to hurt Y".
     rule(

@@ -83,6 +83,7 @@ export const hostile: [string, string][] = [
   ["unknown players", fill("Unknown player Steve ")],
   ["transferred by", fill("transferred by ")],
   ["bot found nothing", fill("\nGuild > Bot: no data found for ")],
+  ["possessive passives", fill("\nSteve's skull was crushed a ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
