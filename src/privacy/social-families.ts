@@ -101,7 +101,8 @@ export const reward: Family = {
     // Whom a drop or a gift was shared with: the player is the object of "assisting" or "with".
     rule(`(?:for assisting|gift with) ${P}`),
     // A boss's damage list (issue 36): "1st Damager - [VIP] X - 9,659,033", "2nd Damager: X with 12 damage!".
-    rule(`${START}(?:1st|2nd|3rd|[4-9]th|10th) Damager(?::| -) ${P}`),
+    // Looked for by its word first, the line's start checked behind it.
+    rule(`Damager(?<=${START_BEHIND}(?:1st|2nd|3rd|[4-9]th|10th) Damager)(?::| -) ${P}`),
   ],
   examples: [
     ["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]],
