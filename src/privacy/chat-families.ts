@@ -45,7 +45,12 @@ export const channelLine: Family = {
     // comma ("Guild > Bot [Bot]: X has a networth of 2.1B", "X's Skyblock Level: 287", "X disabled
     // their inventory API.", "X did not enable their skill API.", "X, party ended.").
     rule(
-      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: (?<name2>${NAME})(?:'s [A-Za-z]|, [a-z]| (?:has|have|hasn't|had|is|isn't|was|wasn't|did|didn't|does|doesn't|can't|cannot|needs|owns|disabled|enabled) )`,
+      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?:'s [A-Za-z]|, [a-z]| (?:has|have|hasn't|had|is|isn't|was|wasn't|did|didn't|does|doesn't|can't|cannot|needs|owns|disabled|enabled) )`,
+      { speaker: true },
+    ),
+    // The player a bot found nothing for, closing its reply: "Guild > Bot: No catacombs data found for X".
+    rule(
+      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: [^\\n]{0,60}?(?:data|stats|profiles?|results?|runs?) (?:found|available) for ${EMBLEM}?(?<name2>${NAME})(?=[ \\t]{0,4}(?:[.!]|$))`,
       { speaker: true },
     ),
   ],

@@ -14,8 +14,10 @@ import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
  */
 const CLAUSE_START =
   "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
-  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!) )?" +
-  "(?:[Pp]layer )?";
+  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
+  // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
+  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?" +
+  "(?:(?:[Tt]he )?[Pp]layer )?";
 
 /** What follows a doer: the line's end, a stop, or the instrument, reason or cause. */
 const DOER_END = "[ \\t]{0,4}$|[.!,;:(]|'s |[ \\t](?:using|with|wielding|for|from|while|because|[Rr]eason)\\b";
@@ -40,9 +42,23 @@ const PERSON_PREDICATE =
   // A standing in a group, which only a person has: "X is now the island owner!", "X is no longer a
   // coop member of your island.", "X has been kicked from Y's island.", "X joined your island!",
   // "X banned you from their island!"
-  "is an unknown player|is (?:not |already |now |no longer )?(?:the (?:[a-z]{2,12} )?owner|an? (?:[a-z-]{2,12} )?member|banned|unbanned|trusted)|" +
+  "is an unknown player|is (?:not |already |now |no longer )?(?:(?:the|an?) (?:[A-Za-z-]{2,12} )?(?:[Oo]wner|[Mm]ember|[Oo]perator)|(?:the )?[Ll]eader of|banned|unbanned|trusted|whitelisted|blacklisted)|" +
+  // What only a person tries or is spared (issue 36, island plugins): "X tried to kick you from their
+  // island!", "X tried to take over the island!", "X is exempt from being banned.", "X is warping to your island!"
+  "tried to [a-z]{2,12} (?:you|your)\\b|tried to take over|is exempt from|is (?:now )?warping to|" +
+  "(?:changed|activated|deactivated|locked|unlocked) the island\\b|" +
+  // An answer to an invitation or a request, which only its receiver gives: "X accepted your invite.",
+  // "X has denied your invite.", "X didn't respond to your invite in time."
+  "(?:has )?(?:accepted|denied|declined|rejected|ignored) (?:your|the) (?:[a-z-]{2,12} )?(?:invite|invitation|request)|(?:didn't|did not) respond to your|" +
+  // A punishment's target, done or refused, without its doer (issue 36, moderation plugins): "X was
+  // successfully kicked!", "X has already been muted!", "X is not banned!", "X has no warnings yet".
+  "(?:was|got|has been|has already been|had been|is|is not|isn't|is already|is now) (?:successfully |already |temporarily |permanently )?(?:temp-?|ip-?)?" +
+  "(?:banned|unbanned|muted|unmuted|kicked|warned|unwarned|noted|unnoted|jailed|unjailed|frozen|unfrozen)(?![A-Za-z])|" +
+  "has no (?:[a-z]{2,12} )?(?:warnings|warns|notes|punishments|history|bans|mutes|infractions)\\b|" +
+  // Who ended a fight, as a boss's damage list names them: "X dealt the final blow."
+  "dealt the (?:final|last) blow|" +
   "has been (?:added|kicked|removed|banned|expelled|invited|promoted|demoted) (?:to|from)|" +
-  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
+  "(?:has )?(?:joined|left) (?:your|his|her|their) |rejected your|(?:has )?(?:banned|unbanned|expelled|kicked|invited|cooped|trusted|removed) you\\b";
 
 export const clause: Family = {
   family: "clause",
@@ -89,6 +105,30 @@ export const clause: Family = {
     "joined your",
     "left your",
     "rejected",
+    "accepted",
+    "denied",
+    "declined",
+    "ignored",
+    "respond to",
+    "final blow",
+    "warn",
+    "noted",
+    "jailed",
+    "frozen",
+    "kicked",
+    "muted",
+    "has no",
+    "last blow",
+    "whitelisted",
+    "blacklisted",
+    "Owner",
+    "Member",
+    "perator",
+    "eader of",
+    "tried to",
+    "exempt",
+    "warping",
+    "the island",
     "ed you",
   ),
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
@@ -98,7 +138,13 @@ export const clause: Family = {
     // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
     // name, not an article ("by a Zombie").
     rule(
-      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' ]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      { speaker: true },
+    ),
+    // A death told of a player's body part, and by whom (issue 36, death-message plugins): "X's skull was
+    // crushed by Y's shield", "X's face was torn off by Y.", "X's vital organs were ruptured by a Zombie."
+    rule(
+      `${CLAUSE_START}${P}'s [a-z ]{2,30}? (?:was|were|got) [a-z' -]{2,60}? by (?:(?:a|an|the) |${P2}(?:'s |(?=${DOER_END})))`,
       { speaker: true },
     ),
     // Whoever a fight was with, after a clause whose subject the rules above read: "X walked into
@@ -112,6 +158,8 @@ export const clause: Family = {
     ["§7Tinkerbolt is now AFK.", ["Tinkerbolt"]],
     ["Harmonia was kicked by Nebulous for advertising", ["Harmonia", "Nebulous"]],
     [":heavy_plus_sign: Player Rookwood has joined the server!", ["Rookwood"]],
+    ["§bSkyBlock §8| §aInfo§8: §dKestrel §ehas been promoted to an §dOperator§e.", ["Kestrel"]],
+    ["SkyBlock | Info: Goldshard accepted your invite.", ["Goldshard"]],
   ],
 };
 

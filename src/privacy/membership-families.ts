@@ -19,7 +19,7 @@ import {
 /** Verbs whose object is a player, in their stem: kick X, mute X, challenge X, boop X. */
 const SOCIAL_VERB =
   "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
-  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel";
+  "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel|warn|unwarn|unnote|jail|unjail";
 
 export const membership: Family = {
   family: "membership",
@@ -86,12 +86,14 @@ export const membership: Family = {
  */
 export const command: Family = {
   family: "command",
-  gate: /\/(?:g|guild|p|party|f|friend|visit|viewprofile|pv|msg|w|tell|boop|coop)/,
-  doc: "A command naming a player: /g accept X, /party kick X, /visit X, /viewprofile X, /msg X hi",
+  gate: /\/(?:g|guild|p|party|f|friend|visit|viewprofile|pv|msg|w|tell|boop|coop|ban|unban|tempban|mute|unmute|tempmute|kick|warn|unwarn|history|warns|notes|check|seen|whois|jail|unjail)/,
+  doc: "A command naming a player: /g accept X, /party kick X, /visit X, /viewprofile X, /msg X hi, /history X 2, /ban X 7d",
   rules: [
     rule(
       `(?<![A-Za-z0-9_/.])/(?:(?:g|guild|p|party|f|friend) (?:accept|invite|kick|remove|promote|demote|transfer|join|mute|unmute|add|deny)|` +
-        `visit|viewprofile|pv|msg|w|tell|boop|coopadd|coopkick) ${P}`,
+        `visit|viewprofile|pv|msg|w|tell|boop|coopadd|coopkick|` +
+        // Moderation commands take a player too (issue 36): "/history X 2", "/ban X 7d", "/warns X".
+        `ban|unban|tempban|ipban|mute|unmute|tempmute|kick|warn|unwarn|history|warns|notes|checkban|checkmute|seen|whois|jail|unjail) ${P}`,
     ),
   ],
   examples: [
@@ -112,6 +114,8 @@ export const transfer: Family = {
   rules: [
     rule(`transferred (?<=${SUBJECT} (?:has )?transferred )[^\\n]{0,30}?to ${P2}`),
     rule(`[Tt]ransferred (?:[^\\n]{0,30}? )?to ${P}`),
+    // Who handed it on: "Leadership transferred by X to Y".
+    rule(`[Tt]ransferred by ${P}`),
   ],
   examples: [["Steve has transferred guild ownership to Alex_99.", ["Steve", "Alex_99"]]],
 };
@@ -141,7 +145,7 @@ export const refusal: Family = {
   doc: "A social verb refused: You can't kick X because ..., You cannot invite X!",
   rules: [
     rule(
-      `[Yy]ou (?:can't|cannot|can not|may not|(?:are|'re) not allowed to|(?:don't|do not) have permission to) ` +
+      `[Yy]ou (?:can't|cannot|can not|may not|(?:are|'re) not (?:allowed|able) to|(?:are|'re) unable to|(?:don't|do not) have permission to) ` +
         `(?:${SOCIAL_VERB}|add|remove|transfer [^\\n]{0,20}?to) (?![a-z]{3,16}\\b)${P}` +
         `(?=[ \\t]{0,4}(?:[!.,?]|$)| (?:because|since|as|from|out of|to|for|while|until|when|again)\\b)`,
       { speaker: true },
@@ -156,7 +160,7 @@ export const socialDone: Family = {
   gate: / you\b|You /,
   doc: "A social verb done to or by you: You have muted X for 1h, X has muted you!, X has challenged you to a duel!",
   rules: [
-    rule(`[Yy]ou (?:have |'ve )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) ${P}`, { speaker: true }),
+    rule(`[Yy]ou (?:have |'ve )?(?:[a-z]{2,12}ly )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) ${P}`, { speaker: true }),
     rule(` you\\b(?<=${START_BEHIND}${SUBJECT} (?:has |just )?(?:${SOCIAL_VERB})(?:ed|d|ned|ped|ged|led) you)`, {
       speaker: true,
     }),
@@ -172,7 +176,7 @@ export const socialDone: Family = {
  */
 export const socialBetween: Family = {
   family: "social_between",
-  gate: / by |(?:ed|[Pp]layer|allow) | for /,
+  gate: / by |(?:ed|[Pp]layer|allow) | for |wnership | of |player /,
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
@@ -186,6 +190,35 @@ export const socialBetween: Family = {
     rule(`(?:player (?:called|named)|find player) ${P}(?= (?:is|was|has|[a-z]{2,14}ed)\\b|[ \\t]{0,4}(?:[.!]|$))`, {
       speaker: true,
     }),
+    // A player the line calls one (issue 36, island plugins): "You have banned the player X from the
+    // Island.", "The player X disconnected and didn't respond". After "the player" or "a player", a
+    // name then a stop or a clause's next word.
+    rule(
+      `(?:[Tt]he |[Aa] )[Pp]layer '?(?![a-z]{3,16}\\b)${P}'?(?=[ \\t]{0,4}(?:[.!,?]|$)| (?:is|was|has|had|from|to|in|on|at|for|with|because|disconnected|didn't|cannot|can't)\\b)`,
+      { speaker: true },
+    ),
+    // A player the server could not find: "Error: Player X has not been found."
+    rule(
+      `(?<![A-Za-z,] )[Pp]layer '?${P}'? (?:(?:has not been|was not|could not be|cannot be|can't be|is not) (?:found|online)|has no island)`,
+      { speaker: true },
+    ),
+    // Whose records a moderation heading or look-up shows (issue 36): "History for X:", "Warnings for
+    // X:", "Could not find the history of X", "Could not fetch the UUID of X!", "There is no saved IP for X!".
+    rule(
+      `(?:History|Notes|Warnings|Warns|Punishments|Bans|Mutes|Kicks|Infractions) (?:for|of) ${P}(?=[ \\t]{0,4}(?:[:.!(]|$))`,
+    ),
+    rule(
+      `(?:history|punishments|warnings|UUID|uuid|saved IP|IP address|IP) (?:of|for) ${P}(?=[ \\t]{0,4}(?:[.!:(]|$)| :\\()`,
+    ),
+    // A name the server does not know, and whom trust was taken from: "Unknown player X", "Invalid
+    // player X supplied.", "X revoked trust in Y on the island".
+    rule(`(?:[Uu]nknown|[Ii]nvalid) player:? ${P}(?=[ \\t]{0,4}(?:[.!]|$)| supplied\\b)`),
+    rule(`revoked (?:trust|access) (?:in|from|for) ${P}`),
+    // Whom a group's ownership goes to: "The ownership of the Island has been assigned to X!", "assign
+    // ownership of the Island to the player X".
+    rule(
+      `[Oo]wnership (?:of (?:the |your |this )?[A-Za-z-]{2,12} )?(?:(?:has been |was )?(?:assigned|given|transferred|handed|granted) )?to (?:the player )?${P}`,
+    ),
     // Whom a mode was turned on or off for: "Godmode enabled for X.", "Flying Mode Disabled for X";
     // the player closes the line, and a duration ("for 10m.") is not one.
     rule(
@@ -207,15 +240,17 @@ export const socialBetween: Family = {
 /** A possessive whose noun only a player has (issue 36). */
 export const possessive: Family = {
   family: "possessive",
-  gate: /'s (?:[Ii]sland|[Tt]eam|invit|[Pp]arty|[Gg]uild|[Cc]o-op|[Pp]rofile|house|plot|inventory|[Gg]arden|[Mm]useum|auction|trade|friend)/,
-  doc: "A possessive whose noun only a player has: Removing X's island., You accepted X's invitation., X's profile",
+  gate: /'s (?:[Ii]sland|[Tt]eam|invit|[Pp]arty|[Gg]uild|[Cc]o-op|[Pp]rofile|house|plot|inventory|[Gg]arden|[Mm]useum|auction|trade|friend|[Hh]omes?\b|teleport|tpa|data\b)/,
+  doc: "A possessive whose noun only a player has: Removing X's island., You accepted X's invitation., X's profile, X's teleport request, X's home",
   rules: [
     // A possessive whose noun only a player has (issue 36): "Removing X's island.", "You were
     // kicked from X's team", "You accepted X's invitation.", "X's profile". A lore or NPC
     // possessive ("Elle's supplies", "Jacob's Contest") names another noun.
     rule(
       `'s (?<=${SUBJECT}'s )(?:island|Island|team|Team|invitation|invite|party|Party|guild|Guild|co-op|Co-op|profile|` +
-        `Profile|house|plot|inventory|garden|Garden|museum|Museum|auctions?|trade request|friend request)(?![A-Za-z])`,
+        `Profile|house|plot|inventory|garden|Garden|museum|Museum|auctions?|trade request|friend request|` +
+        // A teleport plugin's (issue 36): "You accepted X's teleport request!", "X's home, base", "X's Homes:".
+        `home|Home|homes|Homes|teleport request|tpa request|data)(?![A-Za-z])`,
       { speaker: true },
     ),
   ],
@@ -229,14 +264,22 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins"),
-  doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y",
+  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins", "[Oo]nline"),
+  doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
       `: (?<=${START_BEHIND}(?:(?:Guild|Party|Co-op|Coop|Island|Team|Clan|Faction|Online|Offline) )?` +
         `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
       { list: true },
     ),
+    // Who is online, after a heading that says so (issue 36, servers' and bots' list replies): "There
+    // are 2 of a max of 20 players online: X, Y", "[Server] Players online: X, Y", "Online players (2/20): X, Y".
+    rule(
+      `: (?<=${START_BEHIND}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?(?:\\[[A-Za-z]{1,16}\\] )?(?:[A-Za-z0-9 ]{0,40} )?(?:[Pp]layers [Oo]nline|[Oo]nline [Pp]layers)(?: \\(\\d{1,4}(?:/\\d{1,4})?\\))?: )`,
+      { list: true },
+    ),
+    // The same role with the name after "is" (issue 36, island plugins): "X's Island Owner is Y."
+    rule(`(?:Leader|Master|Owner|leader|master|owner) is (?:now )?${P}(?=[ \\t]{0,4}(?:[.!]|$))`),
   ],
   examples: [
     ["§2Guild Master: §fNotch", ["Notch"]],

@@ -89,8 +89,9 @@ export const reward: Family = {
     "[Ww]elcome,",
     "for assisting",
     "gift with",
+    "Damager",
   ),
-  doc: "Broadcasts naming who found, unlocked or obtained something, and whom a reward was shared with: LOOT SHARE You received loot for assisting X!, RARE! +2,000 Coins gift with X!",
+  doc: "Broadcasts naming who found, unlocked or obtained something, whom a reward was shared with, and a boss's damage list: LOOT SHARE You received loot for assisting X!, RARE! +2,000 Coins gift with X!, 1st Damager - X - 9,659,033",
   rules: [
     rule(
       `${START}(?:[A-Z][A-Z ]{1,24}! )?${P} (?:has obtained|found|unlocked|caught|dug up|reached|is holding|is wearing|` +
@@ -99,8 +100,14 @@ export const reward: Family = {
     rule(`(?:You punched|What's up,|Good job,|Thanks,|welcome,|Welcome,) ${P}`),
     // Whom a drop or a gift was shared with: the player is the object of "assisting" or "with".
     rule(`(?:for assisting|gift with) ${P}`),
+    // A boss's damage list (issue 36): "1st Damager - [VIP] X - 9,659,033", "2nd Damager: X with 12 damage!".
+    // Looked for by its word first, the line's start checked behind it.
+    rule(`Damager(?<=${START_BEHIND}(?:1st|2nd|3rd|[4-9]th|10th) Damager)(?::| -) ${P}`),
   ],
-  examples: [["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]]],
+  examples: [
+    ["§b[MVP§r§c+§r§b] Empa_§r§f §r§ehas obtained §r§a§r§7[Lvl 1] §r§6Bal§r§e!", ["Empa_"]],
+    ["          2nd Damager - [MVP+] Rookwood - 1,459,691", ["Rookwood"]],
+  ],
 };
 
 export const npcVocative: Family = {
@@ -127,9 +134,19 @@ export const npcVocative: Family = {
 
 export const teleport: Family = {
   family: "teleport",
-  gate: /[Tt]eleported/,
-  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!",
-  rules: [rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`), rule(`[Yy]ou teleported ${P} to ${P2}`)],
+  gate: /[Tt]eleported|teleport request/,
+  doc: "Who was teleported to whom: X teleported to you!, You teleported X to Y!, X teleported you to Y!, Teleported X to Y., a teleport request asking X to teleport to you",
+  rules: [
+    rule(`${START}${P} (?:has )?[Tt]eleported (?:to you|you to ${P2})`),
+    rule(`[Yy]ou teleported ${P} to ${P2}`),
+    // Whoever was moved, and to whom (issue 36, teleport plugins): "Teleported X to Y.", "Teleported X
+    // to ⚐ x: 1, y: 64, z: -12."; the second player closes the line.
+    rule(
+      `${START}(?:[A-Z][A-Za-z]{1,15}: )?Teleported (?!you )${P} to (?:${P2}(?=[ \\t]{0,4}(?:[.!]|$))|[^A-Za-z\\n])`,
+    ),
+    // A request's other player: "You sent a teleport request asking to teleport to X.", "... asking X to teleport to you."
+    rule(`teleport request asking (?:to teleport to ${P}|${P2} to teleport)`),
+  ],
   examples: [["BehavingTurtle4 teleported you to Kalmaria!", ["BehavingTurtle4", "Kalmaria"]]],
 };
 

@@ -58,6 +58,32 @@ export const hostile: [string, string][] = [
   ["fight chains", fill("Steve died while fighting ")],
   ["doer chains", fill("You were kicked by ")],
   ["toggles", fill("enabled for 1")],
+  // Island plugins' lines and a boss's damage list (issue 36, batch 8): a prefix and its separator
+  // repeated before a clause, "the player" chains, ownership phrases, damage ranks, adverbs.
+  ["plugin prefixes", fill("\nSkyBlock | Info: Steve ")],
+  ["prefix separators", fill("Island » ")],
+  ["player labels", fill("the player Steve ")],
+  ["player not found", fill("Player Steve has not been ")],
+  ["ownership", fill("ownership of the Island to ")],
+  ["owner is", fill("Owner is ")],
+  ["damage ranks", fill("\n1st Damager - ")],
+  ["adverbs", fill("You have quickly ")],
+  ["invite answers", fill("\nSteve accepted your ")],
+  // Moderation plugins' lines (issue 36): punishments without a doer, record headings, look-ups, commands.
+  ["punishments", fill("\nSteve was successfully temp-")],
+  ["record headings", fill("History for Steve ")],
+  ["look-ups", fill("UUID of Steve ")],
+  ["moderation commands", fill("/history Steve ")],
+  ["not able to", fill("You are not able to ban ")],
+  ["teleported chains", fill("\nTeleported Steve to Steve ")],
+  ["teleport asks", fill("teleport request asking ")],
+  ["home possessives", fill("Steve's home")],
+  ["online headings", fill("a players online: ")],
+  ["tried to", fill("\nSteve tried to kick ")],
+  ["unknown players", fill("Unknown player Steve ")],
+  ["transferred by", fill("transferred by ")],
+  ["bot found nothing", fill("\nGuild > Bot: no data found for ")],
+  ["possessive passives", fill("\nSteve's skull was crushed a ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
