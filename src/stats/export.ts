@@ -60,10 +60,9 @@ export type ExportDeps = {
 
 /**
  * How far above its RSS at the start an export on the embedded database lets the process grow
- * before it asks for a garbage collection, and past how far it waits for a full one.
+ * before it asks for a full garbage collection.
  */
 const COLLECT_ABOVE_START = 64 * 2 ** 20;
-const COLLECT_FULLY_ABOVE_START = 112 * 2 ** 20;
 /** The fewest pages between two of an export's collections, however RSS stands after one. */
 const COLLECT_MIN_PAGES = 8;
 
@@ -77,22 +76,18 @@ const COLLECT_MIN_PAGES = 8;
  * in a process holding the bench's large account) was 40% of the JSON export's CPU; every 32 MiB of
  * JSON text, a 1 000 000-row export was reported 172 MiB above idle. By RSS, an export collects
  * when the process stands COLLECT_ABOVE_START above where it started, what the bound is about,
- * whatever its pages' size or format. That collection runs beside the event loop (Bun.gc(false)):
- * a full one waited for here held a bystander's health check 110-120 ms, once in every 100 000-row
- * CSV export. Only past COLLECT_FULLY_ABOVE_START, when the collector beside the loop has not kept
- * up, does the export wait for a full collection. What a collection cannot give back (the
- * database's WebAssembly memory grows for a large read and never shrinks) may keep it there: then
- * it collects every COLLECT_MIN_PAGES pages, as before, never every page. Answers the function to
- * await between pages, one per export.
+ * whatever its pages' size or format. What a collection cannot give back (the database's
+ * WebAssembly memory grows for a large read and never shrinks) may keep it there: then it collects
+ * every COLLECT_MIN_PAGES pages, as before, never every page. Answers the function to await between
+ * pages, one per export.
  */
 export function pageTurns(db: Db): () => Promise<void> {
   if (!isEmbedded(db)) return nextTurn;
   const start = process.memoryUsage.rss();
   let pages = 0;
   return () => {
-    const grown = ++pages >= COLLECT_MIN_PAGES ? process.memoryUsage.rss() - start : 0;
-    if (grown >= COLLECT_ABOVE_START) {
-      Bun.gc(grown >= COLLECT_FULLY_ABOVE_START);
+    if (++pages >= COLLECT_MIN_PAGES && process.memoryUsage.rss() - start >= COLLECT_ABOVE_START) {
+      Bun.gc(true);
       pages = 0;
     }
     return nextTurn();
