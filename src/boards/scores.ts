@@ -14,6 +14,7 @@ import type { Board, Boards, Kind } from "./definitions.ts";
 import { isOpen, parseWindow, windowOf, type BoardWindow } from "./windows.ts";
 import { bucketOf, sortValueOf } from "./buckets.ts";
 import * as q from "./boards.query.ts";
+import { holdImplausible } from "./plausibility.ts";
 
 /** `refreshMs`: BOARDS_REFRESH_MS (0: scores move in the upload's wake; else an upload only notes them). */
 export type ScoreDeps = { db: Db; clock: Clock; catalogue: Catalogue; boards: Boards; refreshMs?: number };
@@ -241,44 +242,6 @@ async function scoresNow(deps: ScoreDeps, upload: UploadDone) {
     }
     await writeFigures(tx, upload.uuid, all, now);
   });
-}
-
-/** Days in a window (all time: none, so its figure is bounded by its board's other windows only). */
-const daysOf = (w: BoardWindow) =>
-  w.from === null
-    ? null
-    : Math.round((Date.parse(`${w.to}T00:00:00Z`) - Date.parse(`${w.from}T00:00:00Z`)) / 86_400_000) + 1;
-
-/**
- * Whether a figure passes its board's plausibility bound: a count or gauge board's gain above the
- * bound times the window's days, a max board's value above it, a min board's below it.
- */
-export function implausible(board: Board, window: BoardWindow, value: bigint | null): boolean {
-  if (board.bound === undefined || value === null) return false;
-  const bound = BigInt(board.bound);
-  if (board.kind === "max") return value > bound;
-  if (board.kind === "min") return value < bound;
-  const days = daysOf(window);
-  return days !== null && value > bound * BigInt(days);
-}
-
-/**
- * Holds figures past their board's bound out of the ranking, listed for the operator; while the
- * account has a held figure on a board, none of its figures there rank (the forged day is in its
- * all-time figure too). Answers the figures with held ones made unranked.
- */
-async function holdImplausible<F extends Figure>(tx: Db, uuid: string, all: F[], now: number): Promise<F[]> {
-  const bounded = [...new Set(all.filter((f) => f.board.bound !== undefined).map((f) => f.board.id))];
-  if (bounded.length === 0) return all;
-  const over = all.filter((f) => implausible(f.board, f.window, f.value));
-  await q.holdFigures(
-    tx,
-    uuid,
-    over.map((f) => ({ board: f.board.id, window: f.window.id, profileId: f.profileId, value: f.value!.toString() })),
-    now,
-  );
-  const held = await q.heldBoards(tx, uuid, bounded);
-  return all.map((f) => (held.has(f.board.id) ? { ...f, value: null } : f));
 }
 
 /** Moves score rows and bucket counts to the figures: new, changed, or gone. */

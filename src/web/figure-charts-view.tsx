@@ -3,7 +3,8 @@
 import { Chart, type ChartPoint } from "./chart.tsx";
 import { esc } from "./layout.tsx";
 import { formatDay, formatValue } from "./format.ts";
-import { ItemLabel, lifetimeText, query, sinceText, type StatsView } from "./stats-view.tsx";
+import { ItemLabel, lifetimeText, sinceText, type StatsView } from "./stats-view.tsx";
+import { query } from "./find-view.tsx";
 import type { KeyFigure } from "./key-figure.ts";
 import { RangeTabs } from "./range-tabs.tsx";
 

@@ -4,7 +4,8 @@
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { PeriodKey, PeriodTotals } from "../stats/periods.ts";
 import { esc, Layout } from "./layout.tsx";
-import { FindForm, ItemLabel, lifetimeText, query, type StatsView } from "./stats-view.tsx";
+import { ItemLabel, lifetimeText, type StatsView } from "./stats-view.tsx";
+import { FindForm, query } from "./find-view.tsx";
 import { groupSlug, type findFigures, type ListQuery } from "./key-list.ts";
 import { changeCell, PeriodTabs } from "./period-view.tsx";
 import { formatValue } from "./format.ts";

@@ -8,7 +8,7 @@ import { svgToPng } from "../cards/render.ts";
 import { describeKey } from "../stats/fold.ts";
 import type { RecapBody } from "../recaps/recap-body.ts";
 import { formatLength, formatNumber, formatValue } from "./format.ts";
-import { periodWords } from "./recap-view.tsx";
+import { periodWords } from "./recap-words.ts";
 
 export function recapCardSvg(catalogue: Catalogue, body: RecapBody, items?: ItemNamer): string {
   const r = body.account;

@@ -22,7 +22,8 @@ import { htmlPage } from "./respond.ts";
 import { Layout, esc, sync } from "./layout.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { pageOwner } from "./page-cookie.ts";
-import { periodWords, RecapPage, type RecapView } from "./recap-view.tsx";
+import { RecapPage, type RecapView } from "./recap-view.tsx";
+import { periodWords } from "./recap-words.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { recapCardPng } from "./recap-card.ts";
 

@@ -17,6 +17,7 @@ import type { ItemNamer } from "../items/item-names.ts";
 import { itemOfKey } from "../stats/fold.ts";
 import type { Headline } from "../cards/headline.ts";
 import { HeadlineFigures } from "./headline-view.tsx";
+import { FindForm, query } from "./find-view.tsx";
 
 /** A lifetime figure's words; one past the safe range says it is at least (or at most) that much. */
 export const lifetimeText = (catalogue: Catalogue, f: KeyFigure) =>
@@ -187,83 +188,6 @@ function Groups(props: { view: StatsView; scope: "p" | "a"; groups: GroupSummary
 }
 
 const count = (n: number) => `${n.toLocaleString("en-GB")} ${n === 1 ? "figure" : "figures"}`;
-
-export function query(
-  view: Pick<StatsView, "path" | "selected" | "profiles" | "range" | "period">,
-  change: {
-    profile?: string;
-    range?: number;
-    period?: Period;
-    group?: { scope: string; slug: string; page?: number };
-  },
-) {
-  const params = new URLSearchParams();
-  const profile = change.profile ?? view.selected?.id;
-  if (profile && view.profiles.length > 1) params.set("profile", profile);
-  const range = change.range ?? view.range.days;
-  if (range !== view.range.options[1]) params.set("range", String(range));
-  const period = change.period ?? view.period;
-  if (period !== "week") params.set("period", period);
-  if (change.group) {
-    params.set("scope", change.group.scope);
-    params.set("group", change.group.slug);
-    if (change.group.page && change.group.page > 1) params.set("page", String(change.group.page));
-  }
-  // Attribute values are only quote-escaped by the JSX runtime: the ampersand is ours to escape.
-  const q = params.toString().replaceAll("&", "&amp;");
-  return q ? `${view.path}?${q}` : view.path;
-}
-
-/**
- * The search and order of a list, as a GET form: works without script, and its answer is an
- * address a reader can keep (issue 34). `ask`: the list shown (its words and choices kept).
- */
-export function FindForm(props: {
-  view: Pick<StatsView, "path" | "selected" | "profiles" | "period" | "range">;
-  scope: "p" | "a";
-  ask?: { q: string; sort: string; group: string | null };
-  groups?: string[];
-}): JSX.Element {
-  const { view, ask } = props;
-  const sorts = [
-    ["name", "Name"],
-    ["value", "Largest"],
-    ["change", "Change this period"],
-  ] as const;
-  return (
-    <form method="get" action={`${view.path}#list`} class="find">
-      {view.selected && view.profiles.length > 1 ? <input type="hidden" name="profile" value={view.selected.id} /> : ""}
-      {view.period !== "week" ? <input type="hidden" name="period" value={view.period} /> : ""}
-      {ask?.group ? <input type="hidden" name="group" value={ask.group} /> : ""}
-      <label>
-        <span>Name contains</span>
-        <input type="search" name="q" value={ask?.q ?? ""} maxlength="64" autocomplete="off" />
-      </label>
-      <label>
-        <span>Of</span>
-        <select name="scope">
-          <option value="p" selected={props.scope === "p"}>
-            This profile
-          </option>
-          <option value="a" selected={props.scope === "a"}>
-            Whole account
-          </option>
-        </select>
-      </label>
-      <label>
-        <span>Sort by</span>
-        <select name="sort">
-          {sorts.map(([value, words]) => (
-            <option value={value} selected={(ask?.sort ?? "name") === value}>
-              {words}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit">Find</button>
-    </form>
-  );
-}
 
 export function StatsPage(view: StatsView): JSX.Element {
   return (

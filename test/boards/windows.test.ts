@@ -73,7 +73,8 @@ test("buckets never decrease as the sort value grows", () => {
 });
 
 test("figures of a board's keys: counts and gauges add up, a max keeps the best, a min the least", async () => {
-  const { combineFigures, ranked, implausible } = await import("../../src/boards/scores.ts");
+  const { combineFigures, ranked } = await import("../../src/boards/scores.ts");
+  const { implausible } = await import("../../src/boards/plausibility.ts");
   expect(combineFigures("count", [3n, 4n])).toBe(7n);
   expect(combineFigures("gauge", [3n, 4n])).toBe(7n);
   expect(combineFigures("max", [3n, 9n, 4n])).toBe(9n);
