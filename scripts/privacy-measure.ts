@@ -7,22 +7,7 @@
 import {
   altered,
   cleanStrings,
-  heldOutCleanStrings,
-  heldOutNameLines,
-  heldOutNameLines2,
-  heldOutCleanStrings2,
-  heldOutNameLines3,
-  heldOutCleanStrings3,
-  heldOutNameLines4,
-  heldOutCleanStrings4,
-  heldOutNameLines5,
-  heldOutCleanStrings5,
-  heldOutNameLines6,
-  heldOutCleanStrings6,
-  heldOutNameLines7,
-  heldOutCleanStrings7,
-  heldOutNameLines8,
-  heldOutCleanStrings8,
+  heldOutBatches,
   identifierFamilies,
   type NameLine,
   nameLines,
@@ -109,41 +94,13 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
 }
 
 measure("development part", nameLines, cleanStrings, process.argv.includes("--verbose"));
-measure("held-out part", heldOutNameLines, heldOutCleanStrings, false);
-measure("held-out part, second batch (gathered after the rules)", heldOutNameLines2, heldOutCleanStrings2, false);
-measure(
-  "held-out part, third batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines3,
-  heldOutCleanStrings3,
-  false,
-);
-measure(
-  "held-out part, fourth batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines4,
-  heldOutCleanStrings4,
-  false,
-);
-measure(
-  "held-out part, fifth batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines5,
-  heldOutCleanStrings5,
-  false,
-);
-measure(
-  "held-out part, sixth batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines6,
-  heldOutCleanStrings6,
-  false,
-);
-measure(
-  "held-out part, seventh batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines7,
-  heldOutCleanStrings7,
-  false,
-);
-measure(
-  "held-out part, eighth batch (new sources; its untuned figure is in CHANGELOG.md)",
-  heldOutNameLines8,
-  heldOutCleanStrings8,
-  false,
-);
+const [first, second, ...later] = heldOutBatches;
+measure("held-out part", first!.names, first!.clean, false);
+measure("held-out part, second batch (gathered after the rules)", second!.names, second!.clean, false);
+for (const batch of later)
+  measure(
+    `held-out part, ${batch.ordinal} batch (new sources; its untuned figure is in CHANGELOG.md)`,
+    batch.names,
+    batch.clean,
+    false,
+  );
