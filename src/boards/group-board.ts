@@ -63,6 +63,9 @@ export async function groupBoardPage(
 
 export const WINDOW_NOW = { week: "this week", month: "this month", all: "all time" } as const;
 
+/** A place among those ranked, as the badges and cards write it: "#12 of 4,310". */
+export const placeText = (rank: number, of: number) => `#${rank} of ${of.toLocaleString("en-GB")}`;
+
 /**
  * A member's place on a group's board in the window holding today (UTC), for a badge ("#2 of 14
  * this week"), when the viewer may see the group (a member, or anyone when it is public): null
@@ -89,6 +92,6 @@ export async function memberPlace(
     of: all.length,
     score: Number(all[at]!.value),
     label: `${board.title} · ${group.title}`,
-    value: `#${at + 1} of ${all.length.toLocaleString("en-GB")} ${WINDOW_NOW[w.kind]}`,
+    value: `${placeText(at + 1, all.length)} ${WINDOW_NOW[w.kind]}`,
   };
 }

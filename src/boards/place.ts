@@ -4,7 +4,7 @@
 // in, excluded, held out, or nothing this window. Who may be shown it is the route's to decide.
 import { utcDay } from "../wire/day.ts";
 import { boardOf, describeBoard, windowAsked, type RankingDeps } from "./ranking.ts";
-import { WINDOW_NOW } from "./group-board.ts";
+import { placeText, WINDOW_NOW } from "./group-board.ts";
 import * as r from "./ranking.query.ts";
 
 export async function boardPlace(deps: RankingDeps, boardId: string, uuid: string) {
@@ -26,6 +26,6 @@ export async function boardPlace(deps: RankingDeps, boardId: string, uuid: strin
     value: Number(best.value),
     cuteName: best.cuteName,
     label: board.title,
-    words: `#${ranks[at]} of ${of.toLocaleString("en-GB")} ${WINDOW_NOW[w.kind]}`,
+    words: `${placeText(ranks[at]!, of)} ${WINDOW_NOW[w.kind]}`,
   };
 }

@@ -17,10 +17,9 @@ import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
 import { accountByName } from "../accounts/accounts.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { boardPlace } from "../boards/place.ts";
-import { memberPlace } from "../boards/group-board.ts";
-import { htmlPage } from "../web/respond.ts";
-import { sync } from "../web/layout.tsx";
-import { NotFoundPage } from "../web/not-found.tsx";
+import { memberPlace, placeText, WINDOW_NOW } from "../boards/group-board.ts";
+import { GROUP_ID_PATTERN } from "../boards/groups.ts";
+import { notFoundAnswer } from "../web/not-found.tsx";
 import { PAGE_NAME, pageOwner } from "../web/page-cookie.ts";
 import { formatValue } from "../web/format.ts";
 import type { CardDeps, cardRenderer } from "./cards.ts";
@@ -30,8 +29,9 @@ import { BADGE_ANSWERS, HTML_REFUSALS, badgeImage, image } from "./image-respons
 
 export type RankCardDeps = CardDeps & { config: Config; boards: Boards };
 
-const GROUP_ID = /^[A-Za-z0-9_-]{16}$/;
-const WINDOW_WORDS = { week: "This week", month: "This month", all: "All time" } as const;
+const GROUP_ID = new RegExp(GROUP_ID_PATTERN);
+/** A window's words as a card's label: "This week". */
+const windowLabel = (w: keyof typeof WINDOW_NOW) => WINDOW_NOW[w].charAt(0).toUpperCase() + WINDOW_NOW[w].slice(1);
 
 /** The card's ETag is its SVG's digest; revalidated on every use. */
 const REVALIDATE = "no-cache";
@@ -67,8 +67,6 @@ export function rankCardRoutes(deps: RankCardDeps, cards: ReturnType<typeof card
   type Server = Parameters<typeof clientAddress>[1];
   const limited = (request: Request, server: Server) =>
     enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
-  const notFound = (request: Request) =>
-    htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
   const format = (unit: string, value: number) => formatValue(deps.catalogue, unit, value);
 
   /** The named player's place on a service board, when it may be shown to anyone; else null. */
@@ -107,7 +105,7 @@ export function rankCardRoutes(deps: RankCardDeps, cards: ReturnType<typeof card
       async ({ params, request, server }) => {
         await limited(request, server);
         const shown = await place(params.name, params.id);
-        if (!shown) return notFound(request);
+        if (!shown) return notFoundAnswer(request);
         return badgeImage(request, badgeSvg(shown.found.label, shown.found.words), "rank-badge", REVALIDATE);
       },
       {
@@ -127,12 +125,12 @@ export function rankCardRoutes(deps: RankCardDeps, cards: ReturnType<typeof card
       async ({ params, request, server }) => {
         await limited(request, server);
         const shown = await place(params.name, params.id);
-        if (!shown) return notFound(request);
+        if (!shown) return notFoundAnswer(request);
         const { account, found } = shown;
         const card = await cards.rank(account, {
-          subtitle: `${found.board.title} · ${WINDOW_WORDS[found.window].toLowerCase()} on tally's boards`,
+          subtitle: `${found.board.title} · ${WINDOW_NOW[found.window]} on tally's boards`,
           figures: [
-            { label: WINDOW_WORDS[found.window], value: `#${found.rank} of ${found.of.toLocaleString("en-GB")}` },
+            { label: windowLabel(found.window), value: placeText(found.rank, found.of) },
             { label: found.board.title, value: format(found.board.unit, found.value) },
             ...(found.cuteName ? [{ label: "Profile", value: found.cuteName }] : []),
           ],
@@ -156,12 +154,12 @@ export function rankCardRoutes(deps: RankCardDeps, cards: ReturnType<typeof card
       async ({ params, request, server }) => {
         await limited(request, server);
         const shown = await groupPlace(request, params.name, params.id, params.board);
-        if (!shown) return notFound(request);
+        if (!shown) return notFoundAnswer(request);
         const { account, found, open } = shown;
         const card = await cards.rank(account, {
           subtitle: `${found.board.title} · ${found.group.title}`,
           figures: [
-            { label: WINDOW_WORDS[found.window], value: `#${found.rank} of ${found.of.toLocaleString("en-GB")}` },
+            { label: windowLabel(found.window), value: placeText(found.rank, found.of) },
             { label: found.board.title, value: format(found.board.unit, found.score) },
           ],
         });

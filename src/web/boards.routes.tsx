@@ -17,7 +17,7 @@ import type { Preview } from "./layout.tsx";
 import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { BoardPageView, BoardsListPage } from "./boards-view.tsx";
-import { NotFoundPage } from "./not-found.tsx";
+import { notFoundAnswer } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
 import { PAGE_NAME, pageOwner } from "./page-cookie.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
@@ -64,8 +64,6 @@ export function boardPageRoutes(deps: BoardPageDeps) {
       noindex: viewer !== null || preview !== undefined,
     });
   };
-  const notFound = (request: Request) =>
-    htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
   /** The link preview of a findable player's place on a board; undefined when not to be shown. */
   const placePreview = async (name: string, id: string): Promise<Preview | undefined> => {
     if (!PAGE_NAME.test(name)) return undefined;
@@ -113,7 +111,7 @@ export function boardPageRoutes(deps: BoardPageDeps) {
         const own = await pageOwner(deps, request, params.name);
         if (!own) {
           const preview = await placePreview(params.name, params.id);
-          if (!preview) return notFound(request);
+          if (!preview) return notFoundAnswer(request);
           return render(request, params.id, query, null, `/boards/${params.id}`, preview);
         }
         const viewer = { uuid: own.uuid, name: own.name, zone: own.zone };

@@ -18,7 +18,7 @@ import { htmlPage } from "./respond.ts";
 import { sync } from "./layout.tsx";
 import { BoardPageView } from "./boards-view.tsx";
 import { GroupPageView } from "./groups-view.tsx";
-import { NotFoundPage } from "./not-found.tsx";
+import { notFoundAnswer } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
 import { PAGE_NAME, pageOwner } from "./page-cookie.ts";
 import { accountByName } from "../accounts/accounts.ts";
@@ -49,15 +49,13 @@ export function groupPageRoutes(deps: GroupPageDeps) {
   type Server = Parameters<typeof clientAddress>[1];
   const limited = (request: Request, server: Server) =>
     enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));
-  const notFound = (request: Request) =>
-    htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
   /** Runs `draw`; a group the visitor may not see is the not-found page. */
   const seen = async (request: Request, id: string, draw: () => Promise<Response>) => {
-    if (!ID.test(id)) return notFound(request);
+    if (!ID.test(id)) return notFoundAnswer(request);
     try {
       return await draw();
     } catch (e) {
-      if (e instanceof ApiError && e.code === "unknown_group") return notFound(request);
+      if (e instanceof ApiError && e.code === "unknown_group") return notFoundAnswer(request);
       throw e;
     }
   };
@@ -124,7 +122,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
     }) => {
       await limited(request, server as Server);
       const viewer = await owner(request, params.name);
-      if (!viewer || !ID.test(params.id)) return notFound(request);
+      if (!viewer || !ID.test(params.id)) return notFoundAnswer(request);
       if (request.headers.get("origin") !== origin)
         return new Response("Groups are changed only from their own page on this site.", {
           status: 403,
@@ -199,7 +197,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
       async ({ request, params, server }) => {
         await limited(request, server);
         const viewer = await owner(request, params.name);
-        if (!viewer) return notFound(request);
+        if (!viewer) return notFoundAnswer(request);
         return seen(request, params.id, () =>
           groupPage(request, params.id, viewer, `/u/${viewer.name}/groups/${params.id}`),
         );
@@ -210,22 +208,22 @@ export function groupPageRoutes(deps: GroupPageDeps) {
       "/u/:name/groups/:id/boards/:board/badge.svg",
       async ({ request, params, server }) => {
         await limited(request, server);
-        if (!PAGE_NAME.test(params.name)) return notFound(request);
+        if (!PAGE_NAME.test(params.name)) return notFoundAnswer(request);
         // The player named, when their page is findable or it is their own page cookie; the group,
         // when it is public or they are a member by that cookie (a private group's badge is its
         // members' own, never a stranger's).
         const viewer = await owner(request, params.name);
         const account = await accountByName(deps.db, params.name);
-        if (!account || !(account.findable || viewer)) return notFound(request);
+        if (!account || !(account.findable || viewer)) return notFoundAnswer(request);
         return seen(request, params.id, async () => {
           let place: Awaited<ReturnType<typeof memberPlace>>;
           try {
             place = await memberPlace(deps, params.id, params.board, account.uuid, viewer);
           } catch (e) {
-            if (e instanceof ApiError && e.code === "unknown_board") return notFound(request);
+            if (e instanceof ApiError && e.code === "unknown_board") return notFoundAnswer(request);
             throw e;
           }
-          if (!place) return notFound(request);
+          if (!place) return notFoundAnswer(request);
           const open = place.group.public && account.findable;
           return badgeImage(request, badgeSvg(place.label, place.value), "group-badge", open ? "no-cache" : "no-store");
         });
@@ -257,7 +255,7 @@ export function groupPageRoutes(deps: GroupPageDeps) {
       async ({ request, params, query, server }) => {
         await limited(request, server);
         const viewer = await owner(request, params.name);
-        if (!viewer) return notFound(request);
+        if (!viewer) return notFoundAnswer(request);
         return seen(request, params.id, () =>
           boardPage(request, params.id, params.board, query, viewer, `/u/${viewer.name}/groups/${params.id}`),
         );

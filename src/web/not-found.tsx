@@ -1,4 +1,5 @@
-import { Layout } from "./layout.tsx";
+import { Layout, sync } from "./layout.tsx";
+import { htmlPage } from "./respond.ts";
 
 export function NotFoundPage(opts: { noindex?: boolean } = {}): JSX.Element {
   return (
@@ -14,3 +15,7 @@ export function NotFoundPage(opts: { noindex?: boolean } = {}): JSX.Element {
     </Layout>
   );
 }
+
+/** The not-found page as an answer nobody keeps: what a refused page, badge or card of a player answers. */
+export const notFoundAnswer = (request: Request) =>
+  htmlPage(request, sync(NotFoundPage({ noindex: true })), { status: 404, cacheControl: "no-store" });
