@@ -6,9 +6,12 @@
 // Compare binaries in one run: the first is "after", the others as given.
 // --memo-ttl MS: PAGE_LIFETIME_MEMO_TTL_MS, and two more reads: a page MS after the last (its kept
 // lifetime figures past their time to live: answered, and read whole beside it) and the page after it.
+// --restart: one more read at the end, the first page after the binary is stopped and started again
+// on the same data (nothing of the account in memory; a large profile's lifetime figures kept in the
+// database answer it: PAGE_LIFETIME_SNAPSHOT_MIN_KEYS).
 // --settle S: the rollups job runs every second and the reads start S seconds after the build, when
 // the account's days are closed (its steady state); without it they start at once, the days open.
-//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--render-budget MS] [--memo-ttl MS] [--postgres URL]
+//   bun run build && bun bench/page-cost.ts dist/tally [/tmp/base/tally] [--keys 10000] [--days 100] [--settle 60] [--render-budget MS] [--memo-ttl MS] [--restart] [--postgres URL]
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { cpuOf, startBinary } from "./process.ts";
@@ -24,7 +27,10 @@ const pgUrl = opt("postgres", "");
 const SETTLE_S = Number(opt("settle", "0"));
 const RENDER_BUDGET = opt("render-budget", "0");
 const MEMO_TTL_MS = Number(opt("memo-ttl", "0"));
-const binaries = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")).map((a) => resolve(a));
+const RESTART = args.includes("--restart");
+const binaries = args
+  .filter((a, i) => !a.startsWith("--") && !(args[i - 1]?.startsWith("--") && args[i - 1] !== "--restart"))
+  .map((a) => resolve(a));
 if (binaries.length === 0) binaries.push(resolve("dist/tally"));
 
 const PROFILE = "4f1c2a3b4d5e6f708192a3b4c5d6e7f8";
@@ -59,7 +65,7 @@ async function run(binary: string) {
     ...(pgUrl ? { DATABASE_URL: pgUrl.replace(/\/[^/]*$/, `/${dbName}`) } : {}),
   });
   const base = service.url;
-  const proc = { pid: service.pid };
+  const proc = service;
   try {
     const { auth, settingsVersion } = await findableAccount(base, "b".repeat(32), "BigAccount");
 
@@ -186,6 +192,13 @@ async function run(binary: string) {
     }
     stop = true;
     await probe;
+    if (RESTART) {
+      await service.restart();
+      // The new process's first page and card (its code's first run) are a small account's.
+      for (const path of ["/u/WarmUp", "/u/WarmUp/card.png"]) await (await fetch(`${base}${path}`)).arrayBuffer();
+      reads["first page after a restart"] = await cold("/u/BigAccount");
+      reads["the page after it (restart)"] = await cold("/u/BigAccount?period=month");
+    }
     return {
       buildMs,
       reads,

@@ -59,18 +59,21 @@ export async function untilHealthy(base: string, pauseMs = 20): Promise<void> {
 /**
  * Starts a compiled binary in a new temporary folder (its embedded database there, unless `env`
  * says otherwise) on a random port, and resolves once it answers health. `stop` ends it with
- * SIGTERM and removes the folder.
+ * SIGTERM and removes the folder; `restart` ends it and starts it again on the same folder and port
+ * (its `pid` is then the new process's).
  */
 export async function startBinary(binary: string, env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), "tally-bench-"));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([binary], {
-    cwd: dir,
-    env: { PATH: "/usr/bin:/bin", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
+  const spawn = () =>
+    Bun.spawn([binary], {
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
+  let proc = spawn();
   const stop = async () => {
     proc.kill("SIGTERM");
     await proc.exited;
@@ -82,5 +85,17 @@ export async function startBinary(binary: string, env: Record<string, string>) {
     await stop();
     throw e;
   }
-  return { url, pid: proc.pid, stop };
+  return {
+    url,
+    get pid() {
+      return proc.pid;
+    },
+    stop,
+    async restart() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      proc = spawn();
+      await untilHealthy(url);
+    },
+  };
 }

@@ -88,6 +88,7 @@ export const pageLifetimes = (deps: Pick<AppDeps, "config" | "clock" | "db">) =>
     ttlMs: deps.config.pageLifetimeMemoTtlMs,
     clock: deps.clock,
     incremental: isEmbedded(deps.db),
+    snapshotMinKeys: deps.config.pageLifetimeSnapshotMinKeys,
   });
 
 export function createApp(deps: AppDeps) {

@@ -34,6 +34,7 @@ import m31 from "../../drizzle/0031_player_groups.sql" with { type: "text" };
 import m32 from "../../drizzle/0032_board_pending.sql" with { type: "text" };
 import m33 from "../../drizzle/0033_board_time_slots.sql" with { type: "text" };
 import m34 from "../../drizzle/0034_marks_last_day_uuid.sql" with { type: "text" };
+import m35 from "../../drizzle/0035_lifetime_snapshots.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_service_meta", sql: m0 },
@@ -71,4 +72,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0032_board_pending", sql: m32 },
   { tag: "0033_board_time_slots", sql: m33 },
   { tag: "0034_marks_last_day_uuid", sql: m34 },
+  { tag: "0035_lifetime_snapshots", sql: m35 },
 ];

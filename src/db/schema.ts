@@ -6,6 +6,7 @@ export * from "../http/rate-limit.table.ts";
 export * from "../stats/counters.table.ts";
 export * from "../stats/activity.table.ts";
 export * from "../stats/calendar.table.ts";
+export * from "../stats/lifetime-snapshot.table.ts";
 export * from "../upstream/backoff.table.ts";
 export * from "../profiles/profiles.table.ts";
 export * from "../assets/assets.table.ts";

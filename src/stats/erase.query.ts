@@ -1,6 +1,7 @@
 // Deleting a player's data (contract 1.1 rule 3): every table that holds it, counted.
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/database.ts";
+import { forgetSnapshots } from "./lifetime-snapshot.query.ts";
 
 /** The tables of recorded statistics, by the name the answer uses. */
 export const statsTables = {
@@ -32,5 +33,7 @@ export async function deleteStats(tx: Db, uuid: string): Promise<Removed> {
   await tx.execute(sql`delete from counter_marks where uuid = ${uuid}`);
   await tx.execute(sql`delete from counter_day_keys where uuid = ${uuid}`);
   await tx.execute(sql`delete from session_rates where uuid = ${uuid}`);
+  // And the copies of its lifetime figures the pages keep (lifetime-snapshot.table.ts).
+  await forgetSnapshots(tx, uuid);
   return removed;
 }

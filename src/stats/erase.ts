@@ -4,6 +4,7 @@ import type { Db } from "../db/database.ts";
 import { deleteAccount } from "../accounts/accounts.ts";
 import { endAllSessions } from "../auth/sessions.ts";
 import { deleteStats } from "./erase.query.ts";
+import { lockAccountStats } from "./counters.query.ts";
 import { forgetPlayerCaches } from "../profiles/caches.ts";
 import { revokeAllTokens } from "../tokens/tokens.ts";
 import { deleteRecaps } from "../recaps/recaps-erase.ts";
@@ -19,6 +20,9 @@ export type EraseAlso = (tx: Db, uuid: string, what: "data" | "account") => Prom
 
 export async function eraseData(db: Db, uuid: string, also?: EraseAlso) {
   const removed = await db.transaction(async (tx) => {
+    // After any upload, import or copy of lifetime figures in flight for the account (they hold this
+    // lock), and before the boards' rows (an upload takes this lock before them).
+    await lockAccountStats(tx, uuid);
     await also?.(tx, uuid, "data");
     return {
       ...(await deleteStats(tx, uuid)),
@@ -31,6 +35,7 @@ export async function eraseData(db: Db, uuid: string, also?: EraseAlso) {
 
 export async function eraseAccount(db: Db, uuid: string, also?: EraseAlso) {
   const removed = await db.transaction(async (tx) => {
+    await lockAccountStats(tx, uuid);
     await also?.(tx, uuid, "account");
     const stats = await deleteStats(tx, uuid);
     const recaps = await deleteRecaps(tx, uuid);

@@ -16,6 +16,7 @@ import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { isOutOfRange } from "../db/errors.ts";
 import { markUpload, requireAccount, type Account } from "../accounts/accounts.ts";
+import { forgetSnapshots } from "./lifetime-snapshot.query.ts";
 import { addDays, dayIn } from "../wire/day.ts";
 import { fileEvents } from "./import-parse.ts";
 import { EXPORT_FORMAT, OLDEST_IMPORT_FORMAT, SECTIONS, type ImportRow, type Section } from "./import-format.ts";
@@ -241,6 +242,7 @@ export async function importFile(
     answer = await deps.db.transaction(async (tx) => {
       await lockAccountStats(tx, uuid);
       deps.wrote?.(uuid, null);
+      await forgetSnapshots(tx, uuid);
       const account = await requireAccount(tx, uuid);
       tally = emptyTally(account, await sealedDays(tx, uuid), addDays(dayIn(account.zone, now), -RECENT_DAYS));
       const written = tally;

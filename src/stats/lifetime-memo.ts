@@ -20,16 +20,21 @@
 // write told of (another instance's seal on Postgres) shows on a later page, and no page waits for
 // the whole read the time to live asks for (issue 40: a 10 000-key profile's whole read is ~150 ms
 // of the event loop).
+//
+// A profile of at least `snapshotMinKeys` keys also keeps its set in the database
+// (lifetime-snapshot.table.ts), written a moment after the read that made it: a page that finds no
+// set in memory (after a restart, after the memo forgot the account for others, on another
+// instance) reads that one row for the same state instead of every key (10 000 keys: 12-15 ms
+// instead of 150-180). Writes that change figures without moving the state (retention, an import,
+// an erasure) delete it in their transaction; it ages like a set in memory (its whole read's time).
 import type { Clock } from "../clock.ts";
 import { distinctLabels } from "./labels.ts";
 import { lifetimeFigures, profilesState, type FoldDeps } from "./fold.ts";
-import { activeDays } from "./periods.ts";
+import { calendarMemo, type CalendarMemo } from "./calendar-memo.ts";
+import { snapshotKeeper } from "./lifetime-snapshot.ts";
 
 type Figure = Awaited<ReturnType<typeof lifetimeFigures>>[number];
-type ActiveDay = Awaited<ReturnType<typeof activeDays>>[number];
 
-/** Calendars kept at most (each a year of days at most: a few KiB). */
-const CALENDARS_KEPT = 1_000;
 /** Writes remembered per account, and accounts remembered: past them, a set is read whole. */
 const WRITES_KEPT = 32;
 const ACCOUNTS_KEPT = 10_000;
@@ -46,18 +51,8 @@ export const EVERY_PROFILE = "*";
 export type LifetimeMemo = {
   /** The profile's every key with its lifetime figure, as keysWithLifetime answers it (shared: never mutate it). */
   figures(deps: FoldDeps, uuid: string, profileId: string, state: string): Promise<readonly Figure[]>;
-  /**
-   * The calendar's days in [from, to] of these profiles, as activeDays answers them, kept the same
-   * way: its open days are counted from their rows, linear in the keys recorded on them (10 000 keys
-   * on two open days: 40-110 ms on the embedded database), once per account state, not per page.
-   */
-  calendar(
-    deps: FoldDeps,
-    uuid: string,
-    profileIds: string[],
-    span: { from: string; to: string },
-    state: string,
-  ): Promise<readonly ActiveDay[]>;
+  /** The calendar's days of these profiles, kept the same way (calendar-memo.ts). */
+  calendar: CalendarMemo;
   /** Told by a write of this process, inside its transaction, what it changes (see the file's head). */
   wrote(uuid: string, written: Written): void;
   /** Settles once the whole reads started beside pages (past the time to live) are done. */
@@ -107,6 +102,8 @@ export function lifetimeMemo(opts: {
   incremental?: boolean;
   /** Tests: how long after a page its whole read beside it starts (default BESIDE_DELAY_MS). */
   besideDelayMs?: number;
+  /** Sets of at least this many figures are kept in the database too (see the file's head); 0: none. */
+  snapshotMinKeys?: number;
 }): LifetimeMemo {
   const kept = new Map<string, Entry>();
   const reading = new Map<string, Promise<readonly Figure[]>>();
@@ -139,12 +136,17 @@ export function lifetimeMemo(opts: {
     }
     return keys;
   };
-  const calendars = new Map<string, { at: number; days: readonly ActiveDay[] }>();
-  const countingDays = new Map<string, Promise<readonly ActiveDay[]>>();
   /** Whole reads started beside a page (refreshBeside), and those waiting their moment. */
   const beside = new Set<Promise<void>>();
   const scheduled = new Set<string>();
+  // Large sets kept in the database too, written a moment after their read unless a write came since.
+  const copies = snapshotKeeper<Figure>({
+    minKeys: opts.maxFigures > 0 ? (opts.snapshotMinKeys ?? 0) : 0,
+    later,
+    current: (uuid, version) => versionOf(uuid) === version,
+  });
   return {
+    calendar: calendarMemo(opts),
     wrote(uuid, written) {
       const w = writes.get(uuid) ?? { version: 0, log: [] };
       writes.delete(uuid);
@@ -168,31 +170,6 @@ export function lifetimeMemo(opts: {
         const [oldest] = writes.keys();
         writes.delete(oldest!);
         for (const [key, entry] of kept) if (entry.profile.startsWith(`${oldest}|`)) forget(key);
-      }
-    },
-    async calendar(deps, uuid, profileIds, span, state) {
-      const key = `${uuid}|${profileIds.join(",")}|${span.from}|${span.to}|${state}`;
-      const entry = calendars.get(key);
-      calendars.delete(key);
-      if (entry && opts.clock.now() - entry.at < opts.ttlMs) {
-        calendars.set(key, entry);
-        return entry.days;
-      }
-      const pending = countingDays.get(key);
-      if (pending) return pending;
-      const read = activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days));
-      countingDays.set(key, read);
-      try {
-        const days = await read;
-        if (opts.maxFigures > 0) {
-          // One calendar an account: an older state's, or another span's, goes.
-          for (const old of calendars.keys()) if (old.startsWith(`${uuid}|`)) calendars.delete(old);
-          if (calendars.size >= CALENDARS_KEPT) calendars.delete(calendars.keys().next().value!);
-          calendars.set(key, { at: opts.clock.now(), days });
-        }
-        return days;
-      } finally {
-        countingDays.delete(key);
       }
     },
     async figures(deps, uuid, profileId, state) {
@@ -230,6 +207,7 @@ export function lifetimeMemo(opts: {
     state: string,
     key: string,
     base: Entry | undefined,
+    whole = false,
   ): Promise<readonly Figure[]> {
     const pendingKey = `${key}|${state}${base ? "" : "|whole"}`;
     const pending = reading.get(pendingKey);
@@ -240,13 +218,22 @@ export function lifetimeMemo(opts: {
       const changed = opts.incremental && base ? writtenSince(uuid, profileId, base.version) : null;
       let raw: readonly Figure[];
       let at = now;
+      let stored = false;
       if (base && changed && changed.size <= Math.max(64, base.raw.length / 4)) {
         raw =
           changed.size === 0
             ? base.raw
             : patched(base.raw, changed, await lifetimeFigures(deps, uuid, profileId, [...changed]));
         at = base.at;
-      } else raw = await lifetimeFigures(deps, uuid, profileId);
+      } else {
+        const copy = whole ? null : await copies.load(deps, uuid, profileId, state);
+        if (copy) {
+          raw = copy.raw;
+          at = copy.readAt;
+          stored = true;
+        } else raw = await lifetimeFigures(deps, uuid, profileId);
+      }
+      if (!stored && !(changed?.size === 0 && base)) copies.store(deps, { uuid, profileId, state, at, version, raw });
       const figures = Object.freeze(changed?.size === 0 && base ? base.figures : distinctLabels([...raw]));
       const current = kept.get(key);
       // A read that began later may have finished first: the newer set stays.
@@ -265,6 +252,20 @@ export function lifetimeMemo(opts: {
     return started.finally(() => reading.delete(pendingKey));
   }
 
+  /** Runs `work` a moment from now, not between the statements of the page that asked (refreshBeside). */
+  function later(work: () => Promise<unknown>) {
+    // Its timer never holds a stopping process open; a failure is left to the next page to try again
+    // (a database closing at shutdown, say).
+    const done = new Promise<void>((resolve) => setTimeout(resolve, opts.besideDelayMs ?? BESIDE_DELAY_MS).unref())
+      .then(work)
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => beside.delete(done));
+    beside.add(done);
+  }
+
   /**
    * Reads the set whole after the page that found it past its time to live (once at a time), a
    * moment later: on the embedded database statements run one at a time on this thread, so a read
@@ -274,18 +275,10 @@ export function lifetimeMemo(opts: {
     const whole = `${key}|${state}|whole`;
     if (reading.has(whole) || scheduled.has(whole)) return;
     scheduled.add(whole);
-    // Its timer never holds a stopping process open.
-    const done = new Promise<void>((resolve) => setTimeout(resolve, opts.besideDelayMs ?? BESIDE_DELAY_MS).unref())
-      .then(() => {
-        scheduled.delete(whole);
-        return read(deps, uuid, profileId, state, key, undefined);
-      })
-      .then(
-        () => {},
-        () => {}, // the next page past the time to live tries again (a database closing at shutdown, say)
-      )
-      .finally(() => beside.delete(done));
-    beside.add(done);
+    later(() => {
+      scheduled.delete(whole);
+      return read(deps, uuid, profileId, state, key, undefined, true);
+    });
   }
 }
 

@@ -21,6 +21,7 @@ import {
   setSealMark,
 } from "./seal.query.ts";
 import { lockAccountStats } from "./counters.query.ts";
+import { forgetSnapshots } from "./lifetime-snapshot.query.ts";
 import { isOutOfRange } from "../db/errors.ts";
 import { EVERY_PROFILE, type Written } from "./lifetime-memo.ts";
 
@@ -170,8 +171,10 @@ export function retentionPass(deps: LifecycleDeps, opts: PassOptions = {}) {
     opts,
     (a) => addDays(dayIn(a.zone, now), -a.retentionDays),
     false,
-    (tx, uuid, keys, before) => {
+    async (tx, uuid, keys, before) => {
       deps.wrote?.(uuid, new Map([[EVERY_PROFILE, keys]]));
+      // The kept copies of its lifetime figures hold the old baseline dates (the state does not move).
+      await forgetSnapshots(tx, uuid);
       return sealIntoBaseline(tx, uuid, keys, before, addDays(before, -1));
     },
   );
