@@ -12,12 +12,23 @@ import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
  * player (an emoji or symbol, a `:emoji:` code, a `[Plugin]` prefix, a `KICK:` label, an
  * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
  */
-const CLAUSE_START =
+const CLAUSE_LEAD =
   "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
   "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
   // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
-  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?" +
-  "(?:(?:[Tt]he )?[Pp]layer )?";
+  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?";
+const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
+/**
+ * After a "Player" label: a word in lower case ("Player X muted.", "Player X has been added"), or
+ * the clause's end when the word looks like a name (a digit, an underscore or a lower-case start:
+ * "Loading player x_99."). Not a colon ("Player Stats: .." is a heading) nor a capitalised word
+ * alone before a stop ("Player Invited!" is a headline).
+ */
+const AFTER_LABEL =
+  "(?='? [a-z(]|(?<=[0-9_][A-Za-z0-9_]{0,15}|[^A-Za-z0-9_][a-z][A-Za-z0-9_]{0,15})[.!,]?[ \\t]{0,4}(?:$|[.!,]))";
+/** A verb or an adverb straight after "Player": the word is the sentence's noun, not a label ("Player was not found"). */
+const VERB_AFTER_NOUN =
+  "(?:was|were|are|will|would|could|should|must|can|cannot|does|did|may|might|already|successfully|also|still|not|now)(?![A-Za-z0-9_])";
 
 /** What follows a doer: the line's end, a stop, or the instrument, reason or cause. */
 const DOER_END = "[ \\t]{0,4}$|[.!,;:(]|'s |[ \\t](?:using|with|wielding|for|from|while|because|[Rr]eason)\\b";
@@ -63,6 +74,7 @@ const PERSON_PREDICATE =
 export const clause: Family = {
   family: "clause",
   gate: anyOf(
+    "layer ",
     " was ",
     " were ",
     " got ",
@@ -134,6 +146,20 @@ export const clause: Family = {
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
   rules: [
     rule(`${CLAUSE_START}${P}${ID_AFTER} (?:${PERSON_PREDICATE})\\b`, { speaker: true }),
+    // A "Player" label names whoever follows it, whatever the verb (issue 36, server plugins): at a
+    // line's start ("Player X muted for 1 hour.", "Player X has been added to team red.", "The
+    // player 'X' connected"), and inside a sentence when the word has a capital or a digit ("You
+    // ignore player Jeremy from now on.", "Disconnecting player X_2: timed out"). A lower-case word
+    // there is more often a noun ("player data", "player list") and is not read mid-line.
+    rule(
+      `layer '?(?<=${CLAUSE_LEAD}(?:[Tt]he )?[Pp]layer '?)(?!${VERB_AFTER_NOUN})(?<name>${NAME})${ID_AFTER}${AFTER_LABEL}`,
+      {
+        speaker: true,
+      },
+    ),
+    rule(`player '?(?<=(?<![A-Za-z])player '?)(?<name>(?=[A-Za-z0-9_]{0,15}[A-Z0-9_])${NAME})${AFTER_LABEL}`, {
+      speaker: true,
+    }),
     // A passive of something done to a player, and by whom: "X was shot by Y using a AK47", "X was
     // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
     // name, not an article ("by a Zombie").
@@ -160,6 +186,7 @@ export const clause: Family = {
     [":heavy_plus_sign: Player Rookwood has joined the server!", ["Rookwood"]],
     ["§bSkyBlock §8| §aInfo§8: §dKestrel §ehas been promoted to an §dOperator§e.", ["Kestrel"]],
     ["SkyBlock | Info: Goldshard accepted your invite.", ["Goldshard"]],
+    ["Player Harmonia has been added to team red.", ["Harmonia"]],
   ],
 };
 

@@ -84,6 +84,13 @@ export const hostile: [string, string][] = [
   ["transferred by", fill("transferred by ")],
   ["bot found nothing", fill("\nGuild > Bot: no data found for ")],
   ["possessive passives", fill("\nSteve's skull was crushed a ")],
+  // Speakers by their place (issue 36, batch 9's round): relays, tags before a separator, labels.
+  ["bridge relays", fill("\nGuild > Bot: Steve replying to ")],
+  ["chat tags", fill("[VIP] (G) ")],
+  ["tags before separators", fill("\n[VIP] Steve_99  ")],
+  ["word tags", fill("\n[Leader] [Всем] ")],
+  ["player labels", fill("Player player Player ")],
+  ["puzzle marks", fill("\n Ice Fill: [✔] (")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
