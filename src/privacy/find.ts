@@ -1,5 +1,6 @@
 // Finding the player names a text holds: the families' rules run on the plain text (codes and
 // invisible characters stripped), and each name found is answered with its span in the original.
+import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
@@ -69,14 +70,23 @@ const MAY_HOLD_NAME = /[ \t\n\r[{'<]/;
 /** The same before normalising: look-alike spaces become spaces. */
 const MAY_HOLD_NAME_RAW = /[ \t\n\r[{'<\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
 
-/** Every name the text holds, with its span in the original text (codes around it left out). */
+/**
+ * Every name the text holds, with its span in the original text (codes around it left out): the
+ * families' rules, then the bare speakers beside the chat lines they found (chat-block.ts).
+ */
 export function findNames(text: string, p: Plain = normalise(text)): NameHit[] {
   const hits: NameHit[] = [];
+  const chatAt: number[] = [];
   eachHit(p.plain, text, (h, raw) => {
+    if (!raw && CHAT_FAMILIES.has(h.family)) chatAt.push(h.start);
     if (!h.name) return; // a shape without a name: nothing to replace
     const [start, end] = raw ? [h.start, h.end] : originalSpan(p, h.start, h.end);
     hits.push({ ...h, start, end });
   });
+  for (const b of chatBlockHits(p.plain, chatAt)) {
+    const [start, end] = originalSpan(p, b.start, b.end);
+    hits.push({ family: "chat_block", name: b.name, start, end });
+  }
   return hits;
 }
 

@@ -38,3 +38,23 @@ describe("scrubFields", () => {
     expect(p("Steve")).not.toBe(p("Alex"));
   });
 });
+
+// A bare "Name » text" is decided by the report around it (issue 36, chat-block.ts).
+describe("a bare speaker beside chat", () => {
+  test("is a player in a block of chat the rules read, whatever the block's order", () => {
+    const out = scrubText(key, "Duskrunner » gg\nParty > [VIP] Steve: hi\nMaplethorn » hi there\nBramble » yes");
+    for (const name of ["Duskrunner", "Steve", "Maplethorn", "Bramble"]) expect(out).not.toContain(name);
+    expect(out).toContain(`${p("Maplethorn")} » hi there`);
+  });
+
+  test("is a plugin's prefix alone, beside a stack frame or when it is a system word", () => {
+    for (const text of [
+      "Essentials » Configuration reloaded.\nEssentials » Done.",
+      "Essentials » Configuration reloaded.\n\tat dev.mod.X.run(X.java:3)",
+      "[CHAT] Alex_99: hi\nServer » Restarting in 10 seconds",
+    ])
+      expect(scrubText(key, text)).toContain(
+        text.includes("Server") ? "Server » Restarting" : "Essentials » Configuration",
+      );
+  });
+});

@@ -1,6 +1,7 @@
 // Hostile text for the privacy rules (issue 22, finding 3): 32 KiB of the shapes that make a
 // backtracking engine go quadratic, and every rule of the scrubber and the denylist. Shared by
 // test/security/scrubber.test.ts and bench/scrub.ts.
+import { chatBlockRules } from "../../src/privacy/chat-block.ts";
 import { allRules } from "../../src/privacy/families.ts";
 import { uuidRules } from "../../src/privacy/denylist.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
@@ -91,6 +92,8 @@ export const hostile: [string, string][] = [
   ["word tags", fill("\n[Leader] [Всем] ")],
   ["player labels", fill("Player player Player ")],
   ["puzzle marks", fill("\n Ice Fill: [✔] (")],
+  ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
+  ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
@@ -99,6 +102,7 @@ export function privacyRules(): [string, RegExp][] {
     ...allRules.map(({ family, rule }, i) => [`${family}#${i}`, rule.pattern] as [string, RegExp]),
     ...uuidRules.map((r, i) => [`${r.name}#${i}`, r.pattern] as [string, RegExp]),
     ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...chatBlockRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
 }
 
