@@ -4,20 +4,8 @@
 // level prints a bare "Name verb ...": the structure is the clause (a line's first word before a
 // verb phrase only a person is the subject of), not the server's words.
 
-import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
+import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, type Family } from "./shapes.ts";
 
-/**
- * Where a clause's subject stands: the start of a line or chat line, a server log's time and thread
- * (`[12:10:02] [Server thread/INFO]: `), then at most one lead-in a server prints before the
- * player (an emoji or symbol, a `:emoji:` code, a `[Plugin]` prefix, a `KICK:` label, an
- * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
- */
-const CLAUSE_LEAD =
-  "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
-  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
-  // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
-  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?";
-const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
 /**
  * After a "Player" label: a word in lower case ("Player X muted.", "Player X has been added"), or
  * the clause's end when the word looks like a name (a digit, an underscore or a lower-case start:
@@ -75,6 +63,7 @@ export const clause: Family = {
   family: "clause",
   gate: anyOf(
     "layer ",
+    "formerly known as",
     " was ",
     " were ",
     " got ",
@@ -157,6 +146,15 @@ export const clause: Family = {
         speaker: true,
       },
     ),
+    // Whoever did what the label's clause tells, named after "by" at its end ("Player X was banned
+    // by Y.", "Player X jailed for 2 hours by Y.").
+    rule(
+      `layer '?(?<=${CLAUSE_LEAD}(?:[Tt]he )?[Pp]layer '?)${NAME}'? [a-z][A-Za-z0-9' -]{1,60}? by ${P2}(?=${DOER_END})`,
+      { speaker: true },
+    ),
+    // A player's former name, as the game prints a renamed player joining: "X (formerly known as Y) joined the game".
+    rule(`\\(formerly known as ${P}\\)`),
+    rule(`${CLAUSE_START}${P} \\(formerly known as [A-Za-z0-9_]{3,16}\\) (?:joined|left)\\b`, { speaker: true }),
     rule(`player '?(?<=(?<![A-Za-z])player '?)(?<name>(?=[A-Za-z0-9_]{0,15}[A-Z0-9_])${NAME})${AFTER_LABEL}`, {
       speaker: true,
     }),
@@ -164,7 +162,7 @@ export const clause: Family = {
     // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
     // name, not an article ("by a Zombie").
     rule(
-      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [A-Za-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
       { speaker: true },
     ),
     // A death told of a player's body part, and by whom (issue 36, death-message plugins): "X's skull was

@@ -3,6 +3,7 @@
 
 import {
   anyOf,
+  CLAUSE_START,
   EMBLEM,
   NAME,
   P,
@@ -20,6 +21,12 @@ import {
 const SOCIAL_VERB =
   "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
   "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel|warn|unwarn|unnote|jail|unjail";
+
+/**
+ * Before the object of a social verb: a word in lower case is more often a noun ("X added coins")
+ * and is read only when it closes the clause ("Player X unbanned y_k", "X removed y from the team").
+ */
+const OBJECT = "(?:(?![a-z]{3,16}\\b)|(?=[a-z]{3,16}(?:[ \\t]{0,4}$|[.!,:]| (?:for|from|as)\\b)))";
 
 export const membership: Family = {
   family: "membership",
@@ -180,7 +187,7 @@ export const socialBetween: Family = {
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
-      `${START}${P} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged|led) (?:player )?(?![a-z]{3,16}\\b)${P2}`,
+      `ed (?<=${CLAUSE_START}${SUBJECT} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged|led) )(?:player )?${OBJECT}${P2}`,
       { speaker: true },
     ),
     rule(

@@ -92,6 +92,10 @@ export const hostile: [string, string][] = [
   ["word tags", fill("\n[Leader] [Всем] ")],
   ["player labels", fill("Player player Player ")],
   ["puzzle marks", fill("\n Ice Fill: [✔] (")],
+  ["label doers", fill("\nPlayer Steve was a a a by ")],
+  ["former names", fill("Steve (formerly known as ")],
+  ["emote leads", fill("\n** Steve is ")],
+  ["social objects", fill("\nIsland » Steve kicked steve ")],
   ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
   ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
