@@ -42,18 +42,19 @@ export const channelLine: Family = {
     rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: @(?<name>${NAME})`),
     rule(`${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ![a-z]{1,16} (?<name>${NAME})(?=[ \\t]*$)`, { speaker: true }),
     // A player a message opens with, as a bot's reply names them (issue 36): a possessive, an
-    // auxiliary or a verb of their stats right after the speaker, or the player addressed with a
+    // auxiliary or a verb in the past tense right after the speaker, or the player addressed with a
     // comma ("Guild > Bot [Bot]: X has a networth of 2.1B", "X's Skyblock Level: 287", "X disabled
     // their inventory API.", "X did not enable their skill API.", "X, party ended.").
     rule(
-      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?:'s [A-Za-z]|, [a-z]| (?:has|have|hasn't|had|is|isn't|was|wasn't|did|didn't|does|doesn't|can't|cannot|needs|owns|disabled|enabled) )`,
+      `${START}(?:${CHANNEL}) ?> ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?:'s [A-Za-z]|, [a-z]| (?:has|have|hasn't|had|is|isn't|was|wasn't|did|didn't|does|doesn't|can't|cannot|needs|owns|got|[a-z]{3,12}ed) )`,
       { speaker: true },
     ),
     // A guild bridge's relayed speaker, by its place (issue 36): a name opening the message before a
     // second separator is whoever the bridge's account speaks for ("Guild > Bot [Member]: X: hi",
-    // "Guild > Bot: X » hi", "Guild > Bot: X > hi"), and whom they reply to ("X replying to Y: hi").
+    // "Guild > Bot: X » hi", "Guild > Bot: X > hi"), and whom they reply to ("X replying to Y: hi");
+    // a bot's reply that opens with the player before a field separator ("X ➜ Medals ..", "X | ⭐412 | ..").
     rule(
-      `>(?<=${START_BEHIND}(?:${CHANNEL}) ?>) ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?: replying to (?<name3>${NAME}))?(?: ?[»›>]|:) `,
+      `>(?<=${START_BEHIND}(?:${CHANNEL}) ?>) ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?: replying to (?<name3>${NAME}))?(?: ?[»›>➜➤⋙⇨►➯|]|:) `,
       { speaker: true },
     ),
     // The player a bot found nothing for, closing its reply: "Guild > Bot: No catacombs data found for X".

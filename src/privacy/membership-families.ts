@@ -3,6 +3,7 @@
 
 import {
   anyOf,
+  CLAUSE_LEAD,
   CLAUSE_START,
   EMBLEM,
   NAME,
@@ -271,13 +272,34 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins", "[Oo]nline"),
+  gate: anyOf(
+    "Leader",
+    "Master",
+    "Owner",
+    "Members",
+    "Moderators",
+    "Officers",
+    "Admins",
+    "[Oo]nline",
+    "eader",
+    "wner",
+    "embers",
+    "riends",
+  ),
   doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
       `: (?<=${START_BEHIND}(?:(?:Guild|Party|Co-op|Coop|Island|Team|Clan|Faction|Online|Offline) )?` +
         `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
       { list: true },
+    ),
+    // The same headings in any case, after a clause's lead-in (a plugin's prefix, a log's time) and a
+    // word or two, or a player's own ("Party members: X, Y", "Current party members: X", "Island |
+    // Leader: X", "X's friends (3): Y, Z"; issue 36).
+    rule(
+      `: (?<=${CLAUSE_LEAD}(?:${SUBJECT}'s |[A-Z][a-z]{1,15} (?:[a-z]{2,15} )?)?` +
+        `(?:[Ll]eaders?|[Oo]wners?|[Mm]embers|[Mm]oderators|[Oo]fficers|[Ff]riends)(?: \\(\\d{1,4}(?:/\\d{1,4})?\\))?: )`,
+      { list: true, speaker: true },
     ),
     // Who is online, after a heading that says so (issue 36, servers' and bots' list replies): "There
     // are 2 of a max of 20 players online: X, Y", "[Server] Players online: X, Y", "Online players (2/20): X, Y".

@@ -96,6 +96,8 @@ export const hostile: [string, string][] = [
   ["former names", fill("Steve (formerly known as ")],
   ["emote leads", fill("\n** Steve is ")],
   ["social objects", fill("\nIsland » Steve kicked steve ")],
+  ["bot reply fields", fill("\nGuild > Bot: Steve | ")],
+  ["list headings", fill("\nIsland | Steve's Current party members: ")],
   ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
   ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
