@@ -75,6 +75,8 @@ export const NOT_NAMES = new Set([
   "someone",
   "somebody",
   "nobody",
+  "none",
+  "empty",
   "everyone",
   "everybody",
   "anyone",
