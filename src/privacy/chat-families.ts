@@ -51,10 +51,10 @@ export const channelLine: Family = {
     ),
     // A guild bridge's relayed speaker, by its place (issue 36): a name opening the message before a
     // second separator is whoever the bridge's account speaks for ("Guild > Bot [Member]: X: hi",
-    // "Guild > Bot: X » hi", "Guild > Bot: X > hi"), and whom they reply to ("X replying to Y: hi");
+    // "Guild > Bot: X » hi", "Guild > Bot: X > hi"), and whom they reply to ("X replying to Y: hi", "X [to] Y: hi");
     // a bot's reply that opens with the player before a field separator ("X ➜ Medals ..", "X | ⭐412 | ..").
     rule(
-      `>(?<=${START_BEHIND}(?:${CHANNEL}) ?>) ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?: replying to (?<name3>${NAME}))?(?: ?[»›>➜➤⋙⇨►➯|]|:) `,
+      `>(?<=${START_BEHIND}(?:${CHANNEL}) ?>) ?[^\\n:]{1,60}: ${EMBLEM}?(?<name2>${NAME})(?:(?: replying to| \\[to\\]) (?<name3>${NAME}))?(?: ?[»›>➜➤⋙⇨►➯|]|:) `,
       { speaker: true },
     ),
     // The player a bot found nothing for, closing its reply: "Guild > Bot: No catacombs data found for X".

@@ -98,6 +98,7 @@ export const hostile: [string, string][] = [
   ["social objects", fill("\nIsland » Steve kicked steve ")],
   ["bot reply fields", fill("\nGuild > Bot: Steve | ")],
   ["list headings", fill("\nIsland | Steve's Current party members: ")],
+  ["profile brackets", fill("Steve (Apple) (")],
   ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
   ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
