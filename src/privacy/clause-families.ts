@@ -4,7 +4,7 @@
 // level prints a bare "Name verb ...": the structure is the clause (a line's first word before a
 // verb phrase only a person is the subject of), not the server's words.
 
-import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, type Family } from "./shapes.ts";
+import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, SUBJECT, type Family } from "./shapes.ts";
 
 /**
  * After a "Player" label: a word in lower case ("Player X muted.", "Player X has been added"), or
@@ -154,7 +154,12 @@ export const clause: Family = {
     ),
     // A player's former name, as the game prints a renamed player joining: "X (formerly known as Y) joined the game".
     rule(`\\(formerly known as ${P}\\)`),
-    rule(`${CLAUSE_START}${P} \\(formerly known as [A-Za-z0-9_]{3,16}\\) (?:joined|left)\\b`, { speaker: true }),
+    rule(
+      `\\(formerly known as (?<=${CLAUSE_START}${SUBJECT} \\(formerly known as )[A-Za-z0-9_]{3,16}\\) (?:joined|left)\\b`,
+      {
+        speaker: true,
+      },
+    ),
     rule(`player '?(?<=(?<![A-Za-z])player '?)(?<name>(?=[A-Za-z0-9_]{0,15}[A-Z0-9_])${NAME})${AFTER_LABEL}`, {
       speaker: true,
     }),

@@ -272,20 +272,7 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: anyOf(
-    "Leader",
-    "Master",
-    "Owner",
-    "Members",
-    "Moderators",
-    "Officers",
-    "Admins",
-    "[Oo]nline",
-    "eader",
-    "wner",
-    "embers",
-    "riends",
-  ),
+  gate: /eaders?|aster|wners?|embers|oderators|fficers|dmins|[Oo]nline|riends/,
   doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
