@@ -58,3 +58,23 @@ describe("a bare speaker beside chat", () => {
       );
   });
 });
+
+// The rules skip a report's stack frames (frames.ts): a name between frames is still found where it stands.
+describe("a report with stack frames", () => {
+  test("names on the lines between frames are replaced in place, frames and codes untouched", () => {
+    const text = [
+      "java.lang.IllegalStateException: boom",
+      "\tat dev.mod.Party.tick(Party.java:3)",
+      "[12:00:01] [Client thread/INFO]: [CHAT] §9Party §8> §b[MVP§c+§b] Steve§f: go mort",
+      "\tat dev.mod.Alex_99.run(Alex_99.java:12)",
+      "\tat net.minecraft.client.Minecraft.run(Minecraft.java:1)",
+      "Guild > Alex_99 [Officer]: hi all",
+    ].join("\n");
+    const out = scrubText(key, text);
+    expect(out).toBe(
+      text
+        .replace("§b[MVP§c+§b] Steve§f", `§b[MVP§c+§b] ${p("Steve")}§f`)
+        .replace("Guild > Alex_99 [Officer]", `Guild > ${p("Alex_99")} [Officer]`),
+    );
+  });
+});

@@ -99,6 +99,9 @@ export const hostile: [string, string][] = [
   ["bot reply fields", fill("\nGuild > Bot: Steve | ")],
   ["list headings", fill("\nIsland | Steve's Current party members: ")],
   ["profile brackets", fill("Steve (Apple) (")],
+  ["frame lines", fill("\tat a.b.c(")],
+  ["frame starts without a bracket", fill("\tat aaaa ")],
+  ["indented ats", `${" ".repeat(SIZE - 4)}at x`],
   ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
   ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
