@@ -4,20 +4,19 @@
 // level prints a bare "Name verb ...": the structure is the clause (a line's first word before a
 // verb phrase only a person is the subject of), not the server's words.
 
-import { anyOf, NAME, P, P2, rule, type Family } from "./shapes.ts";
+import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, SUBJECT, type Family } from "./shapes.ts";
 
 /**
- * Where a clause's subject stands: the start of a line or chat line, a server log's time and thread
- * (`[12:10:02] [Server thread/INFO]: `), then at most one lead-in a server prints before the
- * player (an emoji or symbol, a `:emoji:` code, a `[Plugin]` prefix, a `KICK:` label, an
- * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
+ * After a "Player" label: a word in lower case ("Player X muted.", "Player X has been added"), or
+ * the clause's end when the word looks like a name (a digit, an underscore or a lower-case start:
+ * "Loading player x_99."). Not a colon ("Player Stats: .." is a heading) nor a capitalised word
+ * alone before a stop ("Player Invited!" is a headline).
  */
-const CLAUSE_START =
-  "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
-  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
-  // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
-  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?" +
-  "(?:(?:[Tt]he )?[Pp]layer )?";
+const AFTER_LABEL =
+  "(?='? [a-z(]|(?<=[0-9_][A-Za-z0-9_]{0,15}|[^A-Za-z0-9_][a-z][A-Za-z0-9_]{0,15})[.!,]?[ \\t]{0,4}(?:$|[.!,]))";
+/** A verb or an adverb straight after "Player": the word is the sentence's noun, not a label ("Player was not found"). */
+const VERB_AFTER_NOUN =
+  "(?:was|were|are|will|would|could|should|must|can|cannot|does|did|may|might|already|successfully|also|still|not|now)(?![A-Za-z0-9_])";
 
 /** What follows a doer: the line's end, a stop, or the instrument, reason or cause. */
 const DOER_END = "[ \\t]{0,4}$|[.!,;:(]|'s |[ \\t](?:using|with|wielding|for|from|while|because|[Rr]eason)\\b";
@@ -63,6 +62,8 @@ const PERSON_PREDICATE =
 export const clause: Family = {
   family: "clause",
   gate: anyOf(
+    "layer ",
+    "formerly known as",
     " was ",
     " were ",
     " got ",
@@ -134,11 +135,39 @@ export const clause: Family = {
   doc: "A player as a clause's subject at a line's start on any server: X is now AFK., ⏩ X has joined the server., KICK: X was kicked by Y, X was slain by Y using [Bow], X drowned",
   rules: [
     rule(`${CLAUSE_START}${P}${ID_AFTER} (?:${PERSON_PREDICATE})\\b`, { speaker: true }),
+    // A "Player" label names whoever follows it, whatever the verb (issue 36, server plugins): at a
+    // line's start ("Player X muted for 1 hour.", "Player X has been added to team red.", "The
+    // player 'X' connected"), and inside a sentence when the word has a capital or a digit ("You
+    // ignore player Jeremy from now on.", "Disconnecting player X_2: timed out"). A lower-case word
+    // there is more often a noun ("player data", "player list") and is not read mid-line.
+    rule(
+      `layer '?(?<=${CLAUSE_LEAD}(?:[Tt]he )?[Pp]layer '?)(?!${VERB_AFTER_NOUN})(?<name>${NAME})${ID_AFTER}${AFTER_LABEL}`,
+      {
+        speaker: true,
+      },
+    ),
+    // Whoever did what the label's clause tells, named after "by" at its end ("Player X was banned
+    // by Y.", "Player X jailed for 2 hours by Y.").
+    rule(
+      `layer '?(?<=${CLAUSE_LEAD}(?:[Tt]he )?[Pp]layer '?)${NAME}'? [a-z][A-Za-z0-9' -]{1,60}? by ${P2}(?=${DOER_END})`,
+      { speaker: true },
+    ),
+    // A player's former name, as the game prints a renamed player joining: "X (formerly known as Y) joined the game".
+    rule(`\\(formerly known as ${P}\\)`),
+    rule(
+      `\\(formerly known as (?<=${CLAUSE_START}${SUBJECT} \\(formerly known as )[A-Za-z0-9_]{3,16}\\) (?:joined|left)\\b`,
+      {
+        speaker: true,
+      },
+    ),
+    rule(`player '?(?<=(?<![A-Za-z])player '?)(?<name>(?=[A-Za-z0-9_]{0,15}[A-Z0-9_])${NAME})${AFTER_LABEL}`, {
+      speaker: true,
+    }),
     // A passive of something done to a player, and by whom: "X was shot by Y using a AK47", "X was
     // bashed to death by Y", "X (2f6e) was kicked by Y (91ab)". The doer is read only when it is a
     // name, not an article ("by a Zombie").
     rule(
-      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [a-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
+      `${CLAUSE_START}${P}${ID_AFTER} (?:was|were|got|has been|had been) [A-Za-z' -]{2,60}?(?: by (?:(?:a|an|the) |${P2}${ID_AFTER}(?=${DOER_END}))|(?= using | with | while | to death(?! by)))`,
       { speaker: true },
     ),
     // A death told of a player's body part, and by whom (issue 36, death-message plugins): "X's skull was
@@ -160,6 +189,7 @@ export const clause: Family = {
     [":heavy_plus_sign: Player Rookwood has joined the server!", ["Rookwood"]],
     ["§bSkyBlock §8| §aInfo§8: §dKestrel §ehas been promoted to an §dOperator§e.", ["Kestrel"]],
     ["SkyBlock | Info: Goldshard accepted your invite.", ["Goldshard"]],
+    ["Player Harmonia has been added to team red.", ["Harmonia"]],
   ],
 };
 

@@ -34,6 +34,7 @@ import {
 } from "./membership-families.ts";
 import { angleChat, clause, serverWhisper, teleportRequest } from "./clause-families.ts";
 import { crashReport } from "./log-families.ts";
+import { profileOwner } from "./profile-families.ts";
 import type { Family, Rule } from "./shapes.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
 
@@ -73,6 +74,7 @@ export const families: readonly Family[] = [
   teleportRequest,
   command,
   label,
+  profileOwner,
   crashReport,
   action,
 ];

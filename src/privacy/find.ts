@@ -1,6 +1,8 @@
 // Finding the player names a text holds: the families' rules run on the plain text (codes and
 // invisible characters stripped), and each name found is answered with its span in the original.
+import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
+import { withoutFrames } from "./frames.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
 /** A name and where it stands; `name` is empty for a rule that finds a shape, not a name. */
@@ -18,21 +20,31 @@ const GROUPS = ["", "2", "3"] as const;
 const systemWord = (name: string) => SYSTEM_WORDS.has(name.toLowerCase()) || /^[A-Z]+$/.test(name);
 
 /**
- * Calls `onHit` for every name found in the plain text (spans in plain positions), rule by rule;
- * stops as soon as `onHit` answers something truthy.
+ * Calls `onHit` for every name found in the plain text (spans in plain positions, or in the original
+ * for a raw rule), rule by rule; stops as soon as `onHit` answers something truthy. Stack frames are
+ * left out first (frames.ts).
  */
-function eachHit(plain: string, original: string, onHit: (h: NameHit, raw: boolean) => unknown): void {
-  if (!MAY_HOLD_NAME.test(plain)) return;
+function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: boolean) => unknown): void {
+  if (!MAY_HOLD_NAME.test(whole)) return;
+  const unframed = withoutFrames(whole);
+  const unframedOriginal = wholeOriginal === whole ? unframed : withoutFrames(wholeOriginal);
+  const plain = unframed?.text ?? whole;
+  const original = unframedOriginal?.text ?? wholeOriginal;
+  const backPlain = unframed?.back ?? ((at: number) => at);
+  const backOriginal = unframedOriginal?.back ?? ((at: number) => at);
   const gates = new Map<RegExp, boolean>();
   for (const { family, gate, rule } of allRules) {
-    if (rule.raw && original === plain) continue;
+    if (rule.raw && wholeOriginal === whole) continue;
     let open = gates.get(gate);
     if (open === undefined) gates.set(gate, (open = gate.test(plain)));
     if (!open) continue;
     const text = rule.raw ? original : plain;
+    const back = rule.raw ? backOriginal : backPlain;
+    const hit = (name: string, start: number, end: number) =>
+      onHit({ family, name, start: back(start), end: back(start) + (end - start) }, !!rule.raw);
     for (const m of text.matchAll(rule.pattern)) {
       if (rule.shape) {
-        if (onHit({ family, name: "", start: m.index, end: m.index }, !!rule.raw)) return;
+        if (hit("", m.index, m.index)) return;
         continue;
       }
       const g = m.groups ?? {};
@@ -41,7 +53,7 @@ function eachHit(plain: string, original: string, onHit: (h: NameHit, raw: boole
         const name = g[`name${n}`];
         if (!name || NOT_NAMES.has(name.toLowerCase()) || (rule.speaker && systemWord(name))) continue;
         const [start, end] = m.indices!.groups![`name${n}`]!;
-        if (onHit({ family, name, start, end }, !!rule.raw)) return;
+        if (hit(name, start, end)) return;
       }
       if (rule.list) {
         let at = m.index + m[0].length;
@@ -54,7 +66,7 @@ function eachHit(plain: string, original: string, onHit: (h: NameHit, raw: boole
           const name = item.groups!.name!;
           if ((rank && NOT_RANKS.has(rank.toUpperCase())) || NOT_NAMES.has(name.toLowerCase())) continue;
           const [start, end] = item.indices!.groups!.name!;
-          if (onHit({ family, name, start, end }, !!rule.raw)) return;
+          if (hit(name, start, end)) return;
         }
       }
     }
@@ -69,14 +81,23 @@ const MAY_HOLD_NAME = /[ \t\n\r[{'<]/;
 /** The same before normalising: look-alike spaces become spaces. */
 const MAY_HOLD_NAME_RAW = /[ \t\n\r[{'<\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
 
-/** Every name the text holds, with its span in the original text (codes around it left out). */
+/**
+ * Every name the text holds, with its span in the original text (codes around it left out): the
+ * families' rules, then the bare speakers beside the chat lines they found (chat-block.ts).
+ */
 export function findNames(text: string, p: Plain = normalise(text)): NameHit[] {
   const hits: NameHit[] = [];
+  const chatAt: number[] = [];
   eachHit(p.plain, text, (h, raw) => {
+    if (!raw && CHAT_FAMILIES.has(h.family)) chatAt.push(h.start);
     if (!h.name) return; // a shape without a name: nothing to replace
     const [start, end] = raw ? [h.start, h.end] : originalSpan(p, h.start, h.end);
     hits.push({ ...h, start, end });
   });
+  for (const b of chatBlockHits(p.plain, chatAt)) {
+    const [start, end] = originalSpan(p, b.start, b.end);
+    hits.push({ family: "chat_block", name: b.name, start, end });
+  }
   return hits;
 }
 

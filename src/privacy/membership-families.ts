@@ -3,6 +3,8 @@
 
 import {
   anyOf,
+  CLAUSE_LEAD,
+  CLAUSE_START,
   EMBLEM,
   NAME,
   P,
@@ -20,6 +22,12 @@ import {
 const SOCIAL_VERB =
   "kick|ban|unban|mute|unmute|promote|demote|invite|warp|message|whisper|challenge|duel|trade|visit|report|tip|gift|" +
   "friend|unfriend|boop|spectate|ignore|unignore|block|unblock|summon|coop|trust|untrust|expel|warn|unwarn|unnote|jail|unjail";
+
+/**
+ * Before the object of a social verb: a word in lower case is more often a noun ("X added coins")
+ * and is read only when it closes the clause ("Player X unbanned y_k", "X removed y from the team").
+ */
+const OBJECT = "(?:(?![a-z]{3,16}\\b)|(?=[a-z]{3,16}(?:[ \\t]{0,4}$|[.!,:]| (?:for|from|as)\\b)))";
 
 export const membership: Family = {
   family: "membership",
@@ -180,7 +188,7 @@ export const socialBetween: Family = {
   doc: "A social verb between two players, a passive naming who did it to you, a player a look-up names: X has muted player Y, You were kicked from your island by X, Could not find player X.",
   rules: [
     rule(
-      `${START}${P} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged|led) (?:player )?(?![a-z]{3,16}\\b)${P2}`,
+      `ed (?<=${CLAUSE_START}${SUBJECT} (?:has |have |just )?(?:${SOCIAL_VERB}|add|remove|expel|jail|heal|revoke)(?:ed|d|ned|ped|ged|led) )(?:player )?${OBJECT}${P2}`,
       { speaker: true },
     ),
     rule(
@@ -264,13 +272,21 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: anyOf("Leader", "Master", "Owner", "Members", "Moderators", "Officers", "Admins", "[Oo]nline"),
+  gate: /eaders?|aster|wners?|embers|oderators|fficers|dmins|[Oo]nline|riends/,
   doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
       `: (?<=${START_BEHIND}(?:(?:Guild|Party|Co-op|Coop|Island|Team|Clan|Faction|Online|Offline) )?` +
         `(?:Leader|Leaders|Master|Owner|Owners|Members|Moderators|Officers|Admins)(?: \\(\\d{1,4}\\))?: )`,
       { list: true },
+    ),
+    // The same headings in any case, after a clause's lead-in (a plugin's prefix, a log's time) and a
+    // word or two, or a player's own ("Party members: X, Y", "Current party members: X", "Island |
+    // Leader: X", "X's friends (3): Y, Z"; issue 36).
+    rule(
+      `: (?<=${CLAUSE_LEAD}(?:${SUBJECT}'s |[A-Z][a-z]{1,15} (?:[a-z]{2,15} )?)?` +
+        `(?:[Ll]eaders?|[Oo]wners?|[Mm]embers|[Mm]oderators|[Oo]fficers|[Ff]riends)(?: \\(\\d{1,4}(?:/\\d{1,4})?\\))?: )`,
+      { list: true, speaker: true },
     ),
     // Who is online, after a heading that says so (issue 36, servers' and bots' list replies): "There
     // are 2 of a max of 20 players online: X, Y", "[Server] Players online: X, Y", "Online players (2/20): X, Y".

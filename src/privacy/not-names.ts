@@ -40,6 +40,17 @@ export const NOT_RANKS = new Set([
   "[NEW]",
   "[SALE]",
   "[YOU]",
+  // A server's own voice before a line (issue 36): "[Server] Restart: in 5 minutes", "(Tip) X » ..".
+  "[SERVER]",
+  "[NOTICE]",
+  "[ALERT]",
+  "[BROADCAST]",
+  "[ANNOUNCEMENT]",
+  "[TIP]",
+  "(TIP)",
+  "[CLIENT]",
+  "[GAME]",
+  "[CONSOLE]",
 ]);
 
 /** Words a rule's place can hold that are never a player: "You activated a lever", "Party > Party". */
@@ -64,6 +75,8 @@ export const NOT_NAMES = new Set([
   "someone",
   "somebody",
   "nobody",
+  "none",
+  "empty",
   "everyone",
   "everybody",
   "anyone",

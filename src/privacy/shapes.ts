@@ -28,6 +28,19 @@ export const START_BEHIND = "(?:^|\\[CHAT\\] )[ \\t]{0,40}";
  * the literal's few places rather than at every position.
  */
 export const atLineStart = (literal: string) => `${literal}(?<=${START_BEHIND}${literal})`;
+/**
+ * Where a clause's subject stands: the start of a line or chat line, a server log's time and thread
+ * (`[12:10:02] [Server thread/INFO]: `), then at most one lead-in a server prints before the
+ * player (an emoji or symbol, an emote's or a list's `*`, a `:emoji:` code, a `[Plugin]` prefix, a `KICK:` label, an
+ * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
+ */
+export const CLAUSE_LEAD =
+  "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
+  "(?:(?:[^\\x00-\\x7F\\s]{1,2}|\\*{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
+  // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
+  "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?";
+/** A clause's start, then a "Player" label if there is one. */
+export const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
 /** A SkyBlock level in front of a name: [287] */
 export const LEVEL = "\\[\\d{1,3}\\] ";
 /** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */

@@ -69,6 +69,9 @@ export const SYSTEM_WORDS: ReadonlySet<string> = new Set(
     "configuration setting settings environment env platform name title key value id ids output",
     "input log logs timestamp head body sample report reports crash crashed generated here there",
     "this that then now today",
+    // What a "Player" label names when it is a noun of its own (issue 36): "Player list: ..",
+    // "Player model loaded", "Player data saved"
+    "list model data skin skins names inventory cache weather",
   ]
     .join(" ")
     .split(" "),

@@ -150,16 +150,17 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5, 6, 7 and 8 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5, 6, 7, 8 and 9 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
   third: [300, 463, 460, 242, 244, 387, 384, 0, 12, 2, 111],
   fourth: [300, 336, 335, 107, 107, 314, 313, 1, 20, 0, 86],
-  fifth: [150, 235, 218, 103, 110, 208, 196, 0, 8, 3, 223],
-  sixth: [80, 132, 117, 53, 65, 82, 82, 0, 2, 0, 26],
-  seventh: [230, 316, 205, 40, 94, 237, 153, 0, 6, 1, 80],
+  fifth: [150, 235, 220, 104, 110, 208, 196, 0, 8, 3, 223],
+  sixth: [80, 132, 121, 57, 65, 82, 82, 0, 2, 0, 26],
+  seventh: [230, 316, 261, 69, 94, 237, 192, 0, 6, 1, 80],
   eighth: [200, 226, 221, 87, 88, 200, 195, 0, 7, 2, 78],
+  ninth: [180, 213, 213, 77, 77, 183, 183, 0, 5, 1, 119],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];

@@ -121,3 +121,12 @@ describe("findDenylisted", () => {
     expect(findDenylisted({ "a/b": ["[MVP+] Steve"] })).toEqual({ path: "/a~1b/0", rule: "rank_tag" });
   });
 });
+
+// profile-families.ts reads a player before their profile's name: its list is the catalogue's.
+describe("the profile names a player is read beside", () => {
+  test("are the catalogue's cute names, every one", async () => {
+    const { PROFILE_NAMES } = await import("../../src/privacy/profile-families.ts");
+    const catalogue = JSON.parse(readFileSync(join(import.meta.dir, "../../catalogue/catalogue.json"), "utf8"));
+    expect([...PROFILE_NAMES]).toEqual(catalogue.lists.cuteNames);
+  });
+});

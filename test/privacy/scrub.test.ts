@@ -38,3 +38,43 @@ describe("scrubFields", () => {
     expect(p("Steve")).not.toBe(p("Alex"));
   });
 });
+
+// A bare "Name » text" is decided by the report around it (issue 36, chat-block.ts).
+describe("a bare speaker beside chat", () => {
+  test("is a player in a block of chat the rules read, whatever the block's order", () => {
+    const out = scrubText(key, "Duskrunner » gg\nParty > [VIP] Steve: hi\nMaplethorn » hi there\nBramble » yes");
+    for (const name of ["Duskrunner", "Steve", "Maplethorn", "Bramble"]) expect(out).not.toContain(name);
+    expect(out).toContain(`${p("Maplethorn")} » hi there`);
+  });
+
+  test("is a plugin's prefix alone, beside a stack frame or when it is a system word", () => {
+    for (const text of [
+      "Essentials » Configuration reloaded.\nEssentials » Done.",
+      "Essentials » Configuration reloaded.\n\tat dev.mod.X.run(X.java:3)",
+      "[CHAT] Alex_99: hi\nServer » Restarting in 10 seconds",
+    ])
+      expect(scrubText(key, text)).toContain(
+        text.includes("Server") ? "Server » Restarting" : "Essentials » Configuration",
+      );
+  });
+});
+
+// The rules skip a report's stack frames (frames.ts): a name between frames is still found where it stands.
+describe("a report with stack frames", () => {
+  test("names on the lines between frames are replaced in place, frames and codes untouched", () => {
+    const text = [
+      "java.lang.IllegalStateException: boom",
+      "\tat dev.mod.Party.tick(Party.java:3)",
+      "[12:00:01] [Client thread/INFO]: [CHAT] §9Party §8> §b[MVP§c+§b] Steve§f: go mort",
+      "\tat dev.mod.Alex_99.run(Alex_99.java:12)",
+      "\tat net.minecraft.client.Minecraft.run(Minecraft.java:1)",
+      "Guild > Alex_99 [Officer]: hi all",
+    ].join("\n");
+    const out = scrubText(key, text);
+    expect(out).toBe(
+      text
+        .replace("§b[MVP§c+§b] Steve§f", `§b[MVP§c+§b] ${p("Steve")}§f`)
+        .replace("Guild > Alex_99 [Officer]", `Guild > ${p("Alex_99")} [Officer]`),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 // Hostile text for the privacy rules (issue 22, finding 3): 32 KiB of the shapes that make a
 // backtracking engine go quadratic, and every rule of the scrubber and the denylist. Shared by
 // test/security/scrubber.test.ts and bench/scrub.ts.
+import { chatBlockRules } from "../../src/privacy/chat-block.ts";
 import { allRules } from "../../src/privacy/families.ts";
 import { uuidRules } from "../../src/privacy/denylist.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
@@ -84,6 +85,25 @@ export const hostile: [string, string][] = [
   ["transferred by", fill("transferred by ")],
   ["bot found nothing", fill("\nGuild > Bot: no data found for ")],
   ["possessive passives", fill("\nSteve's skull was crushed a ")],
+  // Speakers by their place (issue 36, batch 9's round): relays, tags before a separator, labels.
+  ["bridge relays", fill("\nGuild > Bot: Steve replying to ")],
+  ["chat tags", fill("[VIP] (G) ")],
+  ["tags before separators", fill("\n[VIP] Steve_99  ")],
+  ["word tags", fill("\n[Leader] [Всем] ")],
+  ["player labels", fill("Player player Player ")],
+  ["puzzle marks", fill("\n Ice Fill: [✔] (")],
+  ["label doers", fill("\nPlayer Steve was a a a by ")],
+  ["former names", fill("Steve (formerly known as ")],
+  ["emote leads", fill("\n** Steve is ")],
+  ["social objects", fill("\nIsland » Steve kicked steve ")],
+  ["bot reply fields", fill("\nGuild > Bot: Steve | ")],
+  ["list headings", fill("\nIsland | Steve's Current party members: ")],
+  ["profile brackets", fill("Steve (Apple) (")],
+  ["frame lines", fill("\tat a.b.c(")],
+  ["frame starts without a bracket", fill("\tat aaaa ")],
+  ["indented ats", `${" ".repeat(SIZE - 4)}at x`],
+  ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
+  ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
@@ -92,6 +112,7 @@ export function privacyRules(): [string, RegExp][] {
     ...allRules.map(({ family, rule }, i) => [`${family}#${i}`, rule.pattern] as [string, RegExp]),
     ...uuidRules.map((r, i) => [`${r.name}#${i}`, r.pattern] as [string, RegExp]),
     ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...chatBlockRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
 }
 
