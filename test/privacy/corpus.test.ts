@@ -150,7 +150,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5, 6, 7 and 8 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5, 6, 7, 8 and 10 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -160,6 +160,8 @@ const reached: Record<string, Figures> = {
   sixth: [80, 132, 117, 53, 65, 82, 82, 0, 2, 0, 26],
   seventh: [230, 316, 205, 40, 94, 237, 153, 0, 6, 1, 80],
   eighth: [200, 226, 221, 87, 88, 200, 195, 0, 7, 2, 78],
+  // Batch 9 is added by another branch in parallel; its row goes above this one when merged.
+  tenth: [160, 313, 216, 28, 48, 160, 130, 1, 15, 3, 144],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];
