@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { PROFILE } from "../support/uploads.ts";
 import { copiesAccount, send, type CopiesAccount } from "../support/lifetime-copies.ts";
-import { lifetimeMemo } from "../../src/stats/lifetime-memo.ts";
 import { keysWithLifetime } from "../../src/stats/fold.ts";
 import { snapshotOf } from "../../src/stats/lifetime-snapshot.query.ts";
 
@@ -45,33 +44,20 @@ describe("a large profile's lifetime figures kept in the database", () => {
   });
 
   test("are only for profiles of snapshotMinKeys keys, and age like a set in memory", async () => {
-    const { t, p, fold, labels } = await account();
-    const small = lifetimeMemo({
-      maxFigures: 100,
-      ttlMs: 60_000,
-      clock: t.clock,
-      snapshotMinKeys: 6,
-      besideDelayMs: 0,
-    });
+    const { t, p, fold, memo, labels } = await account();
+    const small = memo(60_000, 6);
     await small.figures(fold, p.uuid, PROFILE, "s1");
     await small.settled();
     expect(await snapshotOf(t.db, p.uuid, PROFILE, "s1", labels)).toBeNull();
-    const kept = lifetimeMemo({ maxFigures: 100, ttlMs: 60_000, clock: t.clock, snapshotMinKeys: 5, besideDelayMs: 0 });
+    const kept = memo(60_000);
     await kept.figures(fold, p.uuid, PROFILE, "s1");
     await kept.settled();
     const copy = await snapshotOf(t.db, p.uuid, PROFILE, "s1", labels);
     // Past its time to live a memo answering from the copy reads every key again after the page, and
     // keeps that read (its time now).
     t.clock.advance(60_000);
-    const later = lifetimeMemo({
-      maxFigures: 100,
-      ttlMs: 60_000,
-      clock: t.clock,
-      snapshotMinKeys: 5,
-      besideDelayMs: 0,
-    });
+    const later = memo(60_000);
     await later.figures(fold, p.uuid, PROFILE, "s1");
-    await later.settled();
     await later.settled();
     expect((await snapshotOf(t.db, p.uuid, PROFILE, "s1", labels))!.readAt).toBe(copy!.readAt + 60_000);
   });

@@ -20,9 +20,16 @@ export async function copiesAccount() {
   const p = await uploader(t, { zone: "UTC" });
   await send(t, p, 10);
   const fold = { db: t.db, catalogue: t.catalogue };
-  /** A memo as a new process makes it: copies of sets of 5 keys or more, written at once. */
-  const memo = (ttlMs = 600_000) =>
-    lifetimeMemo({ maxFigures: 100, ttlMs, clock: t.clock, incremental: true, snapshotMinKeys: 5, besideDelayMs: 0 });
+  /** A memo as a new process makes it: copies of sets of `minKeys` keys or more, written at once. */
+  const memo = (ttlMs = 600_000, minKeys = 5) =>
+    lifetimeMemo({
+      maxFigures: 100,
+      ttlMs,
+      clock: t.clock,
+      incremental: true,
+      snapshotMinKeys: minKeys,
+      besideDelayMs: 0,
+    });
   const labels = `${t.catalogue.version}|none`;
   return { t, p, fold, memo, labels };
 }
