@@ -1,74 +1,26 @@
-// Boundary: what a stranger's page request makes the service spend (issue 40, finding 2). A page,
+// Boundary: what a stranger's page request makes the service read (issue 40, finding 2). A page,
 // a badge and a card cost what they show, not what the account holds: their reads of day rows do
 // not grow with keys and days the page does not show (counted by the database's own statistics, on
-// the embedded database, whose single connection flushes them on demand); the kept copy's key holds
-// only the parameters the page uses; concurrent requests for one page share one render; each
-// account's renders spend a budget per minute (PAGE_RENDER_MS_PER_ACCOUNT_PER_MINUTE), whoever asks;
-// an account holds at most STATS_MAX_PROFILES_PER_ACCOUNT profiles.
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+// the embedded database, whose single connection flushes them on demand); concurrent requests for
+// one page share one render; GET /v1/stats/periods answers a page of keys at a time; on Postgres a
+// page's statements have their own timeout. (The kept copy's key, the render budget and the
+// profiles cap: page-cache.test.ts.)
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { testApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { backend } from "../support/db.ts";
-import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
+import { PROFILE, type Uploader } from "../support/uploads.ts";
+import { big, daysBack, fill, findablePlayer, LEADING, pageApps, sum, TODAY } from "../support/page-world.ts";
 import { rows } from "../../src/db/database.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { periodTotals } from "../../src/stats/periods.ts";
 import { chartSeries } from "../../src/stats/fold.ts";
 import { closeDaysPass } from "../../src/stats/rollups.ts";
-import type { CounterBlock } from "../../src/wire/envelope.ts";
 import { LIST_PAGE_SIZE } from "../../src/web/key-list.ts";
 
 setDefaultTimeout(120_000);
 
-const NOW = "2026-06-10T12:00:00Z";
-const TODAY = "2026-06-10";
-// One database for the file (a fresh one costs seconds); each test its own app (settings, clock) and
-// players (names of its own) over it.
-let file: TestApp;
-beforeAll(async () => void (file = await testApp({ now: NOW })));
-afterAll(() => file.close());
-const opened: TestApp[] = [];
-afterEach(async () => {
-  for (const t of opened.splice(0)) await t.close();
-});
-
-async function app(settings: NonNullable<Parameters<typeof testApp>[0]>["settings"] = {}) {
-  const t = await testApp({
-    database: file.database,
-    settings: { devSignin: true, pageRateLimit: 0, cardRateLimit: 0, ...settings },
-    now: NOW,
-  });
-  opened.push(t);
-  return t;
-}
-
-async function findablePlayer(t: TestApp, name: string): Promise<Uploader> {
-  const p = await uploader(t, { name, zone: "UTC" });
-  const res = await t.request("/v1/stats/settings", {
-    method: "PATCH",
-    headers: { ...p.auth, "content-type": "application/json" },
-    body: JSON.stringify({ settingsVersion: 2, findable: true }),
-  });
-  expect(res.status).toBe(200);
-  return p;
-}
-
-const sum = (i: number, d: number) => i + d;
-/** Uploads `keys` on each of `days`, each value `value(key index, day index)`: one upload a day, or
- * `perUpload` days an upload (the same rows; spares a test of pages, not uploads, dozens of uploads). */
-async function fill(t: TestApp, p: Uploader, keys: string[], days: string[], value = sum, perUpload = 1) {
-  const on = (d: number) => keys.map((k, i) => ({ k, v: value(i, d) }));
-  const blocks: CounterBlock[] = days.map((day, d) => ({ profileId: PROFILE, scope: "day", day, rows: on(d) }));
-  for (let at = 0; at < blocks.length; at += perUpload) {
-    const counters = blocks.slice(at, at + perUpload);
-    const res = await p.send(envelope(t, { zone: { id: "UTC" }, counters }));
-    expect(res.status).toBe(200);
-    t.clock.advance(1);
-  }
-}
-
-const daysBack = (from: number, to: number) =>
-  Array.from({ length: from - to + 1 }, (_, i) => addDays(TODAY, -(from - i)));
+const app = pageApps();
 
 /** Rows of `table` (counter_days unless named) the database read (sequential and by index) since the last call. */
 function rowsRead(t: TestApp, table = "counter_days") {
@@ -101,9 +53,6 @@ function indexBlocks(t: TestApp) {
     return n;
   };
 }
-
-const LEADING = Array.from({ length: 12 }, (_, i) => `mining.lead.k${String(i).padStart(2, "0")}`);
-const big = (i: number, d: number) => 1_000_000 + i * 1000 + d;
 
 describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
   test("do not grow with the keys and days the page does not show", async () => {
@@ -262,77 +211,6 @@ describe.skipIf(backend !== "embedded")("a page's reads of day rows", () => {
     expect(answers).toEqual(Array(20).fill(200));
     // The year reads more days than the month, but nowhere near twenty renders' worth.
     expect(await read()).toBeLessThan(3 * one);
-  });
-});
-
-describe("the kept copy of a page", () => {
-  test("is keyed by the parameters the page uses: other query strings are the same page", async () => {
-    // With the clock standing still each render costs 1 ms of a budget of 2: a third render is refused.
-    const t = await app({ pageRenderBudgetMs: 2 });
-    await fill(t, await findablePlayer(t, "Steady"), LEADING.slice(0, 3), daysBack(2, 0));
-    const first = await t.request("/u/Steady");
-    expect(first.status).toBe(200);
-    const html = await first.text();
-    for (const query of ["?a=1", "?a=2&b=3", `?profile=${"f".repeat(32)}`, "?range=7", "?period=decade", "?x=<y>"]) {
-      const res = await t.request(`/u/Steady${query}`);
-      expect({ query, status: res.status }).toEqual({ query, status: 200 });
-      expect(await res.text()).toBe(html);
-    }
-    // A group that does not exist is one more page (answered 404), kept as such.
-    for (let i = 0; i < 3; i++) expect((await t.request("/u/Steady?group=nothing-here")).status).toBe(404);
-    // Two renders spent (the page and the missing group): a new page is over the budget.
-    const over = await t.request("/u/Steady?period=month");
-    expect(over.status).toBe(429);
-    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-});
-
-describe("an account's render budget", () => {
-  test("is spent by anyone's renders of its pages and badges, refuses past it, and refills the next minute", async () => {
-    const t = await app({ pageRenderBudgetMs: 3 });
-    await fill(t, await findablePlayer(t, "Budgeted"), LEADING.slice(0, 3), daysBack(2, 0));
-    await fill(t, await findablePlayer(t, "Bystander"), LEADING.slice(0, 3), daysBack(2, 0));
-    const status = async (path: string) => (await t.request(path)).status;
-    expect(await status("/u/Budgeted?period=week")).toBe(200);
-    expect(await status("/u/Budgeted?period=month")).toBe(200);
-    expect(await status(`/u/Budgeted/badge/${LEADING[0]}.svg`)).toBe(200);
-    expect(await status("/u/Budgeted?period=year")).toBe(429);
-    expect(await status(`/u/Budgeted/badge/${LEADING[1]}.svg`)).toBe(429);
-    // Kept copies cost nothing; another account's pages have their own budget.
-    expect(await status("/u/Budgeted?period=month")).toBe(200);
-    expect(await status(`/u/Budgeted/badge/${LEADING[0]}.svg`)).toBe(200);
-    expect(await status("/u/Bystander?period=year")).toBe(200);
-    t.clock.advance(60_000);
-    expect(await status("/u/Budgeted?period=year")).toBe(200);
-  });
-});
-
-describe("profiles per account", () => {
-  test("an upload for one more profile than STATS_MAX_PROFILES_PER_ACCOUNT is refused and stores nothing", async () => {
-    const t = await app({ statsMaxProfilesPerAccount: 2 });
-    const p = await uploader(t, { zone: "UTC" });
-    const profiles = ["1", "2", "3"].map((c) => c.repeat(32));
-    const upload = (profileId: string, v: number) =>
-      p.send(
-        envelope(t, {
-          zone: { id: "UTC" },
-          profile: { id: profileId, cuteName: "Kiwi" },
-          counters: [{ profileId, scope: "day", day: TODAY, rows: [{ k: "mining.cap.count", v }] }],
-        }),
-      );
-    expect((await upload(profiles[0]!, 1)).status).toBe(200);
-    expect((await upload(profiles[1]!, 2)).status).toBe(200);
-    const refused = await upload(profiles[2]!, 3);
-    expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("too_many_profiles");
-    const held = (await (await t.request("/v1/stats/profiles", { headers: p.auth })).json()) as {
-      profiles: { id: string }[];
-    };
-    expect(held.profiles.map((x) => x.id).sort()).toEqual([profiles[0]!, profiles[1]!]);
-    const totals = await t.request(`/v1/stats/totals?profile=${profiles[2]}`, { headers: p.auth });
-    expect(((await totals.json()) as { profile: { keys: unknown[] } }).profile.keys).toEqual([]);
-    // The profiles it holds still upload.
-    expect((await upload(profiles[1]!, 4)).status).toBe(200);
   });
 });
 
