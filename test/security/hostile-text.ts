@@ -118,6 +118,9 @@ export const hostile: [string, string][] = [
   ["star levels", fill("[1234✫] ")],
   ["capital tags", fill("\n[SHOUT] [RED] ")],
   ["log chat markers", fill("[System] [CHAT] [CHAT] ")],
+  ["headline doers", fill("\nBED DESTRUCTION > was by by by ")],
+  ["headlines without a doer", fill("\nBED DESTRUCTION > Red Bed was destroyed ")],
+  ["fight clauses", fill("\nSteve bled whilst whilst fighting ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
