@@ -49,9 +49,9 @@ export const CLAUSE_LEAD =
 export const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
 /**
  * A level in front of a name: SkyBlock's [287], and a game's star level with its prestige symbol
- * (issue 36, Bed Wars and SkyWars all-chat: [1234✫], [12✪]).
+ * (issue 36, Bed Wars and SkyWars all-chat: [1234✫], [12✪], and "[12âœ«]" as a log read as Windows-1252 shows it).
  */
-export const LEVEL = "\\[\\d{1,4}[^\\x00-\\x7F\\s\\]]{0,2}\\] ";
+export const LEVEL = "\\[\\d{1,4}[^\\x00-\\x7F\\s\\]]{0,3}\\] ";
 /** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */
 export const EMBLEM = "(?:[^\\x00-\\x7F\\s] )";
 /** The start of a line, or of a chat line inside a game-log line ("... [CHAT] Party > ..."). */

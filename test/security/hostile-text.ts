@@ -121,6 +121,9 @@ export const hostile: [string, string][] = [
   ["headline doers", fill("\nBED DESTRUCTION > was by by by ")],
   ["headlines without a doer", fill("\nBED DESTRUCTION > Red Bed was destroyed ")],
   ["fight clauses", fill("\nSteve bled whilst whilst fighting ")],
+  ["codes read as Windows-1252", fill("Â§b[MVPÂ§c+Â§b] ")],
+  ["lone Windows-1252 marks", fill("ÂÂ")],
+  ["star levels read as Windows-1252", fill("[1234âœ«] ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
