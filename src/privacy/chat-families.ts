@@ -99,7 +99,8 @@ export const allChat: Family = {
   doc: "All-chat: with a level ([58] Name: ...), after [CHAT] in a game log, or a bare line Name: ... when the name looks like one",
   rules: [
     rule(`(?:${START}|(?<![\\w\\]]))${LEVEL}${EMBLEM}?(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})(?=: )`),
-    rule(`\\[CHAT\\] ${EMBLEM}?(?<name>${NAME}): `),
+    // A log's chat line's speaker; a heading in capitals ("[CHAT] ONLINE: X, Y") is a system word.
+    rule(`\\[CHAT\\] ${EMBLEM}?(?<name>${NAME}): `, { speaker: true }),
     // A bare line, its speaker by its place: one word at the start of a line (after at most one
     // space and an emblem) before ": " and a message, unless the word is a system word
     // ("Health: +100", "Ability: Throw", "Description: Rendering screen"). Not after a tab
@@ -123,6 +124,12 @@ export const allChat: Family = {
     // A speaker after a server's role or channel tags in words, in any alphabet ("[Leader] X: hi",
     // "[Spy] [Member] X: hi", "[Всем] X: hi").
     rule(`\\] (?<=${START_BEHIND}(?<rank>${WORD_TAG}) )(?:(?<rank2>${WORD_TAG}) )?${EMBLEM}?(?<name>${NAME}): `, {
+      speaker: true,
+    }),
+    // A speaker after one or two tags in capitals, as a game's modes print them (issue 36, minigame
+    // all-chat: "[SPECTATOR] X: gg", "[SHOUT] [RED] X: gg"); a log level or a logger's tag ("[INFO]",
+    // "[CHAT]") is not a rank and drops the match, and a system word is no speaker.
+    rule(`\\] (?<=${START_BEHIND}(?<rank>\\[[A-Z]{2,12}\\]) )(?:(?<rank2>\\[[A-Z]{2,12}\\]) )?(?<name>${NAME}): `, {
       speaker: true,
     }),
     // An emblem and a name alone on a line (a name tag, a player list).

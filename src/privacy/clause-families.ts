@@ -4,7 +4,7 @@
 // level prints a bare "Name verb ...": the structure is the clause (a line's first word before a
 // verb phrase only a person is the subject of), not the server's words.
 
-import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, SUBJECT, type Family } from "./shapes.ts";
+import { anyOf, CLAUSE_LEAD, CLAUSE_START, NAME, P, P2, rule, START, SUBJECT, type Family } from "./shapes.ts";
 
 /**
  * After a "Player" label: a word in lower case ("Player X muted.", "Player X has been added"), or
@@ -63,6 +63,8 @@ export const clause: Family = {
   family: "clause",
   gate: anyOf(
     "layer ",
+    "fighting",
+    "escape",
     "formerly known as",
     " was ",
     " were ",
@@ -176,10 +178,17 @@ export const clause: Family = {
       `${CLAUSE_START}${P}'s [a-z ]{2,30}? (?:was|were|got) [a-z' -]{2,60}? by (?:(?:a|an|the) |${P2}(?:'s |(?=${DOER_END})))`,
       { speaker: true },
     ),
-    // Whoever a fight was with, after a clause whose subject the rules above read: "X walked into
-    // fire while fighting Y", "X drowned while trying to escape Y", "X was killed while trying to hurt Y".
+    // Whoever did what a game's headline in capitals tells, after "by" (issue 36, minigames): "BED
+    // DESTRUCTION > Red Bed was destroyed by X!", "BED DESTRUCTION > Blue Bed was melted by X's holiday
+    // spirit!", "BED DESTRUCTION > Your bed was destroyed by X". Not an article ("by a Zombie").
+    rule(`${START}[A-Z]{2,16}(?: [A-Z]{2,16})? > [^\\n]{1,80}? by (?!(?:a|an|the) )${P2}(?=${DOER_END})`, {
+      speaker: true,
+    }),
+    // Whoever a fight was with, and the clause's subject (issue 36: a death's victim, whatever the
+    // death's words): "X walked into fire while fighting Y", "X bled to death whilst fighting Y", "X
+    // drowned while trying to escape Y", "X was killed while trying to hurt Y".
     rule(
-      `${CLAUSE_START}${NAME} [a-z' ]{2,80}?(?:while fighting|trying to escape|to escape|trying to hurt|same world as|doomed to fall by|finished by|fired from [^\\n]{1,40}? by) (?<name>${NAME})`,
+      `${CLAUSE_START}(?<name2>${NAME}) [a-z' ]{2,80}?(?:whil(?:e|st) fighting|trying to escape|to escape|trying to hurt|same world as|doomed to fall by|finished by|fired from [^\\n]{1,40}? by) (?<name>${NAME})`,
       { speaker: true },
     ),
   ],
@@ -190,6 +199,8 @@ export const clause: Family = {
     ["§bSkyBlock §8| §aInfo§8: §dKestrel §ehas been promoted to an §dOperator§e.", ["Kestrel"]],
     ["SkyBlock | Info: Goldshard accepted your invite.", ["Goldshard"]],
     ["Player Harmonia has been added to team red.", ["Harmonia"]],
+    ["Harmonia bled to death whilst fighting Nebulous", ["Harmonia", "Nebulous"]],
+    ["§f§lBED DESTRUCTION > §r§9Blue Bed §r§7was destroyed by §r§cRookwood§r§7!", ["Rookwood"]],
   ],
 };
 

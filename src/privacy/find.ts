@@ -14,7 +14,20 @@ const LIST_ITEM = new RegExp(
   "dy",
 );
 
+/**
+ * One entity of a crash report's list, whatever its class ("bll['Name'/56391, ..", "EntityPlayer['Name'/9, ..",
+ * "class_745['Name'/3, .."): the name in quotes, then its numeric id. Read only after a heading whose
+ * list holds players alone (issue 36); looked for by its "['", one pass over the line.
+ */
+const ENTITY = new RegExp(`\\['(?<name>${NAME})'/\\d`, "dg");
+
 const GROUPS = ["", "2", "3"] as const;
+
+/** The rules this step runs besides the families' (for the hostile-input tests). */
+export const findRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "list_item", pattern: LIST_ITEM },
+  { name: "entity", pattern: ENTITY },
+];
 
 /** A word a speaker rule reads that is a label or a log word, not anyone: "Ability", "INFO". */
 const systemWord = (name: string) => SYSTEM_WORDS.has(name.toLowerCase()) || /^[A-Z]+$/.test(name);
@@ -54,6 +67,18 @@ function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: 
         if (!name || NOT_NAMES.has(name.toLowerCase()) || (rule.speaker && systemWord(name))) continue;
         const [start, end] = m.indices!.groups![`name${n}`]!;
         if (hit(name, start, end)) return;
+      }
+      if (rule.entities) {
+        // The rest of the match's line only: a heading without entities costs its own line.
+        const from = m.index + m[0].length;
+        let end = text.indexOf("\n", from);
+        if (end === -1) end = text.length;
+        for (const item of text.slice(from, end).matchAll(ENTITY)) {
+          const name = item.groups!.name!;
+          if (NOT_NAMES.has(name.toLowerCase())) continue;
+          const [start, stop] = item.indices!.groups!.name!;
+          if (hit(name, from + start, from + stop)) return;
+        }
       }
       if (rule.list) {
         let at = m.index + m[0].length;

@@ -272,7 +272,7 @@ export const possessive: Family = {
  */
 export const roster: Family = {
   family: "roster",
-  gate: /eaders?|aster|wners?|embers|oderators|fficers|dmins|[Oo]nline|riends/,
+  gate: /eaders?|aster|wners?|embers|oderators|fficers|dmins|[Oo]nline|ONLINE|riends/,
   doc: "Names after a list heading: Guild Master: X, Party Members: X ● Y, Members: X, Y, There are 2 of a max of 20 players online: X, Y",
   rules: [
     rule(
@@ -294,6 +294,8 @@ export const roster: Family = {
       `: (?<=${START_BEHIND}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?(?:\\[[A-Za-z]{1,16}\\] )?(?:[A-Za-z0-9 ]{0,40} )?(?:[Pp]layers [Oo]nline|[Oo]nline [Pp]layers)(?: \\(\\d{1,4}(?:/\\d{1,4})?\\))?: )`,
       { list: true },
     ),
+    // Who is in the lobby, as Hypixel's /who answers (issue 36): "ONLINE: X, Y, Z", in a game log too.
+    rule(`: (?<=${START_BEHIND}ONLINE: )`, { list: true }),
     // The same role with the name after "is" (issue 36, island plugins): "X's Island Owner is Y."
     rule(`(?:Leader|Master|Owner|leader|master|owner) is (?:now )?${P}(?=[ \\t]{0,4}(?:[.!]|$))`),
   ],

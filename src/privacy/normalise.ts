@@ -17,6 +17,12 @@ const invisible = (c: number) =>
 const spaceLike = (c: number) =>
   c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
 
+/**
+ * The "Â" a UTF-8 log read as Windows-1252 puts before each code (issue 36: "[CHAT] Â§7Steve Â§ehas
+ * joined", as logs pasted from Windows show them): dropped with the code after it.
+ */
+const mojibake = (text: string, i: number, c: number) => c === 0xc2 && text.charCodeAt(i + 1) === SECTION;
+
 export type Plain = {
   /** The text without codes or invisible characters, look-alike spaces as plain spaces. */
   plain: string;
@@ -45,7 +51,7 @@ export function normalise(text: string): Plain {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === SECTION || invisible(c) || spaceLike(c)) {
+    if (c === SECTION || invisible(c) || spaceLike(c) || mojibake(text, i, c)) {
       // Copy the run of ordinary characters before this one in one piece.
       out += text.slice(from, i);
       if (spaceLike(c)) {

@@ -15,11 +15,17 @@ export const RANK_TAG = "\\[[A-Z][A-Z0-9]{0,11}(?: [A-Z0-9]{1,8})?\\+{0,3}\\]";
 export const SERVER_RANK =
   "\\[(?:VIP\\+?|MVP\\+{0,2}|YOUTUBE|YT|PIG\\+{3}|INNIT|MOJANG|EVENTS|MCP|GM|ADMIN|MOD|HELPER|JR HELPER|OWNER|BUILD TEAM|STAFF)\\]";
 /**
+ * A game log's chat marker is never a rank (issue 36): in "[12:00:00] [Render thread/INFO]: [System]
+ * [CHAT] X was slain by Y" the player stands after "[CHAT] ", where START and CLAUSE_LEAD look for it;
+ * read as a rank tag it would take the line's start and drop the match.
+ */
+export const NOT_LOG_TAG = "(?!\\[CHAT\\])";
+/**
  * A player before a word, read backwards from that word (issue 36): a rule written as
  * "word(?<=SUBJECT word)" is tried only where its word stands, not at every position of a 32 KiB
  * report, and finds the same player (rank tag allowed) as a rule starting with P.
  */
-export const SUBJECT = `(?<![A-Za-z0-9_'\\]])(?:(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})`;
+export const SUBJECT = `(?<![A-Za-z0-9_'\\]])(?:${NOT_LOG_TAG}(?<rank>${RANK_TAG}) ?)?(?<name>${NAME})`;
 /** The start of a line or of a chat line, inside a look-behind (see SUBJECT). */
 export const START_BEHIND = "(?:^|\\[CHAT\\] )[ \\t]{0,40}";
 /**
@@ -41,8 +47,11 @@ export const CLAUSE_LEAD =
   "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?";
 /** A clause's start, then a "Player" label if there is one. */
 export const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
-/** A SkyBlock level in front of a name: [287] */
-export const LEVEL = "\\[\\d{1,3}\\] ";
+/**
+ * A level in front of a name: SkyBlock's [287], and a game's star level with its prestige symbol
+ * (issue 36, Bed Wars and SkyWars all-chat: [1234✫], [12✪], and "[12âœ«]" as a log read as Windows-1252 shows it).
+ */
+export const LEVEL = "\\[\\d{1,4}[^\\x00-\\x7F\\s\\]]{0,3}\\] ";
 /** One symbol (an emblem, a music note, a class sign) and a space in front of a name: "☢ ". */
 export const EMBLEM = "(?:[^\\x00-\\x7F\\s] )";
 /** The start of a line, or of a chat line inside a game-log line ("... [CHAT] Party > ..."). */
@@ -56,7 +65,8 @@ export const CODE = "§[0-9a-fA-Fk-oK-OrR]";
 export const CHANNEL = "Party|Guild|Officer|Co-op|Coop|Friend|P|G|O|C|CC|GC|PC|OC";
 
 /** A player as chat prints them: level, emblem, rank tag, then the name. */
-export const player = (n = "") => `(?:${LEVEL})?${EMBLEM}?(?:(?<rank${n}>${RANK_TAG}) ?)?(?<name${n}>${NAME})`;
+export const player = (n = "") =>
+  `(?:${LEVEL})?${EMBLEM}?(?:${NOT_LOG_TAG}(?<rank${n}>${RANK_TAG}) ?)?(?<name${n}>${NAME})`;
 export const P = player();
 export const P2 = player("2");
 
@@ -65,7 +75,15 @@ export const P2 = player("2");
  * `shape`: the rule names no player but only other players' chat has its shape ("Party > hi"):
  * the denylist refuses it, the scrubber has nothing to replace.
  */
-export type Rule = { pattern: RegExp; list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean };
+export type Rule = {
+  pattern: RegExp;
+  list?: boolean;
+  /** Every entity of a crash report's list after the match, to its line's end, is a player: `X['Name'/12`. */
+  entities?: boolean;
+  raw?: boolean;
+  shape?: boolean;
+  speaker?: boolean;
+};
 export type Family = {
   family: string;
   doc: string;
@@ -81,7 +99,7 @@ export type Family = {
 
 export const rule = (
   source: string,
-  opts: { list?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean } = {},
+  opts: { list?: boolean; entities?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean } = {},
 ): Rule => ({
   pattern: new RegExp(source, "dgm"),
   ...opts,

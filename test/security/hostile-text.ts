@@ -4,6 +4,7 @@
 import { chatBlockRules } from "../../src/privacy/chat-block.ts";
 import { allRules } from "../../src/privacy/families.ts";
 import { uuidRules } from "../../src/privacy/denylist.ts";
+import { findRules } from "../../src/privacy/find.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
 
 const SIZE = 32 * 1024;
@@ -104,6 +105,25 @@ export const hostile: [string, string][] = [
   ["indented ats", `${" ".repeat(SIZE - 4)}at x`],
   ["a chat block", `Party > Steve: hi\n${fill("Alex » hi\n")}`],
   ["a chat block of prefixes", fill("Essentials » Reloaded.\n")],
+  // Crash reports and logs as players paste them (issue 36, batch 10's round).
+  ["an entity list", `\tAll players: 9999 total; [${fill("bll['Steve_99'/1, l='MpServer', x=0.5], ")}`],
+  ["entity lists without entities", fill("\tAll players: ")],
+  ["entity quotes", `All players: ${fill("['")}`],
+  ["player classes", fill("PlayerPlayerPlayer['")],
+  ["player classes without a name", fill("EntityPlayer['Steve_99 ")],
+  ["server entities", fill("](Steve at ")],
+  ["entity names", fill("\tEntity Type: minecraft:zombie\n\tEntity ID: 1\n\tEntity Name: ")],
+  ["entity names without end", fill("\tEntity Name: Steve_99 ")],
+  ["who lists", fill("ONLINE: Steve, ")],
+  ["star levels", fill("[1234✫] ")],
+  ["capital tags", fill("\n[SHOUT] [RED] ")],
+  ["log chat markers", fill("[System] [CHAT] [CHAT] ")],
+  ["headline doers", fill("\nBED DESTRUCTION > was by by by ")],
+  ["headlines without a doer", fill("\nBED DESTRUCTION > Red Bed was destroyed ")],
+  ["fight clauses", fill("\nSteve bled whilst whilst fighting ")],
+  ["codes read as Windows-1252", fill("Â§b[MVPÂ§c+Â§b] ")],
+  ["lone Windows-1252 marks", fill("ÂÂ")],
+  ["star levels read as Windows-1252", fill("[1234âœ«] ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
@@ -113,6 +133,7 @@ export function privacyRules(): [string, RegExp][] {
     ...uuidRules.map((r, i) => [`${r.name}#${i}`, r.pattern] as [string, RegExp]),
     ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...chatBlockRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...findRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
 }
 
