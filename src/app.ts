@@ -43,7 +43,7 @@ import { recapRoutes } from "./recaps/recaps.routes.ts";
 import { lifetimeMemo, type LifetimeMemo } from "./stats/lifetime-memo.ts";
 import { workGate } from "./http/work-gate.ts";
 import { cardRoutes } from "./cards/cards.routes.ts";
-import type { OpenApiDocument } from "./web/api-reference.tsx";
+import type { OpenApiDocument } from "./web/api-schema.ts";
 import { errorPageResponse } from "./web/error-page.ts";
 import { itemNames } from "./items/item-names.ts";
 import { heldKeys } from "./stats/key-cap.ts";

@@ -7,7 +7,7 @@ import { requireAccount } from "./accounts.ts";
 import { SettingsChangeBody, SettingsDocument } from "./settings.schema.ts";
 import { pageToken, rotateShare, status, stopSharing, type MeDeps } from "./me.ts";
 import { EmptyBody, PageTokenAnswer, ShareAnswer, StatusAnswer } from "./accounts.schema.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 
 /**
  * `authenticate` is auth's token check, handed in by createApp: auth builds on accounts (a session

@@ -10,7 +10,7 @@ import type { Config } from "../config.ts";
 import { imageProxy, type AssetDeps, type Image } from "./image-proxy.ts";
 import { etagMatches } from "../http/etag.ts";
 import { TEXTURE_HASH } from "../upstream/textures.ts";
-import { answers, refuses, PNG_ANSWERS } from "../http/openapi.ts";
+import { answers, refuses, PNG_ANSWERS } from "../http/route-detail.ts";
 
 /** Id patterns (the file name is the id plus ".png"). */
 export const HEAD_ID = "[0-9a-f]{32}";

@@ -9,7 +9,7 @@ import { deviceLabel } from "./device-label.ts";
 import { createChallenge, devSignIn, verify, type SignInDeps } from "./sign-in.ts";
 import { ChallengeAnswer, ChallengeBody, DevSignInBody, SignInAnswer, VerifyBody } from "./auth.schema.ts";
 import type { Config } from "../config.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 
 export function authRoutes(deps: SignInDeps & { config: Config }) {
   const limit = { name: "auth", perWindow: deps.config.authRateLimit, windowMs: 60_000 };

@@ -8,7 +8,7 @@ import type { Clock } from "../clock.ts";
 import { authGuard } from "../auth/auth-guard.ts";
 import { validBody } from "../http/valid-body.ts";
 import { etagMatches } from "../http/etag.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { Config } from "../config.ts";

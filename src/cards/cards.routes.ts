@@ -12,7 +12,7 @@ import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { ApiError } from "../http/errors.ts";
-import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
+import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/route-detail.ts";
 import { accountByName, accountByShareKey } from "../accounts/accounts.ts";
 import { readsOf } from "../db/database.ts";
 import { keysWithLifetime, latestProfile, listProfiles, profilesState } from "../stats/fold.ts";

@@ -13,7 +13,7 @@ import { Type as T } from "@sinclair/typebox";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { ApiError } from "../http/errors.ts";
-import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
+import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/route-detail.ts";
 import { accountByName } from "../accounts/accounts.ts";
 import type { Boards } from "../boards/definitions.ts";
 import { boardPlace } from "../boards/place.ts";

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { Catalogue } from "./catalogue.ts";
 import { etagMatches } from "../http/etag.ts";
 import { CATALOGUE_ANSWERS } from "./catalogue.schema.ts";
-import { answers } from "../http/openapi.ts";
+import { answers } from "../http/route-detail.ts";
 
 export function catalogueRoutes(catalogue: Catalogue) {
   const headers = {

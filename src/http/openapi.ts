@@ -1,11 +1,12 @@
 // The OpenAPI document (GET /v1/openapi.json), built from the routes themselves: each route's
 // TypeBox schemas (the ones its validBody, params, query and response checks use) become its
 // request body, parameters and answers, so the description cannot drift from what is enforced.
-// A route names the refusals it can give with `refuses(...)` in its `detail`; the refusals every
+// A route names the refusals it can give with `refuses(...)` (route-detail.ts) in its `detail`; the refusals every
 // route of a kind gives (a body route's invalid_body, a signed-in route's unauthorized, ...) are
 // added here. Every refusal is described with the one error shape and, per status, its codes.
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { errorStatus, type ErrorCode } from "./errors.ts";
+import { ANSWERS, DESCRIBED, EXAMPLES, REFUSES, type Refusals } from "./route-detail.ts";
 import {
   optionalTokenOf,
   PERSONAL_TOKEN_SCHEME,
@@ -15,37 +16,14 @@ import {
   tokenSecurity,
 } from "./openapi-tokens.ts";
 
-export const REFUSES = "x-tally-refuses";
-const EXAMPLES = "x-tally-examples";
-const ANSWERS = "x-tally-answers";
-const DESCRIBED = "x-tally-described";
-
-type Extra = Partial<Record<ErrorCode, Record<string, TSchema>>>;
-type Refusals = { codes: ErrorCode[]; extra: Extra };
 type Json = Record<string, unknown>;
+type Route = { method: string; path: string; hooks?: Record<string, unknown> };
+type Detail = { hide?: boolean; tags?: string[]; summary?: string; description?: string; [k: string]: unknown };
 
-/**
- * For a route's `detail`: the refusals its handler can give besides those every route of its kind
- * gives. A trailing object names fields answered beside `error` for a code (e.g. the current
- * settings on a 409 conflict).
- */
-export function refuses(...codes: (ErrorCode | Extra)[]): object {
-  const refusals: Refusals = { codes: [], extra: {} };
-  for (const c of codes) {
-    if (typeof c === "string") refusals.codes.push(c);
-    else Object.assign(refusals.extra, c);
-  }
-  return { [REFUSES]: refusals };
-}
-
-/** For a route's `detail`: an example request body and examples of answers by status (from fixtures/). */
-export function examples(e: { body?: unknown; answers?: Record<number, unknown> }): object {
-  return { [EXAMPLES]: e };
-}
-
-/** For a route's `detail`: answers it gives as a Response of its own (no `response` schema to check). */
-export function answers(responses: Record<number, unknown>): object {
-  return { [ANSWERS]: responses };
+/** Whether the document describes a route: every /v1/ route and those marked DESCRIBED_OUTSIDE_V1, unless hidden. */
+export function isDescribed(route: Route): boolean {
+  const detail = (route.hooks?.detail ?? {}) as Detail;
+  return !detail.hide && (route.path.startsWith("/v1/") || detail[DESCRIBED] === true);
 }
 
 /** The error shape, with the codes a response of one status may carry. */
@@ -73,31 +51,6 @@ export function errorSchema(codes: readonly string[], extra: Record<string, TSch
     },
   };
 }
-
-/** The answers of an image route (http/etag.ts answers 304 to a matching If-None-Match). */
-/**
- * For a route's `detail` outside /v1/ that the document describes all the same (a page's preview
- * image or badge: files other sites embed by address).
- */
-export const DESCRIBED_OUTSIDE_V1 = { [DESCRIBED]: true } as const;
-
-/** Whether the document describes a route: every /v1/ route and those marked DESCRIBED_OUTSIDE_V1, unless hidden. */
-export function isDescribed(route: Route): boolean {
-  const detail = (route.hooks?.detail ?? {}) as Detail;
-  return !detail.hide && (route.path.startsWith("/v1/") || detail[DESCRIBED] === true);
-}
-
-export const PNG_ANSWERS = {
-  200: {
-    description: "The image.",
-    headers: { ETag: { schema: { type: "string" } } },
-    content: { "image/png": { schema: { type: "string", format: "binary" } } },
-  },
-  304: { description: "Not modified: the If-None-Match ETag is current." },
-};
-
-type Route = { method: string; path: string; hooks?: Record<string, unknown> };
-type Detail = { hide?: boolean; tags?: string[]; summary?: string; description?: string; [k: string]: unknown };
 
 /** A TypeBox schema as plain JSON Schema (its symbol-keyed marks dropped). */
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema)) as Json;

@@ -12,7 +12,7 @@ import { findPlayer, summarise, type PlayerDeps } from "./players.ts";
 import { NameParams, PlayerAnswer, PlayerProfiles, PlayerSummary, ProfilesDocument } from "./profiles.schema.ts";
 import { ApiError } from "../http/errors.ts";
 import { Type as T } from "@sinclair/typebox";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 import { NAME_REFUSALS, PROFILE_REFUSALS } from "./profiles.schema.ts";
 
 const UUID = /^[0-9a-f]{32}$/;

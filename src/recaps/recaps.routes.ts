@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { authGuard } from "../auth/auth-guard.ts";
 import { ApiError } from "../http/errors.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 import { recapPeriods, revokeRecap, shareRecap } from "./recaps.ts";
 import { RecapList, RecapParams, RecapShare } from "./recaps.schema.ts";
 

@@ -11,7 +11,7 @@ import { enforceRateLimit } from "../http/rate-limit.ts";
 import { cachedPseudonymKey } from "../privacy/pseudonym.ts";
 import { receiveReport, requireTool } from "./intake.ts";
 import { ReportAnswer, ReportBody, ReportParams } from "./reports.schema.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 
 const HOUR_MS = 3_600_000;
 

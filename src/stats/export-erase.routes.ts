@@ -6,7 +6,7 @@ import { csvHeaders, csvStream } from "./export-csv.ts";
 import type { ExportGate } from "./export-gate.ts";
 import { eraseAccount, eraseData, type EraseAlso } from "./erase.ts";
 import { AccountErased, CSV_ANSWERS, DataErased, EXPORT_ANSWERS } from "./export-erase.schema.ts";
-import { answers, refuses } from "../http/openapi.ts";
+import { answers, refuses } from "../http/route-detail.ts";
 
 /** The exports take a token with the `export` scope; the erasures take the mod's sign-in only. */
 const TOKEN_SCOPES = { "GET /v1/stats/export": ["export"], "GET /v1/stats/export.csv": ["export"] } as const;

@@ -18,7 +18,7 @@ import {
   SeriesQuery,
   TotalsAnswer,
 } from "./fold.schema.ts";
-import { examples } from "../http/openapi.ts";
+import { examples } from "../http/route-detail.ts";
 import totalsExample from "../../fixtures/totals/totals.json";
 import seriesExample from "../../fixtures/totals/series-mining.json";
 import daysExample from "../../fixtures/totals/days.json";

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { authGuard } from "../auth/auth-guard.ts";
 import { PendingBody } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 import { importFile, type ImportDeps } from "./import.ts";
 import { IMPORT_REFUSALS, ImportAnswer, ImportQuery } from "./import.schema.ts";
 

@@ -9,7 +9,7 @@ import { Envelope } from "../wire/envelope.ts";
 import { IngestAnswer } from "./ingest.schema.ts";
 import { ingest, type IngestDeps } from "./ingest.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import { examples, refuses } from "../http/openapi.ts";
+import { examples, refuses } from "../http/route-detail.ts";
 import { INGEST_REFUSALS } from "./ingest.schema.ts";
 import firstDay from "../../fixtures/uploads/01-first-day.json";
 import firstDayAnswer from "../../fixtures/uploads/01-first-day.answer.json";

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { readGuard, type ReadGuardDeps } from "../tokens/read-guard.ts";
 import { requireAccount } from "../accounts/accounts.ts";
-import { examples } from "../http/openapi.ts";
+import { examples } from "../http/route-detail.ts";
 import { dayIn } from "../wire/day.ts";
 import { queryDay } from "./query-days.ts";
 import type { FoldDeps } from "./fold.ts";

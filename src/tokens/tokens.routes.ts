@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { authGuard } from "../auth/auth-guard.ts";
 import { validBody } from "../http/valid-body.ts";
-import { refuses } from "../http/openapi.ts";
+import { refuses } from "../http/route-detail.ts";
 import { createToken, listTokens, revokeAllTokens, revokeToken, type TokenDeps } from "./tokens.ts";
 import { CreatedToken, CreateTokenBody, RevokedAnswer, TokenIdParams, TokensAnswer } from "./tokens.schema.ts";
 

@@ -22,7 +22,7 @@ import { notFoundAnswer } from "./not-found.tsx";
 import { formatValue } from "./format.ts";
 import { PAGE_NAME, pageOwner } from "./page-cookie.ts";
 import { accountByName } from "../accounts/accounts.ts";
-import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/openapi.ts";
+import { answers, DESCRIBED_OUTSIDE_V1 } from "../http/route-detail.ts";
 import { badgeSvg } from "../cards/badge.ts";
 import { BADGE_ANSWERS, HTML_REFUSALS, badgeImage } from "../cards/image-response.ts";
 

@@ -16,7 +16,7 @@ import { Type as T } from "@sinclair/typebox";
 import { accountByName } from "../accounts/accounts.ts";
 import { listProfiles, profilesState } from "../stats/fold.ts";
 import { ApiError, errorBody } from "../http/errors.ts";
-import { answers, refuses } from "../http/openapi.ts";
+import { answers, refuses } from "../http/route-detail.ts";
 import { etagMatches } from "../http/etag.ts";
 import { enforceRateLimit, meterRequest } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";

@@ -5,7 +5,8 @@ import { Elysia } from "elysia";
 import { hashedAssets, IMMUTABLE } from "./assets.ts";
 import { markdownPage, markdownPaths, type MarkdownPath } from "./markdown.ts";
 import { Layout, sync } from "./layout.tsx";
-import { ApiReferencePage, type OpenApiDocument } from "./api-reference.tsx";
+import { ApiReferencePage } from "./api-reference.tsx";
+import type { OpenApiDocument } from "./api-schema.ts";
 import { encoded, htmlPage } from "./respond.ts";
 import { NotFoundPage } from "./not-found.tsx";
 

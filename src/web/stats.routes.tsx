@@ -1,16 +1,10 @@
 // GET /u/<name> (a page its owner made findable, or the owner's own page through its page token)
 // and GET /s/<key> (a share link: never cached, never indexed; a rotated key answers 404).
 // A page that does not exist for this visitor answers exactly like a name nobody holds.
+// What only the owner gets (the page link spent, their parts of the page, the CSV) is owner-page.ts.
 import { Elysia } from "elysia";
 import { listView, statsView, type PageFrame } from "./stats-reads.ts";
-import {
-  accountByName,
-  accountByPageCookie,
-  accountByShareKey,
-  mintPageToken,
-  takePageLink,
-  type Account,
-} from "../accounts/accounts.ts";
+import { accountByName, accountByPageCookie, accountByShareKey, type Account } from "../accounts/accounts.ts";
 import { listProfiles, profilesState } from "../stats/fold.ts";
 import {
   namePageSecret,
@@ -26,17 +20,15 @@ import { StatsPage, type StatsView } from "./stats-view.tsx";
 import type { KeyFigure } from "./key-figure.ts";
 import { KeyListPage } from "./key-list-view.tsx";
 import { NotFoundPage } from "./not-found.tsx";
-import { HeadlineForm } from "./headline-view.tsx";
-import { BadgeSnippets, statsPreview } from "../cards/preview.tsx";
-import { csvHeaders, csvStream } from "../stats/export-csv.ts";
+import { statsPreview } from "../cards/preview.tsx";
 import type { ExportGate } from "../stats/export-gate.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { etagMatches } from "../http/etag.ts";
 import { renderBudget } from "./page-cache.ts";
 import { pageParams, pageParamsKey, type PageParams } from "./page-params.ts";
-import { cookieOf, PAGE_COOKIE, pageCookieHeader } from "./page-cookie.ts";
-import { ownerTokens } from "./tokens-page.routes.tsx";
+import { cookieOf, PAGE_COOKIE } from "./page-cookie.ts";
+import { dressOwnPage, ownerCsv, spendPageLink } from "./owner-page.ts";
 
 const NAME = /^[A-Za-z0-9_]{1,16}$/;
 const SHARE_KEY = /^[A-Za-z0-9_-]{16,64}$/;
@@ -69,20 +61,6 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
     htmlPage(request, sync(NotFoundPage()), { status: 404, cacheControl: "no-store" });
 
   const hide = { detail: { hide: true } };
-  // The owner's CSV export, through the page cookie (its Path is /u/): the same file as
-  // GET /v1/stats/export.csv. Anyone else gets the page that does not exist.
-  const ownerCsv = async ({ params, request }: { params: { name: string }; request: Request }) => {
-    const cookie = cookieOf(request, PAGE_COOKIE);
-    const own =
-      NAME.test(params.name) && cookie && cookie.length <= 64
-        ? await accountByPageCookie(deps.db, cookie, deps.clock.now())
-        : undefined;
-    if (!own || own.name.toLowerCase() !== params.name.toLowerCase()) return notFound(request);
-    const stream = await deps.exports.open(own.uuid, request.signal, (end) =>
-      csvStream(deps.db, own.uuid, deps.config.exportPageRows, end),
-    );
-    return new Response(stream, { headers: { ...csvHeaders(own.uuid), vary: "cookie" } });
-  };
   const limit = { name: "pages", perWindow: deps.config.pageRateLimit, windowMs: 60_000 };
   const cache = deps.pages;
   /** A render of one account's page, within that account's render budget (whoever asks). */
@@ -143,46 +121,9 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
         if (!NAME.test(name)) return notFound(request);
         const now = deps.clock.now();
 
-        // A page link from the mod: spend it for a cookie of its own kind (which ends at a fixed time
-        // and is never taken as a link), then show the clean address.
+        // A page link from the mod: spent for a cookie, then the clean address (owner-page.ts).
         const token = url.searchParams.get("t");
-        if (token !== null) {
-          const maxAgeMs = deps.config.pageCookieTtlMs;
-          const traded =
-            token.length <= 64
-              ? await deps.db.transaction(async (tx) => {
-                  // Only a link of the page named: another account's link is left as it was.
-                  const link = await takePageLink(tx, token, now, name);
-                  if (!link) return undefined;
-                  const cookie = await mintPageToken(
-                    tx,
-                    { uuid: link.account.uuid, sessionId: link.sessionId, kind: "cookie" },
-                    now,
-                    maxAgeMs,
-                  );
-                  return { owner: link.account, pageToken: cookie.token };
-                })
-              : undefined;
-          if (traded) {
-            const { owner, pageToken } = traded;
-            const cookie = pageCookieHeader(owner.name, pageToken, maxAgeMs, secure);
-            return new Response(null, {
-              status: 303,
-              headers: {
-                location: `/u/${encodeURIComponent(owner.name)}`,
-                "set-cookie": cookie,
-                "cache-control": "no-store",
-                "referrer-policy": "no-referrer",
-              },
-            });
-          }
-          const holder = await accountByName(deps.db, name);
-          if (!holder?.findable) return notFound(request);
-          return new Response(null, {
-            status: 303,
-            headers: { location: `/u/${encodeURIComponent(holder.name)}`, "cache-control": "no-store" },
-          });
-        }
+        if (token !== null) return (await spendPageLink(deps, token, name, now, secure)) ?? notFound(request);
 
         const cookie = cookieOf(request, PAGE_COOKIE);
         const own = cookie && cookie.length <= 64 ? await accountByPageCookie(deps.db, cookie, now) : undefined;
@@ -233,32 +174,9 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
             handleOf,
             undefined,
             async (view) => {
-              // A findable page tells link unfurlers what it shows; the owner gets badge snippets.
+              // A findable page tells link unfurlers what it shows; the owner gets the owner's parts.
               if (account.findable) previewed(view, account, account.name);
-              const h = view.headline!;
-              const figures = h.keys.map((key, i) => ({ key, label: h.figures[i]!.label }));
-              view.badges = sync(
-                BadgeSnippets({
-                  baseUrl: deps.config.baseUrl,
-                  name: account.name,
-                  findable: account.findable,
-                  figures,
-                }),
-              );
-              view.tokens = await ownerTokens(deps, account, cookie!);
-              // The owner chooses the headline among the figures the page shows and those chosen before.
-              const chosen = account.headlineKeys;
-              view.headlineForm = sync(
-                HeadlineForm({
-                  action: `/u/${encodeURIComponent(account.name)}/headline`,
-                  chosen,
-                  figures: [
-                    ...view.profileKeys,
-                    ...view.accountKeys,
-                    ...[...view.all.p, ...view.all.a].filter((f) => chosen.includes(f.key)),
-                  ],
-                }),
-              );
+              await dressOwnPage(deps, view, account, cookie!);
             },
           ),
         );
@@ -303,5 +221,9 @@ export function statsPageRoutes(deps: StatsPageDeps & { exports: ExportGate }) {
       },
       hide,
     )
-    .get("/u/:name/export.csv", ownerCsv, hide);
+    .get(
+      "/u/:name/export.csv",
+      async ({ params, request }) => (await ownerCsv(deps, params.name, request)) ?? notFound(request),
+      hide,
+    );
 }

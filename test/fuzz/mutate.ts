@@ -585,11 +585,16 @@ const totalWeight = mutations.reduce((n, m) => n + m.weight, 0);
 
 // ---------------------------------------------------------------------------------------------
 
-/** Request n of the run `seed`: a valid upload with one hostile change (or a replay of an earlier request). */
-export function fuzzRequest(seed: number, n: number, ctx: FuzzContext): FuzzRequest {
+/**
+ * Request n of the run `seed`: a valid upload with one hostile change (or a replay of an earlier
+ * request). `from`: the first request the database saw (a part of a run split over test files), so a
+ * replay sends again one this database was sent; 0 (the whole run) gives the same stream as before.
+ */
+export function fuzzRequest(seed: number, n: number, ctx: FuzzContext, from = 0): FuzzRequest {
   const r = rng(requestSeed(seed, n));
   // An earlier request sent again, byte for byte: a duplicate if it was accepted, refused again if not.
-  if (n > 0 && r.chance(0.03)) return { ...fuzzRequest(seed, r.int(n), ctx), n, kind: "replay" };
+  if (n > 0 && r.chance(0.03) && n > from)
+    return { ...fuzzRequest(seed, from + r.int(n - from), ctx, from), n, kind: "replay" };
   let roll = r.next() * totalWeight;
   const mutation = mutations.find((m) => (roll -= m.weight) < 0) ?? mutations[0]!;
   const plan: Plan = { kind: mutation.kind, env: validEnvelope(r, n, seed, ctx), raw: new Map() };
