@@ -20,18 +20,8 @@
 import { allChat, channelLine, rankTag, tabList, whisper } from "./chat-families.ts";
 import { action, dungeon, label, party } from "./team-families.ts";
 import { auction, friend, invite, moderation, npcVocative, reward, teleport, trade } from "./social-families.ts";
-import {
-  command,
-  groupVerb,
-  joinedLine,
-  membership,
-  possessive,
-  refusal,
-  roster,
-  socialBetween,
-  socialDone,
-  transfer,
-} from "./membership-families.ts";
+import { command, groupVerb, joinedLine, membership, possessive, roster, transfer } from "./membership-families.ts";
+import { refusal, socialBetween, socialDone } from "./social-verb-families.ts";
 import { angleChat, clause, serverWhisper, teleportRequest } from "./clause-families.ts";
 import { crashReport } from "./log-families.ts";
 import { profileOwner } from "./profile-families.ts";
