@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { testApp, type TestApp } from "../support/app.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { servedInChromium, VIEWS, type Served } from "../support/browser.ts";
 import { pageLink } from "../web/seed.ts";
 import { seedRecapPlayer } from "./seed-recap.ts";
 
@@ -50,12 +50,7 @@ afterAll(async () => {
 const OCTOBER = ["Time played: #1 of 2", "Kills: #2 of 4"];
 
 async function shoot(name: string, path: string, withCookie = false, placements: string[] = OCTOBER) {
-  for (const [scheme, width] of [
-    ["light", 1280],
-    ["dark", 1280],
-    ["light", 390],
-    ["dark", 390],
-  ] as const) {
+  for (const [scheme, width] of VIEWS) {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
     if (withCookie) {
       const [k, v] = cookie.split("=");

@@ -140,3 +140,11 @@ export function inChromium<T extends ServableApp>(
   });
   return world;
 }
+
+/** The views every page is looked at in: both themes, on a desktop and on a phone (390 px wide). */
+export const VIEWS = [
+  ["light", 1280],
+  ["dark", 1280],
+  ["light", 390],
+  ["dark", 390],
+] as const;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, type Seeded } from "./seed.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { servedInChromium, VIEWS, type Served } from "../support/browser.ts";
 
 export const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -81,12 +81,7 @@ export async function checkPage(
   path: string,
   opts: { status?: number; see?: (page: Page) => Promise<void>; setup?: (page: Page) => Promise<void> } = {},
 ) {
-  for (const [scheme, width] of [
-    ["light", 1280],
-    ["dark", 1280],
-    ["light", 390],
-    ["dark", 390],
-  ] as const) {
+  for (const [scheme, width] of VIEWS) {
     const v = await visit(path, scheme, opts.setup, width);
     const shot = width === 390 ? `${name}-390` : name;
     try {

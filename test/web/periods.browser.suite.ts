@@ -7,6 +7,7 @@ import { seedPeriodPlayer, LONG_ITEM, PERIOD_OFFSETS, TODAY, type Seeded } from 
 import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
 import { artifacts, expectNoSideways, pagesInChromium, visit, world } from "./browser-world.ts";
+import { VIEWS } from "../support/browser.ts";
 
 pagesInChromium();
 let env: typeof world.env;
@@ -151,12 +152,7 @@ describe("periods, the calendar, charts and rates", () => {
   test("on a Wednesday, the week so far against last week's Monday to Wednesday", async () => {
     env.t.clock.advance(2 * 86_400_000); // Wednesday 3 June
     try {
-      for (const [scheme, width] of [
-        ["light", 1280],
-        ["dark", 1280],
-        ["light", 390],
-        ["dark", 390],
-      ] as const) {
+      for (const [scheme, width] of VIEWS) {
         const v = await visit(`/u/${pat.name}`, scheme, undefined, width);
         try {
           expect(v.status).toBe(200);
