@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pageEnv, alice } from "../web/env.ts";
 import { seedPlayer, pageLink, type Seeded } from "../web/seed.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { openPage, type Served, servedInChromium } from "../support/browser.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts/cards");
 mkdirSync(artifacts, { recursive: true });
@@ -36,7 +36,7 @@ async function open(
   scheme: "light" | "dark",
   opts: { width?: number; height?: number; scale?: number; cookie?: string } = {},
 ) {
-  const context = await browser.newContext({
+  const { page, context, close } = await openPage(browser, {
     colorScheme: scheme,
     viewport: { width: opts.width ?? 1200, height: opts.height ?? 630 },
     deviceScaleFactor: opts.scale ?? 1,
@@ -45,7 +45,6 @@ async function open(
     const [name, value] = opts.cookie.split("=") as [string, string];
     await context.addCookies([{ name, value, url: base }]);
   }
-  const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -61,7 +60,7 @@ async function open(
   const done = async () => {
     for (const r of requests) expect(r.startsWith(`${base}/`)).toBe(true);
     expect(errors).toEqual([]);
-    await context.close();
+    await close();
   };
   return { page, status: res?.status() ?? 0, done };
 }

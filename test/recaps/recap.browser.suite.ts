@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { testApp, type TestApp } from "../support/app.ts";
-import { servedInChromium, VIEWS, type Served } from "../support/browser.ts";
+import { openPage, type Served, servedInChromium, VIEWS } from "../support/browser.ts";
 import { pageLink } from "../web/seed.ts";
 import { seedRecapPlayer } from "./seed-recap.ts";
 
@@ -51,12 +51,11 @@ const OCTOBER = ["Time played: #1 of 2", "Kills: #2 of 4"];
 
 async function shoot(name: string, path: string, withCookie = false, placements: string[] = OCTOBER) {
   for (const [scheme, width] of VIEWS) {
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+    const { page, context, close } = await openPage(browser, { colorScheme: scheme, viewport: { width, height: 800 } });
     if (withCookie) {
       const [k, v] = cookie.split("=");
       await context.addCookies([{ name: k!, value: v!, url: `${base}/u/${NAME}` }]);
     }
-    const page = await context.newPage();
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
@@ -80,7 +79,7 @@ async function shoot(name: string, path: string, withCookie = false, placements:
       const part = `${name}-placements${width === 390 ? "-390" : "-1280"}-${scheme}.png`;
       await section.screenshot({ path: join(artifacts, part) });
     } finally {
-      await context.close();
+      await close();
     }
   }
 }

@@ -8,7 +8,7 @@ setDefaultTimeout(120_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { openPage, type Served, servedInChromium } from "../support/browser.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
     await s.page.fill("input[name=name]", "Cheating_Carl");
     await Promise.all([s.page.waitForURL(/done=excluded/), s.page.click("text=Exclude from every board")]);
   } finally {
-    await s.context.close();
+    await s.close();
   }
   t.clock.set("2026-11-18T12:30:00Z");
 });
@@ -51,11 +51,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Session = { context: BrowserContext; page: Page; requests: string[]; errors: string[] };
+type Session = { context: BrowserContext; page: Page; requests: string[]; errors: string[]; close(): Promise<void> };
 
 async function signIn(scheme: "light" | "dark", width: number): Promise<Session> {
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 900 } });
-  const page = await context.newPage();
+  const { page, context, close } = await openPage(browser, { colorScheme: scheme, viewport: { width, height: 900 } });
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -66,7 +65,7 @@ async function signIn(scheme: "light" | "dark", width: number): Promise<Session>
   expect(new URL(page.url()).pathname).toBe("/admin/login");
   await page.fill("#token", ADMIN);
   await Promise.all([page.waitForURL(base + "/admin/reports"), page.click("button[type=submit]")]);
-  return { context, page, requests, errors };
+  return { context, page, requests, errors, close };
 }
 
 const boardNames = async (page: Page) => {
@@ -106,7 +105,7 @@ describe("the Boards section of the maintainers' page", () => {
         expect(s.errors).toEqual([]);
         await s.page.screenshot({ path: join(artifacts, `admin-boards-1280-${scheme}.png`), fullPage: true });
       } finally {
-        await s.context.close();
+        await s.close();
       }
     }
   });
@@ -136,7 +135,7 @@ describe("the Boards section of the maintainers' page", () => {
       expect(await s.page.locator("[role=alert]").innerText()).toBe("No account on this service is named Nobody_Here.");
       await s.page.screenshot({ path: join(artifacts, "admin-boards-1280-unknown.png"), fullPage: true });
     } finally {
-      await s.context.close();
+      await s.close();
     }
   });
 
@@ -147,7 +146,7 @@ describe("the Boards section of the maintainers' page", () => {
       expect(await s.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await s.page.screenshot({ path: join(artifacts, "admin-boards-390-dark.png"), fullPage: true });
     } finally {
-      await s.context.close();
+      await s.close();
     }
   });
 });

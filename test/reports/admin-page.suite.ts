@@ -8,7 +8,7 @@ setDefaultTimeout(90_000);
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { servedInChromium, type Served, openPage } from "../support/browser.ts";
 import { testApp, loopbackFetch, type TestApp } from "../support/app.ts";
 import { fakeDiscord } from "../support/fakes/discord.ts";
 import { drainChatOutbox } from "../../src/reports/chat-outbox.ts";
@@ -104,11 +104,13 @@ afterAll(async () => {
   discord?.stop();
 });
 
-type Session = { context: BrowserContext; page: Page; requests: string[]; errors: string[] };
+type Session = { context: BrowserContext; page: Page; requests: string[]; errors: string[]; close(): Promise<void> };
 
 async function signIn(scheme: "light" | "dark"): Promise<Session> {
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1200, height: 800 } });
-  const page = await context.newPage();
+  const { page, context, close } = await openPage(browser, {
+    colorScheme: scheme,
+    viewport: { width: 1200, height: 800 },
+  });
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -128,7 +130,7 @@ async function signIn(scheme: "light" | "dark"): Promise<Session> {
   expect(await page.locator("[role=alert]").innerText()).toBe("That is not the admin token.");
   await page.fill("#token", ADMIN);
   await Promise.all([page.waitForURL(base + "/admin/reports"), page.click("button[type=submit]")]);
-  return { context, page, requests, errors };
+  return { context, page, requests, errors, close };
 }
 
 function ownHostOnly(s: Session) {
@@ -138,12 +140,11 @@ function ownHostOnly(s: Session) {
 
 /** Signs in at a width (390: a phone) and answers the signed-in page. */
 async function signInAt(width: number): Promise<Session> {
-  const context = await browser.newContext({ viewport: { width, height: 844 } });
-  const page = await context.newPage();
+  const { page, context, close } = await openPage(browser, { viewport: { width, height: 844 } });
   await page.goto(base + "/admin/reports");
   await page.fill("input[name=token]", ADMIN);
   await Promise.all([page.waitForURL(/\/admin\/reports$/), page.click("form button")]);
-  return { context, page, requests: [], errors: [] };
+  return { context, page, requests: [], errors: [], close };
 }
 
 describe("release health and the phone", () => {
@@ -171,7 +172,7 @@ describe("release health and the phone", () => {
       expect(await problems.filter({ hasText: "new" }).count()).toBe(1);
       await s.page.screenshot({ path: join(artifacts, "admin-version-1280.png"), fullPage: true });
     } finally {
-      await s.context.close();
+      await s.close();
     }
   });
 
@@ -195,7 +196,7 @@ describe("release health and the phone", () => {
       expect(await fits()).toBe(true);
       await s.page.screenshot({ path: join(artifacts, "admin-version-390.png"), fullPage: true });
     } finally {
-      await s.context.close();
+      await s.close();
     }
   });
 });
@@ -255,7 +256,7 @@ describe("the maintainers' page", () => {
         expect(await s.page.locator("table.admin-problems tbody tr").count()).toBe(0);
         ownHostOnly(s);
       } finally {
-        await s.context.close();
+        await s.close();
       }
     }
   });
@@ -302,7 +303,7 @@ describe("the maintainers' page", () => {
         await s.page.screenshot({ path: join(artifacts, `admin-problem-${scheme}-top.png`) });
         ownHostOnly(s);
       } finally {
-        await s.context.close();
+        await s.close();
       }
     }
     // The thread followed the state.
@@ -342,7 +343,7 @@ describe("the maintainers' page", () => {
       await Promise.all([s.page.waitForURL(base + "/admin/login"), s.page.click("form.admin-signout button")]);
       expect(await s.context.cookies()).toEqual([]);
     } finally {
-      await s.context.close();
+      await s.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE, type Uploader } from "../support/uploads.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { servedInChromium, type Served, openPage } from "../support/browser.ts";
 import { makeToken, type Made } from "./support.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
@@ -54,12 +54,11 @@ async function ownPage(width: number) {
     url: string;
   };
   const u = new URL(url);
-  const context = await browser.newContext({ viewport: { width, height: 800 } });
-  const page = await context.newPage();
+  const { page, close } = await openPage(browser, { viewport: { width, height: 800 } });
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.goto(base + u.pathname + u.search, { waitUntil: "load" });
-  return { page, requests, close: () => context.close() };
+  return { page, requests, close };
 }
 
 test.each([1280, 390])("at %i px the owner sees each token in words, nothing wider than the screen", async (width) => {

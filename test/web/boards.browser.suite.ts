@@ -5,7 +5,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
 import { join } from "node:path";
 import { testApp } from "../support/app.ts";
-import { artifactsDir, inChromium } from "../support/browser.ts";
+import { artifactsDir, inChromium, openPage } from "../support/browser.ts";
 import { boardPlayer, upload, type BoardPlayer } from "../boards/support.ts";
 import { pageLink } from "./seed.ts";
 import type { TestApp } from "../support/app.ts";
@@ -40,8 +40,10 @@ for (const scheme of ["light", "dark"] as const)
   for (const width of [390, 1280]) {
     test(`a board and the list, ${scheme}, ${width} px`, async () => {
       const { base, browser } = world;
-      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
-      const page = await context.newPage();
+      const { page, close } = await openPage(browser, {
+        colorScheme: scheme,
+        viewport: { width, height: 800 },
+      });
       const res = await page.goto(`${base}/boards/kills`, { waitUntil: "load" });
       expect(res?.status()).toBe(200);
       const rows = await page.$$eval("table.board-table tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
@@ -53,7 +55,7 @@ for (const scheme of ["light", "dark"] as const)
       await page.screenshot({ path: join(artifacts, `boards-kills-${width}-${scheme}.png`), fullPage: true });
       await page.goto(`${base}/boards`, { waitUntil: "load" });
       await page.screenshot({ path: join(artifacts, `boards-list-${width}-${scheme}.png`), fullPage: true });
-      await context.close();
+      await close();
     });
   }
 
@@ -62,13 +64,15 @@ for (const scheme of ["light", "dark"] as const)
 test("a player's rank badge, light and dark, and their card", async () => {
   const { base, browser } = world;
   for (const scheme of ["light", "dark"] as const) {
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 390, height: 120 } });
-    const page = await context.newPage();
+    const { page, close } = await openPage(browser, {
+      colorScheme: scheme,
+      viewport: { width: 390, height: 120 },
+    });
     const res = await page.goto(`${base}/u/MiningMarta/boards/kills/badge.svg`, { waitUntil: "load" });
     expect(res?.status()).toBe(200);
     expect(await res?.text()).toContain("#2 of 8 this week");
     await page.screenshot({ path: join(artifacts, `boards-rank-badge-${scheme}.png`) });
-    await context.close();
+    await close();
   }
   const card = await fetch(`${base}/u/MiningMarta/boards/kills/card.png`);
   expect(card.status).toBe(200);
@@ -84,8 +88,10 @@ for (const scheme of ["light", "dark"] as const)
     test(`the owner's view with their place to share, ${scheme}, ${width} px`, async () => {
       const { base, browser } = world;
       const { t, p } = made.get("MiningMarta")!;
-      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
-      const page = await context.newPage();
+      const { page, close } = await openPage(browser, {
+        colorScheme: scheme,
+        viewport: { width, height: 800 },
+      });
       await page.goto(base + (await pageLink(t, p)), { waitUntil: "load" });
       const res = await page.goto(`${base}/u/MiningMarta/boards/kills`, { waitUntil: "load" });
       expect(res?.status()).toBe(200);
@@ -95,6 +101,6 @@ for (const scheme of ["light", "dark"] as const)
       );
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await page.screenshot({ path: join(artifacts, `boards-owner-${width}-${scheme}.png`), fullPage: true });
-      await context.close();
+      await close();
     });
   }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, type Seeded } from "./seed.ts";
-import { servedInChromium, VIEWS, type Served } from "../support/browser.ts";
+import { openPage, servedInChromium, VIEWS, type Served } from "../support/browser.ts";
 
 export const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -45,15 +45,14 @@ export function pagesInChromium() {
 
 export type Visit = { page: Page; status: number; requests: string[]; errors: string[]; close(): Promise<void> };
 
-/** Opens a page in a fresh context of the given theme, recording every request and console error. */
+/** Opens a page as new (test/support/browser.ts's openPage) in the given theme, recording every request and console error. */
 export async function visit(
   path: string,
   scheme: "light" | "dark",
   setup?: (page: Page) => Promise<void>,
   width = 1280,
 ): Promise<Visit> {
-  const context = await world.browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
-  const page = await context.newPage();
+  const { page, close } = await openPage(world.browser, { colorScheme: scheme, viewport: { width, height: 800 } });
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -63,7 +62,7 @@ export async function visit(
   page.on("pageerror", (e) => errors.push(String(e)));
   if (setup) await setup(page);
   const res = await page.goto(world.base + path, { waitUntil: "load" });
-  return { page, status: res?.status() ?? 0, requests, errors, close: () => context.close() };
+  return { page, status: res?.status() ?? 0, requests, errors, close };
 }
 
 /** Nothing is wider than the screen: the page never pans sideways (issue 34). */

@@ -6,7 +6,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 setDefaultTimeout(60_000);
 import { join } from "node:path";
 import { testApp, type TestApp } from "../support/app.ts";
-import { artifactsDir, inChromium } from "../support/browser.ts";
+import { artifactsDir, inChromium, openPage } from "../support/browser.ts";
 import { boardPlayer, upload, type BoardPlayer } from "../boards/support.ts";
 import { pageLink } from "./seed.ts";
 
@@ -48,8 +48,10 @@ for (const scheme of ["light", "dark"] as const)
   for (const width of [390, 1280]) {
     test(`a group's board and its page, ${scheme}, ${width} px`, async () => {
       const { t, base, browser } = world;
-      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
-      const page = await context.newPage();
+      const { page, close } = await openPage(browser, {
+        colorScheme: scheme,
+        viewport: { width, height: 800 },
+      });
       await page.goto(base + (await pageLink(t, viewer)), { waitUntil: "load" });
       const res = await page.goto(`${base}/u/${viewer.name}/groups/${groupId}/boards/kills`, { waitUntil: "load" });
       expect(res?.status()).toBe(200);
@@ -67,6 +69,6 @@ for (const scheme of ["light", "dark"] as const)
       await page.goto(`${base}/u/${viewer.name}/groups/${groupId}`, { waitUntil: "load" });
       expect(await page.textContent("main")).toContain("Lantern_Lead");
       await page.screenshot({ path: join(artifacts, `group-page-${width}-${scheme}.png`), fullPage: true });
-      await context.close();
+      await close();
     });
   }

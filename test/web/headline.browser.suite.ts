@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { listen, type Listening } from "../../src/http/serve.ts";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, pageLink, type Seeded } from "./seed.ts";
-import { sharedChromium, releaseChromium } from "../support/browser.ts";
+import { openPage, releaseChromium, sharedChromium } from "../support/browser.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -68,8 +68,10 @@ describe("the headline in a browser", () => {
       ["light", 1280],
       ["dark", 390],
     ] as const) {
-      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 900 } });
-      const page = await context.newPage();
+      const { page, close } = await openPage(browser, {
+        colorScheme: scheme,
+        viewport: { width, height: 900 },
+      });
       try {
         await page.goto(base + (await pageLink(env.t, player.player)), { waitUntil: "load" });
         await page.locator("details.headline-choice summary").click();
@@ -88,7 +90,7 @@ describe("the headline in a browser", () => {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(artifacts, `headline-owner-${width}-${scheme}.png`) });
       } finally {
-        await context.close();
+        await close();
       }
     }
     const card = await env.t.request("/u/Head_Liner/card.png");
@@ -97,8 +99,7 @@ describe("the headline in a browser", () => {
   });
 
   test("a widget on another origin reads the public figures, then conditionally", async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const { page, close } = await openPage(browser);
     const errors: string[] = [];
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
@@ -113,7 +114,7 @@ describe("the headline in a browser", () => {
       expect(errors).toEqual([]);
       await page.screenshot({ path: join(artifacts, "headline-widget.png") });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

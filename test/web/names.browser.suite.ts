@@ -11,7 +11,7 @@ import { pageEnv } from "./env.ts";
 import { seedPlayer, MINING_DAYS, type Seeded } from "./seed.ts";
 import { PROFILE, envelope } from "../support/uploads.ts";
 import { fakeImageServer, itemPng } from "../support/fakes/skins.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { openPage, type Served, servedInChromium } from "../support/browser.ts";
 import { refreshItemList } from "../../src/items/item-names.ts";
 
 const artifacts = join(import.meta.dir, "../artifacts");
@@ -64,10 +64,9 @@ afterAll(async () => {
 });
 
 async function open(path: string, width: number): Promise<{ page: Page; status: number; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
+  const { page, close } = await openPage(browser, { viewport: { width, height: 900 } });
   const res = await page.goto(base + path, { waitUntil: "load" });
-  return { page, status: res?.status() ?? 0, close: () => context.close() };
+  return { page, status: res?.status() ?? 0, close };
 }
 
 /** The labels of every list and table of the page, list by list (a row's label, else its first cell). */

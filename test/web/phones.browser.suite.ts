@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../support/app.ts";
-import { servedInChromium, type Served } from "../support/browser.ts";
+import { servedInChromium, type Served, openPage } from "../support/browser.ts";
 import { boardPlayer, upload } from "../boards/support.ts";
 import { seedRecapPlayer } from "../recaps/seed-recap.ts";
 import { pageLink, patchSettings } from "./seed.ts";
@@ -136,9 +136,8 @@ const overflowing = (page: Page) =>
 describe("no page pans sideways", () => {
   for (const width of [320, 390, 414])
     test(`at ${width} px`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const { page, close } = await openPage(browser, { viewport: { width, height: 800 } });
       try {
-        const page = await context.newPage();
         for (const path of paths) {
           const res = await page.goto(base + path, { waitUntil: "load" });
           expect({ path, status: res?.status() }).toEqual({
@@ -157,16 +156,15 @@ describe("no page pans sideways", () => {
           });
         }
       } finally {
-        await context.close();
+        await close();
       }
     });
 });
 
 describe("a phone's first screen", () => {
   test("holds the headline figures and the period's summary (a 390 x 844 screen)", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const { page, close } = await openPage(browser, { viewport: { width: 390, height: 844 } });
     try {
-      const page = await context.newPage();
       await page.goto(`${base}/u/${NAME}`, { waitUntil: "load" });
       const bottom = async (selector: string) =>
         page
@@ -183,20 +181,19 @@ describe("a phone's first screen", () => {
       ])
         expect({ selector, onScreen: (await bottom(selector)) <= 844 }).toEqual({ selector, onScreen: true });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
 
 describe("the raw key on a phone", () => {
   test("a tap on a figure's label shows its key, without script", async () => {
-    const context = await browser.newContext({
+    const { page, close } = await openPage(browser, {
       viewport: { width: 390, height: 800 },
       hasTouch: true,
       javaScriptEnabled: false,
     });
     try {
-      const page = await context.newPage();
       await page.goto(`${base}/u/${NAME}`, { waitUntil: "load" });
       const label = page.locator('li[data-key="mining.blocks.total"] .label').first();
       await label.tap();
@@ -214,7 +211,7 @@ describe("the raw key on a phone", () => {
           .screenshot({ path: join(artifacts, `phones-key-tap-${selector.split(" ")[0]}.png`) });
       }
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
@@ -223,9 +220,11 @@ describe("screenshots", () => {
   for (const scheme of ["light", "dark"] as const)
     for (const width of [390, 1280])
       test(`a session and the share page, ${scheme}, ${width} px`, async () => {
-        const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 900 } });
+        const { page, close } = await openPage(browser, {
+          colorScheme: scheme,
+          viewport: { width, height: 900 },
+        });
         try {
-          const page = await context.newPage();
           await page.goto(`${base}/u/${NAME}`, { waitUntil: "load" });
           await page
             .locator('li.session[data-activity="dungeon"]:has(tr.net)')
@@ -241,7 +240,7 @@ describe("screenshots", () => {
               await (await fetch(`${base}/u/${NAME}/card.png`)).arrayBuffer(),
             );
         } finally {
-          await context.close();
+          await close();
         }
       });
 });
