@@ -195,3 +195,13 @@ export const VIEWS = [
   ["light", 390],
   ["dark", 390],
 ] as const;
+
+/**
+ * Whether a page's whole-page screenshot is taken in this view. Every view is checked; by default
+ * two are pictured, light on a desktop and dark on a phone, so each theme and each width is seen once
+ * (a whole-page screenshot cost chromium 0.4-1.5 s, more than the page's checks in all four views).
+ * TALLY_SCREENSHOTS=all pictures all four: for the engineer changing how a page looks.
+ */
+export function pictured(scheme: "light" | "dark", width: number): boolean {
+  return process.env.TALLY_SCREENSHOTS === "all" || (scheme === "light") === width > 390;
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, type Seeded } from "./seed.ts";
-import { openPage, servedInChromium, VIEWS, type Served } from "../support/browser.ts";
+import { openPage, pictured, servedInChromium, VIEWS, type Served } from "../support/browser.ts";
 
 export const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -74,7 +74,7 @@ export async function expectNoSideways(page: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
-/** The checks every page gets, and its screenshots in both themes, on a desktop and on a phone (390 px). */
+/** The checks every page gets in both themes, on a desktop and on a phone (390 px), and its screenshots (`pictured`). */
 export async function checkPage(
   name: string,
   path: string,
@@ -95,6 +95,7 @@ export async function checkPage(
       expect(await v.page.locator("main h1").count()).toBe(1);
       if (opts.see) await opts.see(v.page);
       await expectNoSideways(v.page);
+      if (!pictured(scheme, width)) continue;
       // A long page also gets its first screen, legible at a glance; a very long page (the API
       // reference: 78 000 px on a desktop, 131 000 on a phone) gets only that: a whole one took
       // chromium 6-7 s a theme and is no picture anyone can read (its ingest route has its own).
