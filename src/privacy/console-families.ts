@@ -35,7 +35,8 @@ const TARGETED =
   "lp user|ipban|ban-ip|spectate|vanish|nick|sudo|pay|trust|untrust)";
 
 /** What a console prints after a player whose connection ended or who ran a command. */
-const ENDED = " (?:lost connection: |issued server command: |moved (?:too quickly|wrongly)!|has disconnected)";
+const ENDED =
+  " (?:lost connection: |issued server command: |executed command: |moved (?:too quickly|wrongly)!|has disconnected)";
 
 /** The verbs of a block logger's rows (CoreProtect, LogBlock, Prism): "+ X placed stone", "0.02/h ago - X broke dirt". */
 const LOGGED_ACTION =
@@ -56,6 +57,9 @@ export const consoleLine: Family = {
     "Set ",
     "layer ",
     "moved ",
+    "connect",
+    "xuid",
+    "\\] <?->",
     "\\+ ",
     "- ",
   ),
@@ -66,7 +70,7 @@ export const consoleLine: Family = {
     // in", "X (/1.2.3.4:5555) lost connection: Disconnected". Looked for by the address, the name
     // checked behind it.
     rule(
-      `${ADDRESS}(?<=${CLAUSE_START}${SUBJECT}${ADDRESS})(?= logged in with entity id| lost connection| logged out| has disconnected)`,
+      `${ADDRESS}(?<=${CLAUSE_START}${SUBJECT}${ADDRESS})(?= logged in with entity id| lost connection| logged out| has disconnected| <?->)`,
       { speaker: true },
     ),
     // A player's connection ended, or a command a player ran, after the console's prefix (the clause
@@ -94,8 +98,26 @@ export const consoleLine: Family = {
     rule(`Teleported ${BEDROCK}${NAME} to ${BEDROCK}(?<name>${NAME})(?=[ \\t]*$|[ \\t]*\\])`, { speaker: true }),
     // An operator's echo of any command's report: "[Y: Gave 64 [Stone] to X]", "[Y: Set the time to 1000]".
     rule(`\\[(?<=${CLAUSE_LEAD}\\[)${BEDROCK}(?<name>${NAME}): [A-Z][a-z]{1,20} [^\\n]{0,200}\\]$`, { speaker: true }),
-    // A block logger's row: "+ X placed stone", "- X broke dirt", "0.02/h ago - X placed #stone.".
+    // A proxy's connections (Velocity, BungeeCord): "[connected player] X (/1.2.3.4:5555) has connected",
+    // "[server connection] X -> lobby has connected", "[X,/1.2.3.4:5555] <-> InitialHandler has
+    // connected", "[/1.2.3.4:5555|X] -> UpstreamBridge has disconnected", "[X] disconnected with: ..".
+    rule(`\\[(?:connected player|server connection)\\] ${BEDROCK}(?<name>${NAME})(?= \\(| ->|:)`, { speaker: true }),
+    rule(
+      `\\[(?:/[^|\\]\\n]{1,60}\\|)?${BEDROCK}(?<name>${NAME})(?:,/[^\\]\\n]{1,60})?\\] (?=<->|->|disconnected with|has (?:dis)?connected)`,
+      { speaker: true },
+    ),
+    // A Bedrock server's connections, the gamertag (which may hold spaces) before its xuid: "Player
+    // connected: X, xuid: 2535..", "Player disconnected: X, xuid: ..", "Player Spawned: X xuid: ..".
+    rule(
+      `Player (?:connected|disconnected|[Ss]pawned): (?<name>[A-Za-z0-9_](?:[A-Za-z0-9_]| (?! )){1,14}[A-Za-z0-9_])(?=,? xuid)`,
+      { speaker: true },
+    ),
+    // A block logger's row: "+ X placed stone", "- X broke dirt", "0.00/h ago - X placed #4 (Cobblestone).",
+    // and its logins and chat after the row's age: "0.05/h ago + X logged in.", "1.0/h ago - X: hello".
     rule(`^[ \\t]{0,8}(?:[0-9.,]{1,8}/?[a-z]{1,2} ago )?[-+] ${BEDROCK}(?<name>${NAME}) ${LOGGED_ACTION}`, {
+      speaker: true,
+    }),
+    rule(`^[ \\t]{0,8}[0-9.,]{1,8}/?[a-z]{1,2} ago [-+] ${BEDROCK}(?<name>${NAME})(?: logged (?:in|out)\\b|: )`, {
       speaker: true,
     }),
     // An exception or an event naming the player it was for: "Exception handling packet for player X",
