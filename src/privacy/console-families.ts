@@ -7,7 +7,7 @@
 // and a Bedrock player's mark (".X"). The console's own prefix is LOG_PREFIX (shapes.ts), read by
 // every clause rule, so "X joined the game" and "X was slain by Zombie" need no rule here.
 
-import { anyOf, BEDROCK, CLAUSE_LEAD, CLAUSE_START, NAME, rule, SUBJECT, type Family } from "./shapes.ts";
+import { anyOf, BEDROCK, CLAUSE_LEAD, CLAUSE_START, NAME, RANK_TAG, rule, SUBJECT, type Family } from "./shapes.ts";
 
 /** A connection's address after a name, in brackets or parentheses: "[/1.2.3.4:5555]", "[local:E:1a2b3c4d]", " (/1.2.3.4:5555)". */
 const ADDRESS = "(?:\\[(?:/[^\\]\\n]{1,60}|local(?::[^\\]\\n]{0,40})?)\\]| \\(/[^)\\n]{1,60}\\))";
@@ -28,11 +28,14 @@ const FEEDBACK =
 const FEEDBACK_VERB =
   "(?:Kicked|Banned(?: player)?|Unbanned player|Pardoned|Opped|De-?opped|Made|Added|Removed|Teleported|Set|Cleared the inventory of|Gave) ";
 
+/** Who runs a command or speaks without being a player: the console, a remote console, a broadcast. */
+const NOT_OPERATOR = "(?:Server|Console|CONSOLE|Rcon|RCON|Broadcast)(?![A-Za-z0-9_])";
+
 /** The commands whose first argument is a player. */
 const TARGETED =
   "(?:tp|teleport|tpa|tpahere|tphere|tpo|msg|tell|w|whisper|m|kick|ban|tempban|pardon|unban|op|deop|mute|unmute|" +
   "warn|jail|invsee|ec|enderchest|heal|feed|fly|god|seen|whois|kill|clear|give|gamemode [a-z]{1,12}|whitelist (?:add|remove)|" +
-  "lp user|ipban|ban-ip|spectate|vanish|nick|sudo|pay|trust|untrust)";
+  "lp user|ipban|ban-ip|spectate|vanish|nick|sudo|pay|trust|untrust|player)";
 
 /** What a console prints after a player whose connection ended or who ran a command. */
 const ENDED =
@@ -59,6 +62,8 @@ export const consoleLine: Family = {
     "moved ",
     "connect",
     "xuid",
+    "Chat Thread",
+    "Not Secure",
     "\\] <?->",
     "\\+ ",
     "- ",
@@ -97,7 +102,16 @@ export const consoleLine: Family = {
     // The destination of "Teleported X to Y".
     rule(`Teleported ${BEDROCK}${NAME} to ${BEDROCK}(?<name>${NAME})(?=[ \\t]*$|[ \\t]*\\])`, { speaker: true }),
     // An operator's echo of any command's report: "[Y: Gave 64 [Stone] to X]", "[Y: Set the time to 1000]".
-    rule(`\\[(?<=${CLAUSE_LEAD}\\[)${BEDROCK}(?<name>${NAME}): [A-Z][a-z]{1,20} [^\\n]{0,200}\\]$`, { speaker: true }),
+    rule(`\\[(?<=${CLAUSE_LEAD}\\[)(?!${NOT_OPERATOR})${BEDROCK}(?<name>${NAME}): [A-Z][a-z]{1,20} [^\\n]{0,200}\\]$`, {
+      speaker: true,
+    }),
+    // Chat as a server's console prints it through a chat plugin, after the chat thread's prefix or
+    // 1.19's unsigned mark (the thread says it is chat, whatever the plugin's format): "[Async Chat
+    // Thread - #3/INFO]: [Member] X: hi", "[Not Secure] [VIP] X » hi".
+    rule(
+      `(?:Async Chat Thread[^\\]\\n]{0,20}\\]:? |\\[Not Secure\\] )(?!\\[${NOT_OPERATOR}\\])(?:\\[[^\\]\\n]{1,20}\\] ?)?(?:${RANK_TAG} ?)?${BEDROCK}(?<name>${NAME})(?=: | » | > )`,
+      { speaker: true },
+    ),
     // A proxy's connections (Velocity, BungeeCord): "[connected player] X (/1.2.3.4:5555) has connected",
     // "[server connection] X -> lobby has connected", "[X,/1.2.3.4:5555] <-> InitialHandler has
     // connected", "[/1.2.3.4:5555|X] -> UpstreamBridge has disconnected", "[X] disconnected with: ..".
