@@ -69,6 +69,11 @@ export function findIdentities(
 const FRAME_LINE = /^[ \t]*at [\w$./<>]{1,400}\([^\n]*/gm;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/**
+ * Before a Bedrock player's "." mark (issue 36, Floodgate's ".Name"): a space, a line's start or a
+ * bracket, so ".Name" stands as a word, where "dev.mod.Name" is part of a Java name.
+ */
+const BEDROCK_MARK = /[\s([<"']/;
 /** Before a word: part of a dotted or $ Java name, a path, a namespaced id or a dashed word. */
 const JOINED_BEFORE = /[A-Za-z0-9_.$/\\:-]/;
 
@@ -87,7 +92,8 @@ function wordSpans(p: Plain, names: Set<string>): [number, number][] {
     const end = at + m[0].length;
     const before = text[at - 1];
     const after = text[end];
-    if (!names.has(m[0]) || (after && /[A-Za-z0-9_$-]/.test(after)) || (before && JOINED_BEFORE.test(before))) continue;
+    if (!names.has(m[0]) || (after && /[A-Za-z0-9_$-]/.test(after))) continue;
+    if (before && JOINED_BEFORE.test(before) && !(before === "." && BEDROCK_MARK.test(text[at - 2] ?? " "))) continue;
     if (after === "." && /[A-Za-z]/.test(text[end + 1] ?? "")) continue;
     while (f < frames.length && frames[f]![1] < at) f++;
     if (f < frames.length && frames[f]![0] <= at) continue;
