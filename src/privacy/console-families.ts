@@ -7,7 +7,18 @@
 // and a Bedrock player's mark (".X"). The console's own prefix is LOG_PREFIX (shapes.ts), read by
 // every clause rule, so "X joined the game" and "X was slain by Zombie" need no rule here.
 
-import { anyOf, BEDROCK, CLAUSE_LEAD, CLAUSE_START, NAME, RANK_TAG, rule, SUBJECT, type Family } from "./shapes.ts";
+import {
+  anyOf,
+  BEDROCK,
+  CLAUSE_LEAD,
+  CLAUSE_START,
+  NAME,
+  RANK_TAG,
+  rule,
+  START,
+  SUBJECT,
+  type Family,
+} from "./shapes.ts";
 
 /** A connection's address after a name, in brackets or parentheses: "[/1.2.3.4:5555]", "[local:E:1a2b3c4d]", " (/1.2.3.4:5555)". */
 const ADDRESS = "(?:\\[(?:/[^\\]\\n]{1,60}|local(?::[^\\]\\n]{0,40})?)\\]| \\(/[^)\\n]{1,60}\\))";
@@ -126,12 +137,12 @@ export const consoleLine: Family = {
       `Player (?:connected|disconnected|[Ss]pawned): (?<name>[A-Za-z0-9_](?:[A-Za-z0-9_]| (?! )){1,14}[A-Za-z0-9_])(?=,? xuid)`,
       { speaker: true },
     ),
-    // A block logger's row: "+ X placed stone", "- X broke dirt", "0.00/h ago - X placed #4 (Cobblestone).",
+    // A block logger's row, in a console or as chat in a client's log: "+ X placed stone", "- X broke dirt", "0.00/h ago - X placed #4 (Cobblestone).",
     // and its logins and chat after the row's age: "0.05/h ago + X logged in.", "1.0/h ago - X: hello".
-    rule(`^[ \\t]{0,8}(?:[0-9.,]{1,8}/?[a-z]{1,2} ago )?[-+] ${BEDROCK}(?<name>${NAME}) ${LOGGED_ACTION}`, {
+    rule(`${START}(?:[0-9.,]{1,8}/?[a-z]{1,2} ago )?[-+] ${BEDROCK}(?<name>${NAME}) ${LOGGED_ACTION}`, {
       speaker: true,
     }),
-    rule(`^[ \\t]{0,8}[0-9.,]{1,8}/?[a-z]{1,2} ago [-+] ${BEDROCK}(?<name>${NAME})(?: logged (?:in|out)\\b|: )`, {
+    rule(`${START}[0-9.,]{1,8}/?[a-z]{1,2} ago [-+] ${BEDROCK}(?<name>${NAME})(?: logged (?:in|out)\\b|: )`, {
       speaker: true,
     }),
     // An exception or an event naming the player it was for: "Exception handling packet for player X",

@@ -36,6 +36,7 @@ const named: [string, string[]][] = [
   ["+ Harmonia placed stone", ["Harmonia"]],
   ["- Rookwood broke dirt", ["Rookwood"]],
   ["0.00/h ago - Larkspur placed #4 (Cobblestone).", ["Larkspur"]],
+  ["[10:55:40] [Render thread/INFO]: [System] [CHAT] §a+ Larkspur§f placed dirt", ["Larkspur"]],
   [
     "[12:00:00 INFO]: [floodgate] Floodgate player logged in as .Tinkerbolt joined (UUID: 00000000-0000-0000-0009-01f96f719a2b)",
     ["Tinkerbolt"],
