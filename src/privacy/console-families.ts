@@ -84,9 +84,10 @@ export const consoleLine: Family = {
     // A player's connection, the address (or `local` for the integrated server) in brackets after
     // the name: "X[/127.0.0.1:53422] logged in with entity id 123 at (..)", "X[local:E:1a2b3c4d] logged
     // in", "X (/1.2.3.4:5555) lost connection: Disconnected". Looked for by the address, the name
-    // checked behind it.
+    // checked behind it: at a clause's start, or after whatever prefix a wrapper puts before the
+    // console's ("[MCDR] [..] [Server/INFO]: X[/ip] logged in"): a name with its address is a player.
     rule(
-      `${ADDRESS}(?<=${CLAUSE_START}${SUBJECT}${ADDRESS})(?= logged in with entity id| lost connection| logged out| has disconnected| <?->)`,
+      `${ADDRESS}(?<=(?:${CLAUSE_START}${SUBJECT}|(?<![^ \\t\\]>:])${BEDROCK}(?<name2>${NAME}))${ADDRESS})(?= logged in with entity id| lost connection| logged out| has disconnected| <?->)`,
       { speaker: true },
     ),
     // A player's connection ended, or a command a player ran, after the console's prefix (the clause
