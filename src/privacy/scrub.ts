@@ -27,6 +27,12 @@ const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?::\\d{1,5})?(?![\\d.])`, "g");
 
 /**
+ * An address that is nobody's (issue 36): a server's own "listening on 0.0.0.0:19132" and the loopback
+ * a local proxy or integrated server connects from ("[/127.0.0.1:14426] <-> InitialHandler"), kept.
+ */
+const NOBODY = /^(?:0\.0\.0\.0|127\.)/;
+
+/**
  * Four numeric parts that are a version, not an address (issue 36): "v2.3.4.5", "1.2.3.4-beta",
  * "1.0.1.1a", after a version word ("version 2.1.0.3", "Version: 1.0.1.1", "build=3.2.0.4"), or four
  * one-digit parts without a port ("1.0.1.1", "4.0.0.2": a mod's version far more often than anyone's
@@ -63,6 +69,11 @@ export function findIdentities(
 const FRAME_LINE = /^[ \t]*at [\w$./<>]{1,400}\([^\n]*/gm;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/**
+ * Before a Bedrock player's "." mark (issue 36, Floodgate's ".Name"): a space, a line's start or a
+ * bracket, so ".Name" stands as a word, where "dev.mod.Name" is part of a Java name.
+ */
+const BEDROCK_MARK = /[\s([<"']/;
 /** Before a word: part of a dotted or $ Java name, a path, a namespaced id or a dashed word. */
 const JOINED_BEFORE = /[A-Za-z0-9_.$/\\:-]/;
 
@@ -81,7 +92,8 @@ function wordSpans(p: Plain, names: Set<string>): [number, number][] {
     const end = at + m[0].length;
     const before = text[at - 1];
     const after = text[end];
-    if (!names.has(m[0]) || (after && /[A-Za-z0-9_$-]/.test(after)) || (before && JOINED_BEFORE.test(before))) continue;
+    if (!names.has(m[0]) || (after && /[A-Za-z0-9_$-]/.test(after))) continue;
+    if (before && JOINED_BEFORE.test(before) && !(before === "." && BEDROCK_MARK.test(text[at - 2] ?? " "))) continue;
     if (after === "." && /[A-Za-z]/.test(text[end + 1] ?? "")) continue;
     while (f < frames.length && frames[f]![1] < at) f++;
     if (f < frames.length && frames[f]![0] <= at) continue;
@@ -112,7 +124,7 @@ function scrubMachine(text: string): string {
     .replace(EMAIL, "<email>")
     .replace(WINDOWS_HOME, "$1<user>")
     .replace(UNIX_HOME, "$1<user>")
-    .replace(IPV4, (m: string, at: number, whole: string) => (isVersion(whole, at, m) ? m : "<ip>"));
+    .replace(IPV4, (m: string, at: number, whole: string) => (isVersion(whole, at, m) || NOBODY.test(m) ? m : "<ip>"));
 }
 
 /** Every regular expression the scrubber runs besides the families' rules (for the hostile-input tests). */

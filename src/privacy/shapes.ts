@@ -34,6 +34,25 @@ export const START_BEHIND = "(?:^|\\[CHAT\\] )[ \\t]{0,40}";
  * the literal's few places rather than at every position.
  */
 export const atLineStart = (literal: string) => `${literal}(?<=${START_BEHIND}${literal})`;
+/** A console line's time, perhaps with its date: "12:34:56", "2024-04-01 20:50:26:198", "2021-01-01 12:00:00.000". */
+const LOG_TIME = "(?:\\d{4}-\\d{2}-\\d{2}[ T])?\\d{1,2}:\\d{2}(?::\\d{2})?(?:[.,:]\\d{1,3})?";
+/**
+ * A server or client console's prefix before its message (issue 36), each part bounded and nothing
+ * repeated: vanilla's and Forge's "[12:34:56] [Server thread/INFO]: " (a logger after the thread, "
+ * [minecraft/PlayerList]: ", or NeoForge's " (Minecraft) "), Paper's and a Bedrock server's "[12:34:56 INFO]: ",
+ * "[2024-04-01 20:50:26:198 INFO] ", the thread without its time ("[Server thread/INFO]: "), and
+ * old servers', BungeeCord's and Nukkit's time before a bracketed level ("2012-09-02 07:54:39 [INFO] ",
+ * "02:07:04 [信息] ").
+ */
+export const LOG_PREFIX =
+  `\\[${LOG_TIME}(?: [A-Z]{2,5})?\\] \\[[^\\]\\n]{1,40}\\](?: \\[[^\\]\\n]{1,60}\\]| \\([A-Za-z][^)\\n]{0,30}\\))?:? |` +
+  `\\[${LOG_TIME} [A-Z]{3,7} ?\\]:? |\\[[A-Z][A-Za-z #0-9-]{1,30}\\/[A-Z]{3,5}\\]:? |${LOG_TIME} \\[[^\\]\\n]{1,12}\\]:? `;
+/**
+ * What a container or a service manager puts before a console's own prefix (issue 36): a Docker
+ * Compose service's "mc-1  | ", the journal's "Jan 05 12:00:00 host java[1234]: ".
+ */
+export const LOG_WRAPPER =
+  "[a-z][a-z0-9_.-]{0,40}[ \\t]{1,8}\\| |[A-Z][a-z]{2} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} [A-Za-z0-9_.-]{1,40} [A-Za-z0-9_.-]{1,30}\\[\\d{1,8}\\]: ";
 /**
  * Where a clause's subject stands: the start of a line or chat line, a server log's time and thread
  * (`[12:10:02] [Server thread/INFO]: `), then at most one lead-in a server prints before the
@@ -41,12 +60,17 @@ export const atLineStart = (literal: string) => `${literal}(?<=${START_BEHIND}${
  * `ESCAPED!` headline) and a `Player ` label. Each part bounded; nothing repeated.
  */
 export const CLAUSE_LEAD =
-  "(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:\\[\\d{1,2}:\\d{2}(?::\\d{2})?\\] \\[[^\\]\\n]{1,40}\\]: )?" +
+  `(?:^|\\[CHAT\\] )[ \\t]{0,40}(?:${LOG_WRAPPER})?(?:${LOG_PREFIX})?` +
   "(?:(?:[^\\x00-\\x7F\\s]{1,2}|\\*{1,2}|:[a-z_]{1,30}:|\\[[A-Za-z][A-Za-z ]{0,19}\\]|[A-Z][A-Za-z]{1,15}:|[A-Z]{2,12}(?: [A-Z]{2,12})?!|" +
   // A plugin's prefix and its separator, then at most one label: "SkyBlock | Info: ", "Island » ", "Skyblock >> ".
   "[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})? ?(?:[|»›➤➜]|>>|-)(?: [A-Z][A-Za-z]{1,15}:)?) )?";
-/** A clause's start, then a "Player" label if there is one. */
-export const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?`;
+/**
+ * A Bedrock player's mark before the name, as Floodgate prefixes it (issue 36): ".Name", "*Name"
+ * (the name after it is what is replaced).
+ */
+export const BEDROCK = "(?:[.*](?=[A-Za-z0-9_]))?";
+/** A clause's start, then a "Player" label if there is one, then a Bedrock mark if there is one. */
+export const CLAUSE_START = `${CLAUSE_LEAD}(?:(?:[Tt]he )?[Pp]layer )?${BEDROCK}`;
 /**
  * A level in front of a name: SkyBlock's [287], and a game's star level with its prestige symbol
  * (issue 36, Bed Wars and SkyWars all-chat: [1234✫], [12✪], and "[12âœ«]" as a log read as Windows-1252 shows it).

@@ -124,6 +124,19 @@ export const hostile: [string, string][] = [
   ["codes read as Windows-1252", fill("Â§b[MVPÂ§c+Â§b] ")],
   ["lone Windows-1252 marks", fill("ÂÂ")],
   ["star levels read as Windows-1252", fill("[1234âœ«] ")],
+  // Console lines (issue 36, console-families.ts and LOG_PREFIX): prefixes without a message,
+  // addresses without their verb, feedback verbs without a target, echoes and block-logger rows
+  // without their end.
+  ["console prefixes", fill("\n[12:00:00] [Server thread/INFO] [minecraft/PlayerList]: ")],
+  ["paper prefixes", fill("\n[12:00:00 INFO]: [12:00:00 INFO]: ")],
+  ["wrapped prefixes", fill("\nmc-1  | Jan 05 12:00:00 host java[1]: 02:07:04 [INFO] ")],
+  ["addresses without a verb", fill("\nSteve[/1.2.3.4:5555]Steve[local:E:1a2b] (/1.2.3.4:5) ")],
+  ["feedback verbs", fill("\nKicked Made Banned player Teleported Set Gave 64 [Stone] to ")],
+  ["operator echoes", fill("\n[Steve: [Steve: Made Steve ")],
+  ["block logger rows", fill("\n0.00/h ago - + - Steve placed ")],
+  ["proxy brackets", fill("[/1.2.3.4|Steve,/1.2.3.4] [connected player] ")],
+  ["bedrock gamertags", fill("Player connected: a b c d e f g h ")],
+  ["chat threads", fill("Async Chat Thread - #1/INFO]: [Not Secure] [Member] ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
