@@ -150,7 +150,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 11 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 12 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -161,10 +161,9 @@ const reached: Record<string, Figures> = {
   seventh: [230, 316, 261, 69, 94, 237, 192, 0, 6, 1, 80],
   eighth: [200, 226, 221, 87, 88, 200, 195, 0, 7, 2, 78],
   ninth: [180, 213, 213, 77, 77, 183, 183, 0, 5, 1, 119],
-  tenth: [160, 313, 286, 35, 48, 160, 148, 1, 15, 3, 144],
-  eleventh: [120, 145, 57, 1, 5, 123, 45, 0, 15, 6, 64],
-  // Shape only until it is measured: the gatherer did not run the rules on it (issue 36).
-  twelfth: [160, 192, 0, 0, 35, 162, 0, 14, 14, 67, 67],
+  tenth: [160, 313, 287, 35, 48, 160, 149, 1, 15, 3, 144],
+  eleventh: [120, 145, 107, 5, 5, 123, 88, 0, 15, 5, 64],
+  twelfth: [160, 192, 156, 30, 35, 162, 137, 0, 14, 1, 67],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];
