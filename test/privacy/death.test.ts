@@ -46,3 +46,29 @@ describe("vanilla death messages", () => {
     });
   }
 });
+
+describe("dungeon teammates (issue 36)", () => {
+  const dungeonNamed: [string, string[]][] = [
+    ["Party > [MVP+] Harmonia: Leaped to Nebulous!", ["Harmonia", "Nebulous"]],
+    ["§9Party §8> §b[MVP§c+§b] Kestrel§f: Leaping to Goldshard", ["Kestrel", "Goldshard"]],
+    ["[Skyblocker] Leaped to Rookwood!", ["Rookwood"]],
+    ["§r§bTinkerbolt_§r§a has started the dungeon countdown. The dungeon will begin in 1 minute.§r", ["Tinkerbolt_"]],
+  ];
+  for (const [text, names] of dungeonNamed) {
+    test(`names gone: ${text}`, () => {
+      for (const name of names) expect(gone(text, name)).toBe(true);
+      expect(denylistMatch(text)).toBeDefined();
+    });
+  }
+  test("a leap to a place of the boss fight keeps the place", () => {
+    const out = scrubText(key, "Party > [MVP+] Harmonia: Leaped to ee3!");
+    expect(out).toContain("Leaped to ee3!");
+    expect(out).not.toContain("Harmonia");
+  });
+  for (const text of ["Dungeon starts in 4 seconds.", "[NPC] Mort: Talk to me to change your class and ready up."]) {
+    test(`unchanged: ${text}`, () => {
+      expect(scrubText(key, text)).toBe(text);
+      expect(denylistMatch(text)).toBeUndefined();
+    });
+  }
+});
