@@ -34,19 +34,33 @@ const KILLER_LEAD =
   "skewered|struck|obliterated|knocked into the void|knocked off a high place|blown from a high place|shot off (?:some vines|a ladder)) by|" +
   "whil(?:e|st) (?:fighting|trying to escape)|trying to escape|a skull from|finished by|died because of|killed trying to hurt)";
 
+/**
+ * A minigame's kill line (issue 36, Hypixel's Bed Wars and SkyWars kill messages, hundreds of themed
+ * wordings): the victim at the line's start, a verb of the kill (was, had, hit, took, fought, ...), and the killer as the last word
+ * before the closing stop, after a preposition, perhaps with the killer's own thing ("by Y's Golem.")
+ * and the "FINAL KILL!" mark: "X was hit with a snowball from Y.", "X took the L to Y.", "X's heart was
+ * pierced by Y. FINAL KILL!", "X was Y's final #12.".
+ */
+const KILL_TAIL =
+  "(?:(?:[a-z][A-Za-z' -]{1,60}? )?was (?<name2>[A-Za-z0-9_]{3,16})'s final #[0-9,]{1,9}|" +
+  "(?:was|were|had|hit|took|fought|howled|got|slipped|stumbled|tripped|fell|became) [A-Za-z' -]{1,60}? (?:by|from|to|for|with|against|of|meet|fighting|escape) (?<name3>[A-Za-z0-9_]{3,16})(?:'s [A-Za-z ]{2,30}?)?)" +
+  "(?:\\.(?: FINAL KILL!)?| FINAL KILL!)[ \\t]{0,4}$";
+
 export const death: Family = {
   family: "death",
-  gate: / was | died|whil|escape|skull from|finished by|hurt /,
+  gate: / was | died|whil|escape|skull from|finished by|hurt |\.$|KILL!/m,
   doc: "Vanilla death messages behind any log prefix: X was squished too much, X was slain by Piglin Brute, [12:00:01] X was doomed to fall, ..died, message: 'Mason was slain by X'",
   rules: [
     rule(`${CLAUSE_START}${P}${ID_AFTER} (?:${DEATH_KEY})`, { speaker: true }),
     // Looked for by its key first, then the killer: the key's literal words start every match.
     rule(`(?<![A-Za-z])${KILLER_LEAD} (?<name>${NAME})${ID_AFTER}(?=${KILLER_END})`, { speaker: true }),
+    rule(`${CLAUSE_START}${P}(?:'s [a-z]{2,12})? ${KILL_TAIL}`, { speaker: true }),
   ],
   examples: [
     ["[02:15:03] [Server thread/INFO]: Harmonia was squished too much", ["Harmonia"]],
     ["Harmonia was slain by Piglin Brute", ["Harmonia"]],
     ["Harmonia was shot by a skull from Nebulous", ["Nebulous"]],
+    ["Harmonia took the L to Nebulous.", ["Harmonia", "Nebulous"]],
     [
       "[10:00:10] [Server thread/INFO]: Villager Villager['Mason'/41901, l='ServerLevel[world]', x=1.50, y=64.00, z=2.50] died, message: 'Mason was slain by Rookwood'",
       ["Rookwood"],

@@ -21,6 +21,12 @@ const named: [string, string[]][] = [
   ["2023-05-01 12:00:01,123 INFO Harmonia drowned", ["Harmonia"]],
   ["Villager Villager['Mason'/41901] died, message: 'Mason was slain by Rookwood'", ["Rookwood"]],
   ["[12:00:01] [Server thread/INFO]: Iron Golem was slain by Rookwood", ["Rookwood"]],
+  ["Kestrel took the L to Goldshard.", ["Kestrel", "Goldshard"]],
+  ["§cRookwood§7's heart was pierced by §9Larkspur_7§7. §b§lFINAL KILL!", ["Rookwood", "Larkspur_7"]],
+  [
+    "[21:00:41] [Client thread/INFO]: [CHAT] Harmonia was Nebulous's final #1,780. FINAL KILL!",
+    ["Harmonia", "Nebulous"],
+  ],
 ];
 
 const clean = [
@@ -30,6 +36,9 @@ const clean = [
   "Villager Villager['Farmer'/12] died, message: 'Farmer was slain by Vindicator'",
   "[02:13:42] [Server thread/INFO]: Gamerule keepInventory is now set to: true",
   "[12:00:01] Server started in 4.2s",
+  "§7damage taken from Dante.",
+  "Chat disabled for 10m.",
+  "You have been eliminated!",
 ];
 
 describe("vanilla death messages", () => {
