@@ -14,7 +14,7 @@
 // first ": "): its match is dropped when the word is a known system word (SYSTEM_WORDS), so the
 // structure decides and one list of words, not a list of shapes, keeps labels and log lines out.
 //
-// The families live in files by group (chat-, team-, social-, membership-, log-, console-families.ts), built
+// The families live in files by group (chat-, team-, social-, membership-, log-, console-, death-families.ts), built
 // from the shapes in shapes.ts; this list puts them in the order the rules run.
 
 import { allChat, channelLine, rankTag, tabList, whisper } from "./chat-families.ts";
@@ -24,6 +24,7 @@ import { command, groupVerb, joinedLine, membership, possessive, roster, transfe
 import { refusal, socialBetween, socialDone } from "./social-verb-families.ts";
 import { angleChat, clause, serverWhisper, teleportRequest } from "./clause-families.ts";
 import { consoleLine } from "./console-families.ts";
+import { death } from "./death-families.ts";
 import { crashReport } from "./log-families.ts";
 import { profileOwner } from "./profile-families.ts";
 import type { Family, Rule } from "./shapes.ts";
@@ -60,6 +61,7 @@ export const families: readonly Family[] = [
   roster,
   joinedLine,
   clause,
+  death,
   serverWhisper,
   angleChat,
   consoleLine,

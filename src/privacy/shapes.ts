@@ -46,7 +46,11 @@ const LOG_TIME = "(?:\\d{4}-\\d{2}-\\d{2}[ T])?\\d{1,2}:\\d{2}(?::\\d{2})?(?:[.,
  */
 export const LOG_PREFIX =
   `\\[${LOG_TIME}(?: [A-Z]{2,5})?\\] \\[[^\\]\\n]{1,40}\\](?: \\[[^\\]\\n]{1,60}\\]| \\([A-Za-z][^)\\n]{0,30}\\))?:? |` +
-  `\\[${LOG_TIME} [A-Z]{3,7} ?\\]:? |\\[[A-Z][A-Za-z #0-9-]{1,30}\\/[A-Z]{3,5}\\]:? |${LOG_TIME} \\[[^\\]\\n]{1,12}\\]:? `;
+  `\\[${LOG_TIME} [A-Z]{3,7} ?\\]:? |\\[[A-Z][A-Za-z #0-9-]{1,30}\\/[A-Z]{3,5}\\]:? |${LOG_TIME} \\[[^\\]\\n]{1,12}\\]:? |` +
+  // A time alone, bracketed or bare, perhaps with its level (issue 36, deaths in server logs):
+  // "[12:00:01] X was slain by Y", "2023-05-01 12:00:01,123 INFO X drowned". Not before a bracket:
+  // there the time's own level follows ("2012-09-02 07:54:39 [INFO] "), not a rank tag.
+  `\\[${LOG_TIME}\\]:? (?!\\[)|${LOG_TIME}(?: (?:INFO|WARN|WARNING|ERROR|DEBUG))? (?!\\[)`;
 /**
  * What a container or a service manager puts before a console's own prefix (issue 36): a Docker
  * Compose service's "mc-1  | ", the journal's "Jan 05 12:00:00 host java[1234]: ".

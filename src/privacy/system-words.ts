@@ -55,6 +55,11 @@ export const SYSTEM_WORDS: ReadonlySet<string> = new Set(
     "tiki timil titanoboa torrid treefrog troodon undead vanquisher verdant volt watcher werewolf",
     "wetwing witch withermancer witherskeleton wolf woodchucker woodlouse wraith wumpa yeti yog",
     "zealot zombie zombuddy",
+    // Vanilla's mobs a death message names (issue 36, death-families.ts): "X was slain by Pillager",
+    // "Villager ..died, message: 'Mason was slain by Vindicator'"
+    "villager pillager vindicator evoker ravager vex husk stray drowned piglin hoglin zoglin brute",
+    "guardian elder shulker phantom warden breeze llama goat bee fox panda dolphin axolotl iron snow",
+    "wither ender polar bear cat ocelot parrot turtle strider magma cube cave zombified trader",
     // The catalogue's words (catalogue/catalogue.json: categories, namespaces, units, groups)
     "account gathering service uploads sent count",
     // Crash reports, launchers, logs, stack traces, and the labels of a report's free text

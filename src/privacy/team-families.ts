@@ -47,13 +47,15 @@ export const dungeon: Family = {
     "Healer",
     "Mage",
     "Tank",
+    "countdown",
+    "Leap",
   ),
   doc: "Teammates in dungeons: levers, terminals, devices, doors, keys, deaths and revives, puzzles, blessings, trivia",
   rules: [
     rule(
       `${START}(?:[☠❣] )?${P}(?:'s)? (?:activated a|completed a|has obtained|picked up|healed you|fairy healed|formed a tether|granted you|opened a|was killed|was revived|` +
         `revived|has revived|reconnected|disconnected|fell|burnt|burned|suffocated|drowned|died|became a ghost|is now ready|` +
-        `is no longer ready|found a|has found|tied |wasn't fooled)`,
+        `is no longer ready|found a|has found|tied |wasn't fooled|has started the dungeon countdown)`,
     ),
     rule(
       `(?:revived by|was killed by|killed by|Revived by|splashed by|health by|healed by|tether with|teleported to) ${P}`,
@@ -68,6 +70,13 @@ export const dungeon: Family = {
     rule(`${START}[☠❣] ${P}`, { speaker: true }),
     rule(`[☠❣] [^\n]{1,80}? by ${P}`, { speaker: true }),
     rule(`(?:revive|heal|healed|save|saved) your friend ${P}`),
+    // Whom a teammate leapt to, as the leap mods announce it in party chat (issue 36): "Party > [MVP+]
+    // X: Leaped to Y!", "Leaping to Y", "[Skyblocker] Leaped to Y!". Not a place of the boss fight
+    // a mod names the same way ("Leaped to ee3!", "Leaping to core").
+    rule(
+      `(?:: |\\] )(?:Leaped|Leaping|Leapt) to (?![Ee][Ee][1-4]\\b|[Cc]ore\\b|[Ss]tairs\\b|[Dd]evice\\b|[Mm]id\\b|[Tt]unnel\\b)${P}(?=[ \\t]{0,4}$|[.!])`,
+      { speaker: true },
+    ),
     // A party member as the Party Finder lists them: " Name: Mage (34)".
     rule(`${START}${P}: (?:Archer|Berserk|Healer|Mage|Tank) \\(\\d`),
   ],
