@@ -22,23 +22,32 @@ export const backend = postgresUrl ? "postgres" : "embedded";
 let seed: Promise<Blob> | undefined;
 let seedTar: Promise<Blob> | undefined;
 
+const pgliteVersion = async (): Promise<string> =>
+  (await Bun.file(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json")).json()).version;
+
+/**
+ * The database `build` makes, kept in the system's temporary folder as `name` and read from there
+ * after the first time. Written aside and renamed: workers of a parallel run may build it at once,
+ * and a reader must never see half a file.
+ */
+async function cachedOnDisk(name: string, type: string, build: () => Promise<Blob>): Promise<Blob> {
+  const file = Bun.file(join(tmpdir(), name));
+  if (await file.exists()) return new Blob([await file.arrayBuffer()], { type });
+  const blob = await build();
+  const aside = `${file.name}.${process.pid}.tmp`;
+  await Bun.write(aside, blob);
+  renameSync(aside, file.name!);
+  return new Blob([await blob.arrayBuffer()], { type });
+}
+
 /** The migrated seed, built once and cached on disk by migrations and PGlite version. */
 export function testSeed(): Promise<Blob> {
   seed ??= (async () => {
-    const pglite = await Bun.file(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json")).json();
     const key = new Bun.CryptoHasher("sha256")
-      .update(pglite.version + JSON.stringify(migrations))
+      .update((await pgliteVersion()) + JSON.stringify(migrations))
       .digest("hex")
       .slice(0, 16);
-    const file = Bun.file(join(tmpdir(), `tally-test-seed-${key}.tgz`));
-    if (await file.exists()) return new Blob([await file.arrayBuffer()]);
-    const blob = await buildSeed();
-    // Written aside and renamed: workers of a parallel run may build it at once, and a reader
-    // must never see half a file.
-    const aside = `${file.name}.${process.pid}.tmp`;
-    await Bun.write(aside, blob);
-    renameSync(aside, file.name!);
-    return blob;
+    return cachedOnDisk(`tally-test-seed-${key}.tgz`, "", buildSeed);
   })();
   return seed;
 }
@@ -180,23 +189,16 @@ let emptySeed: Promise<Blob> | undefined;
  * CPU a database, loading its copy about 0.5 s (the migration tests open four).
  */
 function testEmptySeed(): Promise<Blob> {
-  emptySeed ??= (async () => {
-    const pglite = await Bun.file(join(import.meta.dir, "../../node_modules/@electric-sql/pglite/package.json")).json();
-    const file = Bun.file(join(tmpdir(), `tally-test-empty-${pglite.version}.tar`));
-    if (await file.exists()) return new Blob([await file.arrayBuffer()], { type: "application/x-tar" });
-    const client = await openPglite(undefined);
-    try {
-      await client.query("checkpoint");
-      const blob = await client.dumpDataDir("none");
-      // Written aside and renamed, as the migrated seed is (testSeed).
-      const aside = `${file.name}.${process.pid}.tmp`;
-      await Bun.write(aside, blob);
-      renameSync(aside, file.name!);
-      return new Blob([await blob.arrayBuffer()], { type: "application/x-tar" });
-    } finally {
-      await client.close();
-    }
-  })();
+  emptySeed ??= (async () =>
+    cachedOnDisk(`tally-test-empty-${await pgliteVersion()}.tar`, "application/x-tar", async () => {
+      const client = await openPglite(undefined);
+      try {
+        await client.query("checkpoint");
+        return await client.dumpDataDir("none");
+      } finally {
+        await client.close();
+      }
+    }))();
   return emptySeed;
 }
 
