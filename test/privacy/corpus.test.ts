@@ -164,6 +164,7 @@ const reached: Record<string, Figures> = {
   tenth: [160, 313, 291, 35, 48, 160, 151, 1, 15, 3, 144],
   eleventh: [120, 145, 107, 5, 5, 123, 88, 0, 15, 5, 64],
   twelfth: [160, 192, 165, 32, 35, 162, 139, 0, 14, 1, 67],
+  thirteenth: [230, 282, 0, 0, 106, 235, 0, 9, 9, 85, 85],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];
