@@ -150,7 +150,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 12 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 13 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -164,7 +164,7 @@ const reached: Record<string, Figures> = {
   tenth: [160, 313, 291, 35, 48, 160, 151, 1, 15, 3, 144],
   eleventh: [120, 145, 107, 5, 5, 123, 88, 0, 15, 5, 64],
   twelfth: [160, 192, 165, 32, 35, 162, 139, 0, 14, 1, 67],
-  thirteenth: [230, 282, 0, 0, 106, 235, 0, 9, 9, 85, 85],
+  thirteenth: [230, 282, 275, 103, 106, 235, 230, 1, 9, 2, 85],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];
