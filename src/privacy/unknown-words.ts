@@ -39,6 +39,11 @@ const KNOWN = new Set(
     "accessor enum async boolean int init impl param params args stdout stderr tooltip tooltips hashmap",
     "mutex struct bytecode runtime namespace classpath iterator nullable config configs github gradle",
     "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds",
+    // What players write in a report's own text: chat abbreviations and the web's and launchers' names
+    "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
+    "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
+    "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
+    "tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
     "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv",
   ]
     .join(" ")
@@ -67,10 +72,13 @@ const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "key=x", "-x", "#x", "~x". */
-const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "=", "-", "#", "~", "@", "&", "%", "*", "+", "<"]);
-/** ... and after it: "x.y", "x(", "x$", "x/", "x:y", "x=", "x-y", "x@", "x>". */
-const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", ">", "<", "["]);
+/**
+ * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "key=x", "-x",
+ * "#x", "~x". Not "@" (a mention, "@junegunn") nor "<" and ">" (a chat speaker, "<junegunn> hi").
+ */
+const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "=", "-", "#", "~", "&", "%", "*", "+"]);
+/** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[" ("x.y", "x:y", "x-y" below). */
+const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "["]);
 
 /**
  * Has the word a player name's marks and nothing that says it is not one? A capital inside it that

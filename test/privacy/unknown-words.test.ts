@@ -13,6 +13,8 @@ describe("a made-up handle in a sentence no family knows", () => {
     ["junegunn", "junegunn sold me the pet right before the crash"],
     ["Alex99", "it happened while Alex99 was carrying the run"],
     ["CalMWolfs", "asked CalMWolfs about it, he said to report it"],
+    ["junegunn", "pinged @junegunn on the Discord before it froze"],
+    ["xX_Pro_Xx", "[12:00:01] [Client thread/INFO]: [CHAT] <xX_Pro_Xx> lag?"],
   ])("%s is replaced by its pseudonym", (name, text) => {
     const out = scrubText(KEY, text);
     expect(out).not.toContain(name);
@@ -41,6 +43,7 @@ describe("what maintainers must still read stays as it was", () => {
     "Texture 98 is not bound at 0x55d0e3f0, mod id skyhanni:config, file mods/skyhanni-0.28.jar",
     "Lv200 Bonzo hit you for 8x24 damage; you didn't dodge, the miniboss despawned",
     "island mining_1 and mob frozen_steve; gamerule keepInventory is now set to: true",
+    "idk why, tbh it was laggy since the curseforge update, pls fix",
   ])("%j", (text) => {
     expect(scrubText(KEY, text)).toBe(text);
   });
