@@ -172,6 +172,7 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     findIdentities(value, found, p, hits);
   }
   const out: Record<string, string | undefined> = {};
+  const unknown = new Set<string>();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
       out[field] = value;
@@ -183,14 +184,19 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
     // A word nothing knows that has a name's marks, wherever it stands in free text (issue 36).
     if (options.unknownWords !== false)
-      for (const [start, end] of unknownWordSpans(p.plain)) spans.push(originalSpan(p, start, end));
+      for (const [start, end] of unknownWordSpans(p.plain)) {
+        spans.push(originalSpan(p, start, end));
+        unknown.add(p.plain.slice(start, end));
+      }
     let text = replaceSpans(value, spans, (s) => pseudonym(key, normalise(s).plain));
     text = text.replace(SECRET_ARG, "$1<redacted>");
     // A uuid found anywhere, dashed or not, becomes the pseudonym of its undashed form.
     text = text.replace(UUIDS, (u) => pseudonym(key, u));
     out[field] = scrubMachine(text);
   }
-  return { fields: out as T, names: found.names.size, uuids: found.uuids.size };
+  // The fallback's words count as names too (the log's `pseudonymised`), each once.
+  for (const w of found.names) unknown.delete(w);
+  return { fields: out as T, names: found.names.size + unknown.size, uuids: found.uuids.size };
 }
 
 /** One text on its own. */
