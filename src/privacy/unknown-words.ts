@@ -43,16 +43,19 @@ const KNOWN = new Set(
     "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
     "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
     "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
-    "tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
+    "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
     "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv",
   ]
     .join(" ")
     .split(" "),
 );
 
-/** A Java type's last part: "NullPointerException", "ChatHandler", "ModConfig" name code, not people. */
+/**
+ * A Java type's last part: "NullPointerException", "ChatHandler", "ModConfig", "ClientLevel" name
+ * code, not people; "BlackAddons", "BridgeBot" name a mod or a bot.
+ */
 const CODE_SUFFIX =
-  /(?:Exception|Error|Handler|Listener|Manager|Event|Config|Impl|Factory|Provider|Service|Utils?|Helper|Mixin|Screen|Gui|Renderer|Loader|Module|Feature|Thread|Task|Client|Server|Packet|Entity|Block|Item|Stack|Registry|Builder|Callback|Accessor|Wrapper|Array|List|Map|Set|String)$/;
+  /(?:Exception|Error|Handler|Listener|Manager|Event|Config|Impl|Factory|Provider|Service|Utils?|Helper|Mixin|Screen|Gui|Renderer|Loader|Module|Feature|Thread|Task|Client|Server|Packet|Entity|Block|Item|Stack|Registry|Builder|Callback|Accessor|Wrapper|Array|List|Map|Set|String|Level|Connection|Connector|Bridge|Profile|Context|Container|Controller|Component|Session|Pipeline|Executor|Adapter|Interface|Instance|Node|Type|Info|Data|Holder|Tracker|Processor|Parser|Reader|Writer|Stream|Buffer|Channel|Network|Plugin|Addons?|Mod|Bot)$/;
 
 let dictionary: Set<string> | undefined;
 /** The dictionary's words of 3 to 16 letters, lower-case (about 250 000), built on first use. */
@@ -73,12 +76,13 @@ const isUpper = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
- * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "key=x", "-x",
- * "#x", "~x". Not "@" (a mention, "@junegunn") nor "<" and ">" (a chat speaker, "<junegunn> hi").
+ * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "-x", "#x",
+ * "~x". Not "@" (a mention, "@junegunn"), "<" and ">" (a chat speaker, "<junegunn> hi") nor "="
+ * (a value, often a player's: "name=Zyra_K").
  */
-const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "=", "-", "#", "~", "&", "%", "*", "+"]);
-/** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[" ("x.y", "x:y", "x-y" below). */
-const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "["]);
+const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%", "*", "+"]);
+/** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[", "x{" ("x.y", "x:y", "x-y" below). */
+const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "[", "{"]);
 
 /**
  * Has the word a player name's marks and nothing that says it is not one? A capital inside it that
@@ -111,6 +115,7 @@ export function unknownName(word: string): boolean {
   if (known(word.toLowerCase())) return false;
   if (!upper && !digits && !under && madeOfWords(word)) return false;
   if (innerCap && !digits && !under && isLower(first) && camelCode(word)) return false;
+  if (/^(?:class|method|field|func|comp)_\d+(?:_[a-z])?$/.test(word)) return false; // "class_746", "func_70071_h"
   return true;
 }
 

@@ -15,6 +15,7 @@ describe("a made-up handle in a sentence no family knows", () => {
     ["CalMWolfs", "asked CalMWolfs about it, he said to report it"],
     ["junegunn", "pinged @junegunn on the Discord before it froze"],
     ["xX_Pro_Xx", "[12:00:01] [Client thread/INFO]: [CHAT] <xX_Pro_Xx> lag?"],
+    ["Zyra_K", "Disconnecting GameProfile{id=1, name=Zyra_K, properties={}}: timed out"],
   ])("%s is replaced by its pseudonym", (name, text) => {
     const out = scrubText(KEY, text);
     expect(out).not.toContain(name);
@@ -45,6 +46,7 @@ describe("what maintainers must still read stays as it was", () => {
     "Lv200 Bonzo hit you for 8x24 damage; you didn't dodge, the miniboss despawned",
     "island mining_1 and mob frozen_steve; gamerule keepInventory is now set to: true",
     "idk why, tbh it was laggy since the curseforge update, pls fix",
+    "world l='ClientLevel', x=-75.27; BlackAddons and BridgeBot loaded, GameProfile{id=1} kept",
   ])("%j", (text) => {
     expect(scrubText(KEY, text)).toBe(text);
   });
