@@ -155,6 +155,8 @@ function madeOfSuffix(w: string): boolean {
 
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
 const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
+/** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
+const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
 
@@ -163,6 +165,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word", pattern: WORD },
   { name: "unknown_word_frame", pattern: FRAME },
   { name: "unknown_word_code_suffix", pattern: CODE_SUFFIX },
+  { name: "unknown_word_version_after", pattern: VERSION_AFTER },
 ];
 
 /**
@@ -191,6 +194,7 @@ export function unknownWordSpans(text: string): [number, number][] {
     if (before && JOINED_BEFORE.has(before)) continue;
     if (after && JOINED_AFTER.has(after)) continue;
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
+    if (after === " " && VERSION_AFTER.test(text.slice(end + 1, end + 9))) continue; // "\t- zoomify 2.11.2": a mod id
     if ((after === "." || after === ":" || after === "-") && next !== undefined && isWordChar(next.charCodeAt(0)))
       continue;
     if (!unknownName(m[0])) continue;

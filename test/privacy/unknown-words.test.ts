@@ -46,6 +46,7 @@ describe("what maintainers must still read stays as it was", () => {
     "Lv200 Bonzo hit you for 8x24 damage; you didn't dodge, the miniboss despawned",
     "island mining_1 and mob frozen_steve; gamerule keepInventory is now set to: true",
     "idk why, tbh it was laggy since the curseforge update, pls fix",
+    "Loading 2 mods:\n\t- zoomify 2.11.2\n\t- xaerominimap v23.9",
     "world l='ClientLevel', x=-75.27; BlackAddons and BridgeBot loaded, GameProfile{id=1} kept",
   ])("%j", (text) => {
     expect(scrubText(KEY, text)).toBe(text);
