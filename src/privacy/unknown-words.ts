@@ -4,11 +4,11 @@
 // name in one they were not written for passes. This layer asks the word itself: a word of English
 // (the `word-list` package's dictionary), a word the project knows (system-words.ts, not-names.ts,
 // the profile names, the mods and tools below), an identifier or a piece of code (joined to a `.`,
-// `/`, `$`, `(`, `:`, `=`, a Java class's suffix, a stack frame, a number or hex) is kept. Only a
-// word with a name's marks is replaced: a digit, an underscore, a lower-case start or a capital
-// inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word alone ("Goldor",
-// "Hyperion", "Steve") is the game's boss, item and place names as often as a player's and is left
-// to the families. Reports only: the ingest denylist does not use it (see docs/decisions.md).
+// `/`, `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or
+// hex) is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
+// start or a capital inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word
+// alone ("Goldor", "Hyperion", "Steve") is the game's boss, item and place names as often as a
+// player's and is left to the families. Reports only: the ingest denylist does not use it (see docs/decisions.md).
 // One pass over the words of the text, Set look-ups; the dictionary is read on first use.
 // The package exports only its file's path; the text itself is imported so the binary embeds it.
 import wordsText from "../../node_modules/word-list/words.txt" with { type: "text" };
