@@ -3,10 +3,14 @@
 // rules were not written against; the figure to report). Per family, names replaced by the report
 // scrubber and lines refused by the ingest denylist; clean strings the scrubber altered or the
 // denylist refused. Prints the figures, asserts nothing (the tests do). `--verbose` lists the
-// development part's misses line by line; the held-out part is only ever shown per family.
+// development part's misses and altered clean strings line by line (with what the scrubber made of
+// them); the held-out part is only ever shown per family. Each part's summary is printed with the
+// report scrubber's structure-free fallback (src/privacy/unknown-words.ts) and without it. `--dev`
+// measures the development part alone.
 import {
   altered,
   cleanStrings,
+  measureKey,
   heldOutBatches,
   identifierFamilies,
   type NameLine,
@@ -14,6 +18,9 @@ import {
   namesLeft,
   refused,
 } from "../test/privacy/corpus.ts";
+import { scrubText } from "../src/privacy/scrub.ts";
+
+const off = { unknownWords: false };
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
@@ -26,11 +33,13 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
   const byFamily = new Map<string, Row>();
   const misses: string[] = [];
   const total: Row = { lines: 0, names: 0, caught: 0, refused: 0, coded: 0, codedCaught: 0 };
+  let caughtOff = 0;
   for (const line of lines) {
     const row = byFamily.get(line.family) ?? { lines: 0, names: 0, caught: 0, refused: 0, coded: 0, codedCaught: 0 };
     byFamily.set(line.family, row);
     const left = namesLeft(line);
     const caught = line.names.length - left.length;
+    caughtOff += line.names.length - namesLeft(line, off).length;
     const r = refused(line.text);
     for (const x of [row, total]) {
       x.lines++;
@@ -62,6 +71,8 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
   let identifiersChanged = 0;
   let display = 0;
   let displayChanged = 0;
+  let identifiersOff = 0;
+  let displayOff = 0;
   for (const s of clean) {
     const row = byClean.get(s.family) ?? { strings: 0, altered: 0, refused: 0 };
     byClean.set(s.family, row);
@@ -72,11 +83,16 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
     if (r) row.refused++;
     const id = identifierFamilies.has(s.family);
     if (!id) display++;
+    if (altered(s.text, off) || r) {
+      if (id) identifiersOff++;
+      else displayOff++;
+    }
     if (a || r) {
       if (id) identifiersChanged++;
       else displayChanged++;
       wrongs.push(
-        `${a ? "altered" : ""}${a && r ? "+" : ""}${r ? "refused" : ""} [${s.family}] ${JSON.stringify(s.text)}`,
+        `${a ? "altered" : ""}${a && r ? "+" : ""}${r ? "refused" : ""} [${s.family}] ${JSON.stringify(s.text)}` +
+          (a ? ` -> ${JSON.stringify(scrubText(measureKey, s.text))}` : ""),
       );
     }
   }
@@ -90,10 +106,15 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
     `${part}: replaced ${total.caught} of ${total.names} names (${pct(total.caught, total.names)}), refused ${total.refused} of ${total.lines} lines (${pct(total.refused, total.lines)}); ` +
       `${identifiersChanged} identifiers and ${displayChanged} of ${display} clean display lines (${pct(displayChanged, display)}) altered or refused`,
   );
+  console.log(
+    `${part}, without the fallback: replaced ${caughtOff} of ${total.names} names (${pct(caughtOff, total.names)}); ` +
+      `${identifiersOff} identifiers and ${displayOff} of ${display} clean display lines (${pct(displayOff, display)}) altered or refused`,
+  );
   console.log("");
 }
 
 measure("development part", nameLines, cleanStrings, process.argv.includes("--verbose"));
+if (process.argv.includes("--dev")) process.exit(0);
 const [first, second, ...later] = heldOutBatches;
 measure("held-out part", first!.names, first!.clean, false);
 measure("held-out part, second batch (gathered after the rules)", second!.names, second!.clean, false);

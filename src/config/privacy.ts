@@ -1,7 +1,7 @@
 // Settings: Privacy: the pseudonyms of player names (src/privacy/).
 // A new setting of this capability goes here, with its doc (and a line in the README's settings table).
 import { Type as T } from "@sinclair/typebox";
-import { setting } from "./setting.ts";
+import { Bool, setting } from "./setting.ts";
 
 export const privacySettings = {
   pseudonymKey: setting({
@@ -10,5 +10,11 @@ export const privacySettings = {
     default: "",
     doc: "Key of the player-name pseudonyms in bug reports. Empty: a random key generated once and kept in the database.",
     secret: true,
+  }),
+  privacyUnknownWords: setting({
+    env: "PRIVACY_UNKNOWN_WORDS",
+    schema: Bool,
+    default: "true",
+    doc: "true: a bug report's word with a player name's marks (a digit, an underscore, a lower-case start or an inner capital) that is no English word, no known game or tool word and no code is replaced by a pseudonym, wherever it stands (src/privacy/unknown-words.ts). false: only the name families' rules replace names.",
   }),
 } as const;

@@ -8,6 +8,7 @@
 import { findNames, type NameHit } from "./find.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
+import { unknownWordSpans } from "./unknown-words.ts";
 
 const UUIDS =
   /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})(?![0-9A-Fa-f])/g;
@@ -144,11 +145,18 @@ export const scrubberRules: readonly { name: string; pattern: RegExp }[] = [
 
 export type Scrubbed<T> = { fields: T; names: number; uuids: number };
 
+/** `unknownWords`: the structure-free fallback (unknown-words.ts, PRIVACY_UNKNOWN_WORDS), on unless off. */
+export type ScrubOptions = { unknownWords?: boolean };
+
 /**
  * Scrubs every string field of one report together: a name found in one field is replaced in all.
  * Undefined fields stay undefined.
  */
-export function scrubFields<T extends Record<string, string | undefined>>(key: string, fields: T): Scrubbed<T> {
+export function scrubFields<T extends Record<string, string | undefined>>(
+  key: string,
+  fields: T,
+  options: ScrubOptions = {},
+): Scrubbed<T> {
   const found: Found = { names: new Set(), uuids: new Set() };
   const plains = new Map<string, Plain>();
   const inPlace = new Map<string, [number, number][]>();
@@ -164,6 +172,7 @@ export function scrubFields<T extends Record<string, string | undefined>>(key: s
     findIdentities(value, found, p, hits);
   }
   const out: Record<string, string | undefined> = {};
+  const unknown = new Set<string>();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
       out[field] = value;
@@ -173,16 +182,24 @@ export function scrubFields<T extends Record<string, string | undefined>>(key: s
     // Where a rule found a name, and wherever a found name stands as a word of free text; each
     // span's text is the name, perhaps with a code inside it: its pseudonym is of the plain name.
     const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
+    // A word nothing knows that has a name's marks, wherever it stands in free text (issue 36).
+    if (options.unknownWords !== false)
+      for (const [start, end] of unknownWordSpans(p.plain)) {
+        spans.push(originalSpan(p, start, end));
+        unknown.add(p.plain.slice(start, end));
+      }
     let text = replaceSpans(value, spans, (s) => pseudonym(key, normalise(s).plain));
     text = text.replace(SECRET_ARG, "$1<redacted>");
     // A uuid found anywhere, dashed or not, becomes the pseudonym of its undashed form.
     text = text.replace(UUIDS, (u) => pseudonym(key, u));
     out[field] = scrubMachine(text);
   }
-  return { fields: out as T, names: found.names.size, uuids: found.uuids.size };
+  // The fallback's words count as names too (the log's `pseudonymised`), each once.
+  for (const w of found.names) unknown.delete(w);
+  return { fields: out as T, names: found.names.size + unknown.size, uuids: found.uuids.size };
 }
 
 /** One text on its own. */
-export function scrubText(key: string, text: string): string {
-  return scrubFields(key, { text }).fields.text!;
+export function scrubText(key: string, text: string, options: ScrubOptions = {}): string {
+  return scrubFields(key, { text }, options).fields.text!;
 }

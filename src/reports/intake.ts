@@ -20,7 +20,12 @@ export type IntakeDeps = {
   clock: Clock;
   config: Pick<
     Config,
-    "reportTools" | "reportSamplesKept" | "reportAppPackages" | "chatWebhookUrl" | "reportRegressionMinAccounts"
+    | "reportTools"
+    | "reportSamplesKept"
+    | "reportAppPackages"
+    | "chatWebhookUrl"
+    | "reportRegressionMinAccounts"
+    | "privacyUnknownWords"
   >;
   pseudonymKey: () => Promise<string>;
 };
@@ -53,12 +58,11 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
   // Control sequences and bidi overrides go first: nothing stored, printed or posted carries them.
   const clean = (t: string | undefined) => (t === undefined ? undefined : plainText(t));
   const title = plainText(body.title).trim() || "(untitled)";
-  const scrubbed = scrubFields(key, {
-    title,
-    message: clean(body.message),
-    steps: clean(body.steps),
-    stackTrace: clean(body.stackTrace),
-  });
+  const scrubbed = scrubFields(
+    key,
+    { title, message: clean(body.message), steps: clean(body.steps), stackTrace: clean(body.stackTrace) },
+    { unknownWords: deps.config.privacyUnknownWords },
+  );
   const f = scrubbed.fields;
   const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);
   const { problem, created, unvouched } = await recordReport(deps.db, {

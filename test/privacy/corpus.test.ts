@@ -154,16 +154,19 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
-  third: [300, 463, 460, 242, 244, 387, 384, 0, 12, 2, 111],
-  fourth: [300, 336, 335, 107, 107, 314, 313, 1, 20, 0, 86],
-  fifth: [150, 235, 220, 104, 110, 208, 196, 0, 8, 3, 223],
-  sixth: [80, 132, 121, 57, 65, 82, 82, 0, 2, 0, 26],
-  seventh: [230, 316, 266, 69, 94, 237, 194, 0, 6, 1, 80],
-  eighth: [200, 226, 221, 87, 88, 200, 195, 0, 7, 2, 78],
-  ninth: [180, 213, 213, 77, 77, 183, 183, 0, 5, 1, 119],
-  tenth: [160, 313, 291, 35, 48, 160, 151, 1, 15, 3, 144],
-  eleventh: [120, 145, 107, 5, 5, 123, 88, 0, 15, 5, 64],
-  twelfth: [160, 192, 165, 32, 35, 162, 139, 0, 14, 1, 67],
+  // With the report scrubber's structure-free fallback (src/privacy/unknown-words.ts, issue 36),
+  // measured once after it was written from the development part alone: more names replaced in
+  // batches 3 to 12, and more clean display lines altered (3 to 5, 6, 9 to 12); see docs/decisions.md.
+  third: [300, 463, 461, 243, 244, 387, 384, 0, 12, 4, 111],
+  fourth: [300, 336, 336, 107, 107, 314, 313, 1, 20, 0, 86],
+  fifth: [150, 235, 231, 107, 110, 208, 196, 0, 8, 5, 223],
+  sixth: [80, 132, 128, 63, 65, 82, 82, 0, 2, 1, 26],
+  seventh: [230, 316, 298, 85, 94, 237, 194, 0, 6, 1, 80],
+  eighth: [200, 226, 224, 88, 88, 200, 195, 0, 7, 2, 78],
+  ninth: [180, 213, 213, 77, 77, 183, 183, 0, 5, 3, 119],
+  tenth: [160, 313, 306, 45, 48, 160, 151, 1, 15, 15, 144],
+  eleventh: [120, 145, 134, 5, 5, 123, 88, 0, 15, 11, 64],
+  twelfth: [160, 192, 185, 34, 35, 162, 139, 0, 14, 3, 67],
   thirteenth: [230, 282, 275, 103, 106, 235, 230, 1, 9, 2, 85],
 };
 for (const batch of later) {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { denylistMatch } from "../../src/privacy/denylist.ts";
-import { scrubText } from "../../src/privacy/scrub.ts";
+import { type ScrubOptions, scrubText } from "../../src/privacy/scrub.ts";
 
 export type NameLine = { family: string; names: string[]; text: string; source: string };
 export type CleanGroup = { family: string; source: string; texts: string[] };
@@ -160,10 +160,10 @@ export const stillThere = (text: string, name: string) =>
   new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text.replace(/§./g, ""));
 
 /** The names of one line that survive scrubbing. */
-export function namesLeft(line: NameLine): string[] {
-  const out = scrubText(measureKey, line.text);
+export function namesLeft(line: NameLine, options: ScrubOptions = {}): string[] {
+  const out = scrubText(measureKey, line.text, options);
   return line.names.filter((n) => stillThere(out, n));
 }
 
 export const refused = (text: string) => denylistMatch(text) !== undefined;
-export const altered = (text: string) => scrubText(measureKey, text) !== text;
+export const altered = (text: string, options: ScrubOptions = {}) => scrubText(measureKey, text, options) !== text;

@@ -6,6 +6,7 @@ import { allRules } from "../../src/privacy/families.ts";
 import { uuidRules } from "../../src/privacy/denylist.ts";
 import { findRules } from "../../src/privacy/find.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
+import { unknownWordRules } from "../../src/privacy/unknown-words.ts";
 
 const SIZE = 32 * 1024;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -147,6 +148,7 @@ export function privacyRules(): [string, RegExp][] {
     ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...chatBlockRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...findRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...unknownWordRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
 }
 

@@ -1,0 +1,204 @@
+// The report scrubber's structure-free fallback (issue 36): a word of free text shaped like a
+// player's name that nothing knows is replaced, whatever the line's structure. The families
+// (families.ts) find a name by where it stands; every new genre of line has a new structure, so a
+// name in one they were not written for passes. This layer asks the word itself: a word of English
+// (the `word-list` package's dictionary), a word the project knows (system-words.ts, not-names.ts,
+// the profile names, the mods and tools below), an identifier or a piece of code (joined to a `.`,
+// `/`, `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or
+// hex) is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
+// start or a capital inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word
+// alone ("Goldor", "Hyperion", "Steve") is the game's boss, item and place names as often as a
+// player's and is left to the families. Reports only: the ingest denylist does not use it (see docs/decisions.md).
+// One pass over the words of the text, Set look-ups; the dictionary is read on first use.
+// The package exports only its file's path; the text itself is imported so the binary embeds it.
+import wordsText from "../../node_modules/word-list/words.txt" with { type: "text" };
+import { NOT_NAMES } from "./not-names.ts";
+import { PROFILE_NAMES } from "./profile-families.ts";
+import { SYSTEM_WORDS } from "./system-words.ts";
+
+/**
+ * Words of crash reports, launchers and the SkyBlock mods that a dictionary does not hold and that
+ * carry a name's marks (lower-case, a capital inside, a digit): mods and their authors' spellings,
+ * the game's and Java's own words, hardware. Compared lower-case.
+ */
+const KNOWN = new Set(
+  [
+    "skyhanni skytils skyblocker skyblock hypixel neu notenoughupdates firmament odin odinclient",
+    "skyblockaddons sba dungeonsguide cowlection patcher essential feather lunar badlion labymod",
+    "optifine optifabric sodium iris lithium phosphor fabricmc fabric forge minecraftforge neoforge",
+    "liteloader mixin mixins mixinextras lwjgl opengl glfw openal jei rei emi modmenu cloth yacl",
+    "mojang minecraft microsoft xbox mcp srg yarn intermediary kotlin kotlinx javafx openjdk hotspot",
+    "nvidia geforce radeon intel amd ryzen windows linux macos darwin ubuntu debian",
+    "amd64 x86 x64 arm64 aarch64 win32 win64 utf8 sha1 sha256 md5 gzip json yaml toml png jpg",
+    "api url uri http https tcp udp ipv4 ipv6 dns ssl tls jar jvm jre jdk gui hud npc npcs",
+    "skyblockcatia skyblockfeatures skyblocktweaks noammaddons soopyv2 bettermap hysentials",
+    "partlysaneskies cariboustonks dawnaddons aaronsmod hytils nobaaddons sbo fishyaddons",
+    "catgirladdons floppaclient dulkirmod volcaddons bazaarnotifier apec",
+    "kuudra dwarven crimson isle rift garden galatea bingo ironman stranded pvp pve",
+    "coreprotect luckperms essentialsx worldedit worldguard vault geyser floodgate bungeecord velocity",
+    "accessor enum async boolean int init impl param params args stdout stderr tooltip tooltips hashmap",
+    "mutex struct bytecode runtime namespace classpath iterator nullable config configs github gradle",
+    "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds",
+    // What players write in a report's own text: chat abbreviations and the web's and launchers' names
+    "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
+    "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
+    "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
+    "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
+    "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * A Java type's last part: "NullPointerException", "ChatHandler", "ModConfig", "ClientLevel" name
+ * code, not people; "BlackAddons", "BridgeBot" name a mod or a bot.
+ */
+const CODE_SUFFIX =
+  /(?:Exception|Error|Handler|Listener|Manager|Event|Config|Impl|Factory|Provider|Service|Utils?|Helper|Mixin|Screen|Gui|Renderer|Loader|Module|Feature|Thread|Task|Client|Server|Packet|Entity|Block|Item|Stack|Registry|Builder|Callback|Accessor|Wrapper|Array|List|Map|Set|String|Level|Connection|Connector|Bridge|Profile|Context|Container|Controller|Component|Session|Pipeline|Executor|Adapter|Interface|Instance|Node|Type|Info|Data|Holder|Tracker|Processor|Parser|Reader|Writer|Stream|Buffer|Channel|Network|Plugin|Addons?|Mod|Bot)$/;
+
+let dictionary: Set<string> | undefined;
+/** The dictionary's words of 3 to 16 letters, lower-case (about 250 000), built on first use. */
+function words(): Set<string> {
+  if (dictionary) return dictionary;
+  dictionary = new Set();
+  for (const w of wordsText.split("\n")) if (w.length >= 3 && w.length <= 16) dictionary.add(w);
+  return dictionary;
+}
+
+const known = (lower: string) =>
+  words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
+const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
+
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // 0-9 A-Z a-z _
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "-x", "#x",
+ * "~x". Not "@" (a mention, "@junegunn"), "<" and ">" (a chat speaker, "<junegunn> hi") nor "="
+ * (a value, often a player's: "name=Zyra_K").
+ */
+const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%", "*", "+"]);
+/** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[", "x{" ("x.y", "x:y", "x-y" below). */
+const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "[", "{"]);
+
+/**
+ * Has the word a player name's marks and nothing that says it is not one? A capital inside it that
+ * is not all capitals, a digit or an underscore, or a lower-case start; then neither a known word,
+ * nor a number with a unit ("64x", "20ms"), nor hex, nor a Java type's name.
+ */
+export function unknownName(word: string): boolean {
+  let upper = 0;
+  let lower = 0;
+  let digits = 0;
+  let under = 0;
+  let innerCap = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (isUpper(c)) {
+      upper++;
+      if (i > 0 && isLower(word.charCodeAt(i - 1))) innerCap = true;
+    } else if (isLower(c)) lower++;
+    else if (isDigit(c)) digits++;
+    else under++;
+  }
+  if (lower === 0) return false; // numbers, ids and words in capitals: "404", "HYPERION", "ITEM_ID"
+  const first = word.charCodeAt(0);
+  if (!(innerCap || digits || under || isLower(first))) return false; // "Goldor", "Steve": left to the families
+  if (isDigit(first) && lower + upper <= 3) return false; // "64x", "20ms", "1st", "8x24", "1080p"
+  if (digits && /^[A-Za-z]{1,2}\d+$/.test(word)) return false; // "x24", "Lv200", "u51": a count, a level, a tier
+  if (under && /^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false; // "mining_1", "max_health", "frozen_steve": an id
+  if (digits && /^(?:0x[0-9A-Fa-f]+|[0-9a-f]{6,})$/.test(word)) return false; // hex: hashes, addresses
+  if (innerCap && !digits && !under && CODE_SUFFIX.test(word)) return false;
+  if (known(word.toLowerCase())) return false;
+  if (!upper && !digits && !under && madeOfWords(word)) return false;
+  if (innerCap && !digits && !under && isLower(first) && camelCode(word)) return false;
+  if (/^(?:class|method|field|func|comp)_\d+(?:_[a-z])?$/.test(word)) return false; // "class_746", "func_70071_h"
+  return true;
+}
+
+/**
+ * A Java field or method in camel case: a known word of 3 letters or more first, then known words
+ * or short parts ("keepInventory", "batchId", "parseSplit"); "iTzMe" starts with a letter alone.
+ */
+function camelCode(w: string): boolean {
+  const parts = w.split(/(?=[A-Z])/);
+  if (parts[0]!.length < 3 || !known(parts[0]!)) return false;
+  return parts.every((p) => p.length <= 2 || known(p.toLowerCase()) || madeOfSuffix(p.toLowerCase()));
+}
+
+const PREFIXES = ["re", "de", "un", "dis", "non", "pre", "mini", "over", "under"];
+const SUFFIXES = ["able", "ed", "es", "s", "ing", "er", "ers"];
+
+/**
+ * A word in lower case made of known words: two of them ("miniboss", "knockback", "chestplates"), a
+ * prefix before one ("respawn", "despawned"), or one with a suffix ("swappable"). At most 16 splits.
+ */
+function madeOfWords(w: string): boolean {
+  for (let i = 3; i <= w.length - 3; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
+  for (const p of PREFIXES)
+    if (w.length - p.length >= 3 && w.startsWith(p) && madeOfSuffix(w.slice(p.length))) return true;
+  return madeOfSuffix(w);
+}
+
+function madeOfSuffix(w: string): boolean {
+  if (known(w)) return true;
+  for (const s of SUFFIXES) {
+    if (!w.endsWith(s) || w.length - s.length < 3) continue;
+    const base = w.slice(0, -s.length);
+    if (known(base) || known(`${base}e`) || (base.at(-1) === base.at(-2) && known(base.slice(0, -1)))) return true;
+  }
+  return false;
+}
+
+/** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
+const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
+/** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
+const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
+/** A word of the plain text that could be a name. */
+const WORD = /[A-Za-z0-9_]{3,16}/g;
+
+/** This layer's regular expressions (for the hostile-input tests). */
+export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "unknown_word", pattern: WORD },
+  { name: "unknown_word_frame", pattern: FRAME },
+  { name: "unknown_word_code_suffix", pattern: CODE_SUFFIX },
+  { name: "unknown_word_version_after", pattern: VERSION_AFTER },
+];
+
+/**
+ * The spans (in the plain text) of the words that stand alone in free text and are unknown names:
+ * bounded by characters that are not a word's, not joined to code, not on a stack frame's line.
+ */
+export function unknownWordSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  let lineEnd = -1;
+  let frame = false;
+  for (const m of text.matchAll(WORD)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    if (at > lineEnd) {
+      const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+      lineEnd = text.indexOf("\n", at);
+      if (lineEnd === -1) lineEnd = text.length;
+      frame = FRAME.test(text.slice(lineStart, Math.min(lineEnd, lineStart + 420)));
+    }
+    if (frame) continue;
+    if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
+    if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
+    const before = text[at - 1];
+    const after = text[end];
+    const next = text[end + 1];
+    if (before && JOINED_BEFORE.has(before)) continue;
+    if (after && JOINED_AFTER.has(after)) continue;
+    if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
+    if (after === " " && VERSION_AFTER.test(text.slice(end + 1, end + 9))) continue; // "\t- zoomify 2.11.2": a mod id
+    if ((after === "." || after === ":" || after === "-") && next !== undefined && isWordChar(next.charCodeAt(0)))
+      continue;
+    if (!unknownName(m[0])) continue;
+    spans.push([at, end]);
+  }
+  return spans;
+}

@@ -1,0 +1,83 @@
+// The report scrubber's structure-free fallback (issue 36, src/privacy/unknown-words.ts): a word with
+// a player name's marks that no dictionary, list or code shape knows is replaced wherever it stands
+// in free text; exceptions, Java names, mods, items in capitals and boss names stay readable.
+import { describe, expect, test } from "bun:test";
+import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
+import { pseudonym } from "../../src/privacy/pseudonym.ts";
+
+const KEY = "a-test-key-that-is-long-enough-0123456789";
+
+describe("a made-up handle in a sentence no family knows", () => {
+  test.each([
+    ["xX_Pro_Xx", "then xX_Pro_Xx threw the bow and the game froze"],
+    ["junegunn", "junegunn sold me the pet right before the crash"],
+    ["Alex99", "it happened while Alex99 was carrying the run"],
+    ["CalMWolfs", "asked CalMWolfs about it, he said to report it"],
+    ["junegunn", "pinged @junegunn on the Discord before it froze"],
+    ["xX_Pro_Xx", "[12:00:01] [Client thread/INFO]: [CHAT] <xX_Pro_Xx> lag?"],
+    ["Zyra_K", "Disconnecting GameProfile{id=1, name=Zyra_K, properties={}}: timed out"],
+  ])("%s is replaced by its pseudonym", (name, text) => {
+    const out = scrubText(KEY, text);
+    expect(out).not.toContain(name);
+    expect(out).toContain(pseudonym(KEY, name));
+  });
+
+  test("the same handle gets the same pseudonym in every field, and a possessive keeps its 's", () => {
+    const { fields, names } = scrubFields(KEY, { title: "crash near junegunn", message: "junegunn's island lagged" });
+    expect(names).toBe(1);
+    expect(fields.title).toBe(`crash near ${pseudonym(KEY, "junegunn")}`);
+    expect(fields.message).toBe(`${pseudonym(KEY, "junegunn")}'s island lagged`);
+  });
+
+  test("off (PRIVACY_UNKNOWN_WORDS=false), only the families replace names", () => {
+    const text = "then xX_Pro_Xx threw the bow";
+    expect(scrubText(KEY, text, { unknownWords: false })).toBe(text);
+  });
+});
+
+describe("what maintainers must still read stays as it was", () => {
+  test.each([
+    'java.lang.NullPointerException: Cannot read field "batchId" because "entry" is null',
+    "\tat net.minecraft.client.Minecraft.runTick(Minecraft.java:1731)",
+    "Caused by: java.lang.IllegalStateException: ItemStackHandler failed in ChatListener",
+    "SkyHanni and Skytils both loaded, with OptiFine and LWJGL 2.9.4 on amd64",
+    "Dropped a HYPERION, ITEM_ID and a Juju Shortbow from Goldor on F7",
+    "Texture 98 is not bound at 0x55d0e3f0, mod id skyhanni:config, file mods/skyhanni-0.28.jar",
+    "Lv200 Bonzo hit you for 8x24 damage; you didn't dodge, the miniboss despawned",
+    "island mining_1 and mob frozen_steve; gamerule keepInventory is now set to: true",
+    "idk why, tbh it was laggy since the curseforge update, pls fix",
+    "Loading 2 mods:\n\t- zoomify 2.11.2\n\t- xaerominimap v23.9",
+    "world l='ClientLevel', x=-75.27; BlackAddons and BridgeBot loaded, GameProfile{id=1} kept",
+  ])("%j", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});
+
+/** The best of three runs, in ms. */
+function time(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+describe("the fallback on hostile input stays linear", () => {
+  const SIZE = 32 * 1024;
+  const fill = (s: string) => s.repeat(Math.ceil(SIZE / s.length)).slice(0, SIZE);
+  // Every word unknown (each one a pseudonym), one long line; words of 16 letters that the compound
+  // test splits 14 ways; a run of word characters with no bound; short lines that each start a
+  // stack-frame check. A linear pass takes a few ms; 250 ms tells a quadratic one apart on a loaded machine.
+  test.each([
+    ["unknown handles", fill("xX_Pro_Xx ")],
+    ["compound-looking words", fill("qwertzuiopasdfgh ")],
+    ["one unbounded run", fill("abcdefghij_")],
+    ["short frame-like lines", fill("\tat a(\nzz_9 ")],
+    ["camel case", fill("parseQwzXyzAbc ")],
+  ])("%s", (_what, text) => {
+    scrubText(KEY, "warm the dictionary: junegunn");
+    expect(time(() => scrubText(KEY, text))).toBeLessThan(250);
+  });
+});
