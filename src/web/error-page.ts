@@ -1,6 +1,6 @@
 // The HTML answer for a refused web route: the site's own stylesheet, no third-party asset. The
 // composition root hands it to the one onError (http/ knows no page of the website).
-import { stylesheet } from "./assets.ts";
+import { icon, stylesheet } from "./assets.ts";
 import { pageSecurityHeaders } from "./respond.ts";
 import { NotFoundPage } from "./not-found.tsx";
 import { sync } from "./layout.tsx";
@@ -11,7 +11,7 @@ export function errorPage(status: number, message: string, requestId?: string): 
   const title = status === 404 ? "Not found" : status >= 500 ? "Something went wrong" : "Request refused";
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${status} ${title} · tally</title><link rel="stylesheet" href="${stylesheet.path}"></head><body><main><h1>${status} · ${title}</h1>` +
+    `<title>${status} ${title} · tally</title><link rel="stylesheet" href="${stylesheet.path}"><link rel="icon" type="image/svg+xml" href="${icon.path}"></head><body><main><h1>${status} · ${title}</h1>` +
     `<p>${escapeHtml(message)}</p>${requestId ? `<p><small>Request id: ${escapeHtml(requestId)}</small></p>` : ""}<p><a href="/">Home</a></p></main></body></html>`
   );
 }

@@ -1,6 +1,6 @@
 // The frame of every page: landmarks, a skip link, the site navigation, our one stylesheet.
 import Html from "@kitajs/html";
-import { stylesheet } from "./assets.ts";
+import { icon, stylesheet } from "./assets.ts";
 
 export const esc = (value: unknown) => Html.escapeHtml(String(value));
 
@@ -76,6 +76,7 @@ export function Layout(props: Html.PropsWithChildren<LayoutProps>): string {
           <meta name="color-scheme" content="light dark" />
           <title>{esc(props.title)} · tally</title>
           <link rel="stylesheet" href={stylesheet.path} />
+          <link rel="icon" type="image/svg+xml" href={icon.path} />
         </head>
         <body>
           <a class="skip" href="#content">

@@ -11,7 +11,7 @@ import { PROFILE, envelope, uploader } from "../support/uploads.ts";
 import { pageEnv, alice, empty, stale } from "./env.ts";
 import { seedPlayer, pageLink, MINING_DAYS, SEED_NOW, type Seeded } from "./seed.ts";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/respond.ts";
-import { stylesheet } from "../../src/web/assets.ts";
+import { icon, stylesheet } from "../../src/web/assets.ts";
 import { formatDay, formatDuration, formatLength, formatValue, formatNumber } from "../../src/web/format.ts";
 import { sinceText } from "../../src/web/stats-view.tsx";
 
@@ -70,6 +70,8 @@ describe("the mod's pages", () => {
       const html = await res.text();
       expect(html).toContain(`<h1>${heading}</h1>`);
       expect(html).toContain(`<link rel="stylesheet" href="${stylesheet.path}"/>`);
+      // The site's own icon, so a browser never asks for /favicon.ico (a 404 in the page's console).
+      expect(html).toContain(`<link rel="icon" type="image/svg+xml" href="${icon.path}"/>`);
       expect(html).toStartWith("<!doctype html>");
       expect(html).toContain('<main id="content">');
       expectOnlyOwnResources(html);
@@ -152,6 +154,17 @@ describe("the mod's pages", () => {
     expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toContain(
       "prefers-color-scheme: dark",
     );
+  });
+
+  test("the icon: content-hashed name, immutable, an SVG of the theme's accent in both themes", async () => {
+    expect(icon.path).toMatch(/^\/assets\/icon\.[0-9a-f]{12}\.svg$/);
+    const res = await get(icon.path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const svg = await res.text();
+    expect(svg).toStartWith("<svg");
+    expect(svg).toContain("prefers-color-scheme:dark");
   });
 
   test("an asset name that is not ours, or an old hash, answers 404", async () => {
