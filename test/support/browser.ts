@@ -118,6 +118,7 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
         await page.unrouteAll({ behavior: "ignoreErrors" });
         await context.unrouteAll({ behavior: "ignoreErrors" });
         if (options.viewport) await page.setViewportSize(options.viewport);
+        await page.emulateMedia({ colorScheme: options.colorScheme ?? "light" });
         await page.goto("about:blank");
         await cdp.send("Network.clearBrowserCache");
         await context.clearCookies();
@@ -195,6 +196,26 @@ export const VIEWS = [
   ["light", 390],
   ["dark", 390],
 ] as const;
+
+/**
+ * Looks at a loaded page in each of VIEWS in turn, without loading it again: its theme by
+ * `emulateMedia` and its width by the viewport. The pages have no script, so a page restyled in
+ * place is laid out as the same page loaded in that view (its media queries are live; an image a
+ * view asks for is requested then, and the visit's request and error lists keep counting). A load
+ * per view cost chromium four renders and navigations a page, most of the browser suites' CPU.
+ */
+export async function eachView(
+  page: Page,
+  look: (scheme: "light" | "dark", width: number) => Promise<void>,
+  height = 800,
+  views: readonly (readonly ["light" | "dark", number])[] = VIEWS,
+) {
+  for (const [scheme, width] of views) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height });
+    await look(scheme, width);
+  }
+}
 
 /**
  * Whether a page's whole-page screenshot is taken in this view. Every view is checked; by default

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pageEnv } from "./env.ts";
 import { seedPlayer, type Seeded } from "./seed.ts";
-import { openPage, pictured, servedInChromium, VIEWS, type Served } from "../support/browser.ts";
+import { eachView, openPage, pictured, servedInChromium, type Served } from "../support/browser.ts";
 
 export const artifacts = join(import.meta.dir, "../artifacts");
 mkdirSync(artifacts, { recursive: true });
@@ -25,7 +25,7 @@ export const world = {} as {
 
 /** The file's world: built before its tests, closed after them. */
 export function pagesInChromium() {
-  setDefaultTimeout(240_000); // a page is opened four times (two themes, desktop and phone) on a busy machine
+  setDefaultTimeout(240_000); // a page is looked at in four views (two themes, desktop and phone) on a busy machine
   let served: Served | undefined;
   let env: typeof world.env | undefined;
   beforeAll(async () => {
@@ -74,16 +74,19 @@ export async function expectNoSideways(page: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
-/** The checks every page gets in both themes, on a desktop and on a phone (390 px), and its screenshots (`pictured`). */
+/**
+ * The checks every page gets in both themes, on a desktop and on a phone (390 px), and its
+ * screenshots (`pictured`): the page is loaded once and looked at in each view (`eachView`).
+ */
 export async function checkPage(
   name: string,
   path: string,
   opts: { status?: number; see?: (page: Page) => Promise<void>; setup?: (page: Page) => Promise<void> } = {},
 ) {
-  for (const [scheme, width] of VIEWS) {
-    const v = await visit(path, scheme, opts.setup, width);
-    const shot = width === 390 ? `${name}-390` : name;
-    try {
+  const v = await visit(path, "light", opts.setup);
+  try {
+    await eachView(v.page, async (scheme, width) => {
+      const shot = width === 390 ? `${name}-390` : name;
       expect(v.status).toBe(opts.status ?? 200);
       expect(v.requests.length).toBeGreaterThan(0);
       for (const url of v.requests) expect(url.startsWith(world.base + "/") || url.startsWith("data:")).toBe(true);
@@ -95,7 +98,7 @@ export async function checkPage(
       expect(await v.page.locator("main h1").count()).toBe(1);
       if (opts.see) await opts.see(v.page);
       await expectNoSideways(v.page);
-      if (!pictured(scheme, width)) continue;
+      if (!pictured(scheme, width)) return;
       // A long page also gets its first screen, legible at a glance; a very long page (the API
       // reference: 78 000 px on a desktop, 131 000 on a phone) gets only that: a whole one took
       // chromium 6-7 s a theme and is no picture anyone can read (its ingest route has its own).
@@ -103,8 +106,8 @@ export async function checkPage(
       if (height <= 12_000)
         await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}.png`), fullPage: true, timeout: 120_000 });
       if (height > 3000) await v.page.screenshot({ path: join(artifacts, `${shot}-${scheme}-top.png`) });
-    } finally {
-      await v.close();
-    }
+    });
+  } finally {
+    await v.close();
   }
 }
