@@ -28,10 +28,12 @@ const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?::\\d{1,5})?(?![\\d.])`, "g");
 
 /**
- * An address that is nobody's (issue 36): a server's own "listening on 0.0.0.0:19132" and the loopback
- * a local proxy or integrated server connects from ("[/127.0.0.1:14426] <-> InitialHandler"), kept.
+ * An address that is nobody's (issue 36), kept: the loopback a local proxy or integrated server
+ * connects from ("[/127.0.0.1:14426] <-> InitialHandler") and anything in 0.0.0.0/8, "this network"
+ * (RFC 6890: never a host's address on the internet), so a server's own "listening on
+ * 0.0.0.0:19132" and a mod's version with a leading zero ("0.10.0.5") stay.
  */
-const NOBODY = /^(?:0\.0\.0\.0|127\.)/;
+const NOBODY = /^(?:0\.|127\.)/;
 
 /**
  * Four numeric parts that are a version, not an address (issue 36): "v2.3.4.5", "1.2.3.4-beta",

@@ -79,6 +79,8 @@ const clean = [
   "[12:00:00] [Server thread/WARN]: Exception handling packet for player list",
   "[02:18:52 INFO]: [/127.0.0.1:14426] <-> InitialHandler has connected",
   "[12:00:00 INFO]: [Geyser-Spigot] Started Geyser on 0.0.0.0:19132",
+  // 0.0.0.0/8 is nobody's address (RFC 6890): a four-part version with a leading zero stays.
+  "[12:00:00] [main/INFO]: Loading tally 0.10.0.5 for Minecraft 1.8.9",
   "- Fixed crash when opening the menu",
   "- Sodium placed first in benchmarks",
   "----- CoreProtect ----- (x2/y63/z-6)",
