@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
 import { pseudonym } from "../../src/privacy/pseudonym.ts";
+import { time } from "../security/hostile-text.ts";
 
 const KEY = "a-test-key-that-is-long-enough-0123456789";
 
@@ -52,17 +53,6 @@ describe("what maintainers must still read stays as it was", () => {
     expect(scrubText(KEY, text)).toBe(text);
   });
 });
-
-/** The best of three runs, in ms. */
-function time(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
 
 describe("the fallback on hostile input stays linear", () => {
   const SIZE = 32 * 1024;

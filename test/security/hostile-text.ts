@@ -161,3 +161,14 @@ export function everyMatchOf(pattern: RegExp): (text: string) => number {
     return n;
   };
 }
+
+/** The best of three runs, in ms. */
+export function time(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}

@@ -7,18 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { denylistMatch } from "../../src/privacy/denylist.ts";
 import { scrubText } from "../../src/privacy/scrub.ts";
 import { normalise } from "../../src/privacy/normalise.ts";
-import { everyMatchOf, hostile, privacyRules } from "./hostile-text.ts";
-
-/** The best of three runs, in ms. */
-function time(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
+import { everyMatchOf, hostile, privacyRules, time } from "./hostile-text.ts";
 
 const rules = privacyRules();
 
