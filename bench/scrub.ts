@@ -8,7 +8,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { scrubFields } from "../src/privacy/scrub.ts";
 import { traceCorpus } from "../test/reports/corpus.ts";
-import { nameLines } from "../test/privacy/corpus.ts";
+import { gameWords, nameLines } from "../test/privacy/corpus.ts";
 import { everyMatchOf, hostile, privacyRules } from "../test/security/hostile-text.ts";
 
 const args = process.argv.slice(2);
@@ -57,9 +57,9 @@ function stats(f: () => unknown) {
 
 const rows = reports.map(([name, fields]) => {
   const bytes = Object.values(fields).reduce((n, v) => n + Buffer.byteLength(v), 0);
-  const scrub = stats(() => scrubFields(KEY, fields));
+  const scrub = stats(() => scrubFields(KEY, fields, { gameWords }));
   const baseline = stats(() => JSON.stringify(fields).length);
-  const names = scrubFields(KEY, fields).names;
+  const names = scrubFields(KEY, fields, { gameWords }).names;
   return { report: name, bytes, names, ...scrub, baselineP50Ms: baseline.p50Ms };
 });
 console.log(

@@ -19,6 +19,7 @@ import {
   refused,
 } from "../test/privacy/corpus.ts";
 import { scrubText } from "../src/privacy/scrub.ts";
+import { gameWords } from "../test/privacy/corpus.ts";
 
 const off = { unknownWords: false };
 
@@ -92,7 +93,7 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
       else displayChanged++;
       wrongs.push(
         `${a ? "altered" : ""}${a && r ? "+" : ""}${r ? "refused" : ""} [${s.family}] ${JSON.stringify(s.text)}` +
-          (a ? ` -> ${JSON.stringify(scrubText(measureKey, s.text))}` : ""),
+          (a ? ` -> ${JSON.stringify(scrubText(measureKey, s.text, { gameWords }))}` : ""),
       );
     }
   }

@@ -168,7 +168,7 @@ export function createApp(deps: AppDeps) {
     .use(importRoutes({ ...deps, afterUpload, wrote, boardsPart }))
     .use(profileRoutes(deps))
     .use(assetRoutes(deps))
-    .use(reportRoutes(deps))
+    .use(reportRoutes({ ...deps, items }))
     .use(metricsRoutes(deps))
     .use(backupRoutes(deps))
     .use(reportAdminRoutes({ ...deps, boards }))

@@ -66,9 +66,24 @@ export async function refreshItemList(deps: ItemsDeps, opts: { force?: boolean }
   return { fetched: 1, items: Object.keys(names).length, failed: 0 };
 }
 
+/**
+ * The words of the item names (split on anything not a letter, lower-case, 3 letters or more):
+ * "SkyMart Hyper Vacuum", "InfiniVacuum™", "McGrubber's Burger" give "skymart", "hyper", "vacuum",
+ * "infinivacuum", "mcgrubber", "burger". The game's own words, which the report scrubber's fallback
+ * keeps (issue 36) however a player's name they look.
+ */
+export function itemWords(names: Iterable<string>): Set<string> {
+  const words = new Set<string>();
+  for (const name of names)
+    for (const w of name.split(/[^A-Za-z]+/)) if (w.length >= 3 && w.length <= 16) words.add(w.toLowerCase());
+  return words;
+}
+
 export type ItemNames = ItemNamer & {
   /** The names as this instance holds them, reloaded from the stored list when older than the reload interval. */
   current(): Promise<ItemNamer>;
+  /** The words of the names held (itemWords), built once per reload. */
+  words(): ReadonlySet<string>;
   /** How many names are held. */
   size(): number;
 };
@@ -79,11 +94,13 @@ export function itemNames(deps: { db: Db; clock: Clock; config: Pick<Config, "it
   let loadedAt = Number.NEGATIVE_INFINITY;
   let version = "none";
   let loading: Promise<void> | null = null;
+  let words: Set<string> | undefined; // built on first use after each reload
   const reload = async () => {
     const row = await storedItemList(deps.db);
     const next = new Map<string, string>();
     if (row) for (const [id, [name]] of Object.entries(row.names)) next.set(id, name);
     names = next;
+    words = undefined;
     version = row ? String(row.fetchedAt) : "none";
     loadedAt = deps.clock.now();
   };
@@ -93,6 +110,10 @@ export function itemNames(deps: { db: Db; clock: Clock; config: Pick<Config, "it
       return version;
     },
     size: () => names.size,
+    words: () => {
+      words ??= itemWords(names.values());
+      return words;
+    },
     async current() {
       if (deps.clock.now() - loadedAt >= deps.config.itemNamesReloadMs) {
         // One reload at a time; a failed one (the database away) keeps the names held.

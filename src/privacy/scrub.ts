@@ -8,7 +8,7 @@
 import { findNames, type NameHit } from "./find.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
-import { unknownWordSpans } from "./unknown-words.ts";
+import { type GameWords, unknownWordSpans } from "./unknown-words.ts";
 
 const UUIDS =
   /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{32})(?![0-9A-Fa-f])/g;
@@ -147,8 +147,12 @@ export const scrubberRules: readonly { name: string; pattern: RegExp }[] = [
 
 export type Scrubbed<T> = { fields: T; names: number; uuids: number };
 
-/** `unknownWords`: the structure-free fallback (unknown-words.ts, PRIVACY_UNKNOWN_WORDS), on unless off. */
-export type ScrubOptions = { unknownWords?: boolean };
+/**
+ * `unknownWords`: the structure-free fallback (unknown-words.ts, PRIVACY_UNKNOWN_WORDS), on unless
+ * off. `gameWords`: the game's own words the fallback keeps (the report intake passes the item
+ * list's, `itemWords` in src/items/item-names.ts).
+ */
+export type ScrubOptions = { unknownWords?: boolean; gameWords?: GameWords };
 
 /**
  * Scrubs every string field of one report together: a name found in one field is replaced in all.
@@ -186,7 +190,7 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
     // A word nothing knows that has a name's marks, wherever it stands in free text (issue 36).
     if (options.unknownWords !== false)
-      for (const [start, end] of unknownWordSpans(p.plain)) {
+      for (const [start, end] of unknownWordSpans(p.plain, options.gameWords)) {
         spans.push(originalSpan(p, start, end));
         unknown.add(p.plain.slice(start, end));
       }

@@ -3,7 +3,8 @@
 // (families.ts) find a name by where it stands; every new genre of line has a new structure, so a
 // name in one they were not written for passes. This layer asks the word itself: a word of English
 // (the `word-list` package's dictionary), a word the project knows (system-words.ts, not-names.ts,
-// the profile names, the mods and tools below), an identifier or a piece of code (joined to a `.`,
+// the profile names, the mods and tools below, the game's own words the caller passes in: the item
+// list's names, see GameWords), an identifier or a piece of code (joined to a `.`,
 // `/`, `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or
 // hex) is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
 // start or a capital inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word
@@ -66,6 +67,13 @@ function words(): Set<string> {
   return dictionary;
 }
 
+/**
+ * The game's own words, lower-case (the words of the item list's display names, "skymart",
+ * "infinivacuum", "hydrocan"): known, kept. The caller owns where they come from (the report intake
+ * passes the instance's item list; the privacy module reads no other module's tables).
+ */
+export type GameWords = { has(lower: string): boolean };
+
 const known = (lower: string) =>
   words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
 const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
@@ -89,7 +97,7 @@ const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+",
  * is not all capitals, a digit or an underscore, or a lower-case start; then neither a known word,
  * nor a number with a unit ("64x", "20ms"), nor hex, nor a Java type's name.
  */
-export function unknownName(word: string): boolean {
+export function unknownName(word: string, game?: GameWords): boolean {
   let upper = 0;
   let lower = 0;
   let digits = 0;
@@ -112,7 +120,8 @@ export function unknownName(word: string): boolean {
   if (under && /^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false; // "mining_1", "max_health", "frozen_steve": an id
   if (digits && /^(?:0x[0-9A-Fa-f]+|[0-9a-f]{6,})$/.test(word)) return false; // hex: hashes, addresses
   if (innerCap && !digits && !under && CODE_SUFFIX.test(word)) return false;
-  if (known(word.toLowerCase())) return false;
+  const lc = word.toLowerCase();
+  if (known(lc) || game?.has(lc)) return false;
   if (!upper && !digits && !under && madeOfWords(word)) return false;
   if (innerCap && !digits && !under && isLower(first) && camelCode(word)) return false;
   if (/^(?:class|method|field|func|comp)_\d+(?:_[a-z])?$/.test(word)) return false; // "class_746", "func_70071_h"
@@ -159,6 +168,9 @@ const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/** A letter outside ASCII: "Piñata", "Pokémon" are one word, not "Pi" + "ata". */
+const OTHER_LETTER = /\p{L}/u;
+const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f" && OTHER_LETTER.test(c);
 
 /** This layer's regular expressions (for the hostile-input tests). */
 export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
@@ -172,7 +184,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
  * The spans (in the plain text) of the words that stand alone in free text and are unknown names:
  * bounded by characters that are not a word's, not joined to code, not on a stack frame's line.
  */
-export function unknownWordSpans(text: string): [number, number][] {
+export function unknownWordSpans(text: string, game?: GameWords): [number, number][] {
   const spans: [number, number][] = [];
   let lineEnd = -1;
   let frame = false;
@@ -191,13 +203,14 @@ export function unknownWordSpans(text: string): [number, number][] {
     const before = text[at - 1];
     const after = text[end];
     const next = text[end + 1];
+    if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
     if (before && JOINED_BEFORE.has(before)) continue;
     if (after && JOINED_AFTER.has(after)) continue;
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === " " && VERSION_AFTER.test(text.slice(end + 1, end + 9))) continue; // "\t- zoomify 2.11.2": a mod id
     if ((after === "." || after === ":" || after === "-") && next !== undefined && isWordChar(next.charCodeAt(0)))
       continue;
-    if (!unknownName(m[0])) continue;
+    if (!unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }
   return spans;

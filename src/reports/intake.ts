@@ -28,6 +28,11 @@ export type IntakeDeps = {
     | "privacyUnknownWords"
   >;
   pseudonymKey: () => Promise<string>;
+  /**
+   * The game's own words the scrubber's fallback keeps (issue 36): the words of this instance's item
+   * names (src/items/item-names.ts), handed in so this module reads no other module's tables.
+   */
+  gameWords?: () => Promise<ReadonlySet<string>>;
 };
 
 export function requireTool(config: Pick<Config, "reportTools">, tool: string) {
@@ -61,7 +66,7 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
   const scrubbed = scrubFields(
     key,
     { title, message: clean(body.message), steps: clean(body.steps), stackTrace: clean(body.stackTrace) },
-    { unknownWords: deps.config.privacyUnknownWords },
+    { unknownWords: deps.config.privacyUnknownWords, gameWords: await deps.gameWords?.() },
   );
   const f = scrubbed.fields;
   const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);

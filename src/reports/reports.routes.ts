@@ -12,12 +12,16 @@ import { cachedPseudonymKey } from "../privacy/pseudonym.ts";
 import { receiveReport, requireTool } from "./intake.ts";
 import { ReportAnswer, ReportBody, ReportParams } from "./reports.schema.ts";
 import { refuses } from "../http/route-detail.ts";
+import type { ItemNames } from "../items/item-names.ts";
 
 const HOUR_MS = 3_600_000;
 
-export function reportRoutes(deps: { db: Db; clock: Clock; config: Config }) {
+export function reportRoutes(deps: { db: Db; clock: Clock; config: Config; items?: ItemNames }) {
   const limit = { name: "reports", perWindow: deps.config.reportRateLimit, windowMs: HOUR_MS };
-  const intake = { ...deps, pseudonymKey: cachedPseudonymKey(deps) };
+  // The item names' words are the game's own: the scrubber's fallback keeps them (issue 36).
+  const items = deps.items;
+  const gameWords = items ? async () => (await items.current(), items.words()) : undefined;
+  const intake = { ...deps, pseudonymKey: cachedPseudonymKey(deps), gameWords };
   return new Elysia({ name: "tally.reports" })
     .onTransform(async ({ request, server, params }) => {
       await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));

@@ -5,6 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
 import { pseudonym } from "../../src/privacy/pseudonym.ts";
 import { time } from "../security/hostile-text.ts";
+import { itemWords } from "../../src/items/item-names.ts";
+import { recordedItemList } from "../support/recorded.ts";
 
 const KEY = "a-test-key-that-is-long-enough-0123456789";
 
@@ -54,6 +56,37 @@ describe("what maintainers must still read stays as it was", () => {
   });
 });
 
+describe("the game's own words, from its item list, stay (issue 36)", () => {
+  // What the report intake hands the scrubber: the words of the item names the instance holds.
+  const gameWords = itemWords(["SkyMart Hyper Vacuum", "InfiniVacuum™ Hooverius", "McGrubber's Burger"]);
+  const text = "my SkyMart Hyper Vacuum and InfiniVacuum™ vanished after McGrubber's Burger, xX_Pro_Xx saw it";
+
+  test("an item's name with a name's marks is kept when the item list holds it; a handle beside it goes", () => {
+    const out = scrubText(KEY, text, { gameWords });
+    expect(out).toBe(text.replace("xX_Pro_Xx", pseudonym(KEY, "xX_Pro_Xx")));
+  });
+
+  test("without the item list the same words are replaced, as any unknown word with a name's marks", () => {
+    const out = scrubText(KEY, text);
+    expect(out).not.toContain("SkyMart");
+    expect(out).not.toContain("InfiniVacuum");
+  });
+
+  test("a handle that is no item's word is replaced even with the whole recorded list", () => {
+    const all = itemWords(recordedItemList().items.map((i) => i.name));
+    expect(all.has("leggings")).toBe(true);
+    expect(scrubText(KEY, "junegunn lost his Storm's Leggings", { gameWords: all })).toBe(
+      `${pseudonym(KEY, "junegunn")} lost his Storm's Leggings`,
+    );
+  });
+
+  test("a word with a letter outside ASCII is one word, not a name's tail", () => {
+    for (const line of ["§7The Bat Piñata is a bat that only appears during", "§aBat Piñata (Monster)"])
+      expect(scrubText(KEY, line)).toBe(line);
+    expect(scrubText(KEY, "Piñata then junegunn")).toBe(`Piñata then ${pseudonym(KEY, "junegunn")}`);
+  });
+});
+
 describe("the fallback on hostile input stays linear", () => {
   const SIZE = 32 * 1024;
   const fill = (s: string) => s.repeat(Math.ceil(SIZE / s.length)).slice(0, SIZE);
@@ -66,6 +99,7 @@ describe("the fallback on hostile input stays linear", () => {
     ["one unbounded run", fill("abcdefghij_")],
     ["short frame-like lines", fill("\tat a(\nzz_9 ")],
     ["camel case", fill("parseQwzXyzAbc ")],
+    ["letters outside ASCII", fill("ñxX_Pro_Xxñ ")],
   ])("%s", (_what, text) => {
     scrubText(KEY, "warm the dictionary: junegunn");
     expect(time(() => scrubText(KEY, text))).toBeLessThan(250);

@@ -5,12 +5,15 @@ import { emptyTables, testDatabase } from "../support/db.ts";
 import type { Database } from "../../src/db/database.ts";
 // A fresh database per test takes seconds on a loaded machine; the behaviour, not the time, is tested.
 setDefaultTimeout(30_000);
-import { testApp, type TestApp } from "../support/app.ts";
+import { loopbackFetch, testApp, type TestApp } from "../support/app.ts";
 import { traceCorpus } from "./corpus.ts";
 import { report } from "./report.ts";
 import { samplesOf } from "../../src/reports/reports.query.ts";
 import { problemsByCount } from "../../src/reports/problems-list.query.ts";
 import { pendingOutbox } from "../../src/reports/chat.query.ts";
+import { fakeGameApi } from "../support/fakes/game-api.ts";
+import { recordedItemNames2022 } from "../support/recorded.ts";
+import { refreshItemList } from "../../src/items/item-names.ts";
 
 // One database for the file, emptied after each test: every test starts from a service as new,
 // without paying for a new database each time (test/support/db.ts, emptyTables).
@@ -98,6 +101,27 @@ describe("POST /v1/reports/<tool>", () => {
     for (const secret of ["Steve", "Alex_99", "steve@example.org", "192.168.1.20", "Steven", "069a79f4", "eyJhbGci"])
       expect(stored).not.toContain(secret);
     expect(stored).toMatch(/Party > \[MVP\+\] player-[0-9a-f]{10}: go/);
+  });
+
+  test("an item the game's list names is kept though spelt like a handle; a handle beside it goes (issue 36)", async () => {
+    const game = fakeGameApi({ key: "k" });
+    try {
+      // The recorded list of 2022 as the game API answers it: "InfiniDirt™ Wand" has a capital inside.
+      const items = Object.entries(recordedItemNames2022()).map(([id, name]) => ({ id, name, material: "STONE" }));
+      game.state.items = { success: true, lastUpdated: 1, items };
+      const t = await open({ settings: { gameApiUrl: game.url }, fetch: loopbackFetch });
+      expect((await refreshItemList(t)).items).toBe(items.length);
+      const res = await send(
+        t,
+        report({ title: "InfiniDirt™ Wand lost", message: "junegunn saw my InfiniDirt™ Wand vanish" }),
+      );
+      const { problemId } = (await res.json()) as Answer;
+      const [sample] = await samplesOf(t.db, problemId);
+      expect(JSON.stringify(sample)).toContain("InfiniDirt™ Wand vanish");
+      expect(JSON.stringify(sample)).not.toContain("junegunn");
+    } finally {
+      await game.stop();
+    }
   });
 
   test("without CHAT_WEBHOOK_URL reports are stored and counted only: nothing waits for the chat", async () => {

@@ -29,6 +29,13 @@ export const recordedItemList = () =>
     items: { id: string; name: string; tier?: string }[];
   };
 
+/**
+ * The names of the whole recorded item list of January 2022 (fan87/Hypixel-Skyblock-Remake-OLD's
+ * `generators/items.json`, the endpoint's `items` array), id to name, every other key dropped.
+ */
+export const recordedItemNames2022 = () =>
+  JSON.parse(read("hypixel/skyblock-item-names-2022.json")) as Record<string, string>;
+
 /** The recorded name lookup (api.mojang.com /users/profiles/minecraft/Notch). */
 export const recordedName = () => JSON.parse(read("mojang/names-notch.json")) as { id: string; name: string };
 
