@@ -8,6 +8,7 @@ import { pageLink, MINING_DAYS, TODAY } from "./seed.ts";
 import { addDays } from "../../src/wire/day.ts";
 import { formatDay } from "../../src/web/format.ts";
 import { artifacts, checkPage, pagesInChromium, visit, world } from "./browser-world.ts";
+import { pictured } from "../support/browser.ts";
 
 pagesInChromium();
 let env: typeof world.env;
@@ -156,7 +157,7 @@ describe("statistics pages", () => {
         expect(await v.page.evaluate(() => document.cookie)).toBe("");
         await v.page.reload();
         expect(await v.page.locator("h1").innerText()).toBe("Hidden_One's statistics");
-        await v.page.screenshot({ path: join(artifacts, `stats-own-${scheme}.png`), fullPage: true });
+        await v.page.screenshot({ path: join(artifacts, `stats-own-${scheme}.png`), fullPage: pictured(scheme, 1280) });
       } finally {
         await v.close();
       }
