@@ -41,6 +41,13 @@ export function capabilities(config: Config): Capability[] {
       on: config.chatWebhookUrl !== "",
     },
     {
+      name: "the bug reports' second privacy layer (names no rule places)",
+      turnOn: "PRIVACY_UNKNOWN_WORDS=true",
+      whileOff:
+        "only the name families' rules replace player names in bug reports; a name in a line of a shape they do not know reaches the stored report and the chat",
+      on: config.privacyUnknownWords,
+    },
+    {
       name: "item images",
       turnOn: "ITEM_IMAGES_URL=<address of item images by id>",
       whileOff: "GET /v1/assets/item/<id>.png answers 404",

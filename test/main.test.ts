@@ -72,6 +72,14 @@ describe("tally check-config", () => {
     expect(everything.out).not.toContain("abc-secret-key");
   });
 
+  test("the bug reports' second privacy layer is on by default; turned off, it is named with its setting", async () => {
+    const offPart = (out: string) => out.slice(out.indexOf("switched off"));
+    expect(offPart((await run(["check-config"], {})).out)).not.toContain("PRIVACY_UNKNOWN_WORDS");
+    const off = await run(["check-config"], { PRIVACY_UNKNOWN_WORDS: "false" });
+    expect(off.code).toBe(0);
+    expect(offPart(off.out)).toContain("turn on with PRIVACY_UNKNOWN_WORDS=true");
+  });
+
   test("a bad setting exits 2 naming the variable and what it accepts", async () => {
     const { code, err } = await run(["check-config"], { PORT: "eighty" });
     expect(code).toBe(2);
