@@ -9,7 +9,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { scrubFields } from "../src/privacy/scrub.ts";
 import { traceCorpus } from "../test/reports/corpus.ts";
 import { gameWords, nameLines } from "../test/privacy/corpus.ts";
-import { everyMatchOf, hostile, privacyRules } from "../test/security/hostile-text.ts";
+import { everyMatchOf, hostile, privacyRules, time } from "../test/security/hostile-text.ts";
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1]) || 300;
@@ -75,19 +75,10 @@ for (const r of rows) {
   );
 }
 // Each rule's slowest hostile input (best of three runs of each input, in ms).
-const best = (f: () => unknown) => {
-  let ms = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    f();
-    ms = Math.min(ms, performance.now() - t);
-  }
-  return ms;
-};
 const perRule = privacyRules().map(([rule, pattern]) => {
   const run = everyMatchOf(pattern);
   const [input, ms] = hostile
-    .map(([what, text]) => [what, best(() => run(text))] as const)
+    .map(([what, text]) => [what, time(() => run(text))] as const)
     .sort((a, b) => b[1] - a[1])[0]!;
   return { rule, input, ms: Math.round(ms * 100) / 100 };
 });

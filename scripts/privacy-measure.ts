@@ -10,6 +10,7 @@
 import {
   altered,
   cleanStrings,
+  gameWords,
   measureKey,
   heldOutBatches,
   identifierFamilies,
@@ -19,7 +20,6 @@ import {
   refused,
 } from "../test/privacy/corpus.ts";
 import { scrubText } from "../src/privacy/scrub.ts";
-import { gameWords } from "../test/privacy/corpus.ts";
 
 const off = { unknownWords: false };
 

@@ -142,13 +142,18 @@ describe("the mod's pages", () => {
       expect(html).toContain(words);
   });
 
+  /** A hashed asset answered 200 with its type, cached for a year as immutable: its text. */
+  async function immutable(path: string, type: string): Promise<string> {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(type);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    return res.text();
+  }
+
   test("the stylesheet: content-hashed name, immutable, gzip when accepted", async () => {
     expect(stylesheet.path).toMatch(/^\/assets\/style\.[0-9a-f]{12}\.css$/);
-    const res = await get(stylesheet.path);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/css; charset=utf-8");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect(await res.text()).toContain("prefers-color-scheme: dark");
+    expect(await immutable(stylesheet.path, "text/css; charset=utf-8")).toContain("prefers-color-scheme: dark");
     const zipped = await get(stylesheet.path, { "accept-encoding": "gzip, br" });
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
     expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toContain(
@@ -158,11 +163,7 @@ describe("the mod's pages", () => {
 
   test("the icon: content-hashed name, immutable, an SVG of the theme's accent in both themes", async () => {
     expect(icon.path).toMatch(/^\/assets\/icon\.[0-9a-f]{12}\.svg$/);
-    const res = await get(icon.path);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("image/svg+xml");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    const svg = await res.text();
+    const svg = await immutable(icon.path, "image/svg+xml");
     expect(svg).toStartWith("<svg");
     expect(svg).toContain("prefers-color-scheme:dark");
   });
