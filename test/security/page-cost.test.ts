@@ -249,7 +249,9 @@ describe("GET /v1/stats/periods", () => {
 
 describe.skipIf(backend !== "postgres")("a page's statements on Postgres", () => {
   test("are cancelled past PAGE_STATEMENT_TIMEOUT_MS: the page answers 503 at once, and 200 once the database is free", async () => {
-    const t = await app({ pageStatementTimeoutMs: 300 });
+    // Long enough that the page's statements, once the lock is gone, finish inside it on a busy CI
+    // machine (300 ms answered the second request 503 there once), far under the database's 30 s.
+    const t = await app({ pageStatementTimeoutMs: 1500 });
     await fill(t, await findablePlayer(t, "Waiting"), LEADING.slice(0, 3), daysBack(2, 0));
     // Another transaction holds the rollups (as a long statement would): the page's read waits on it.
     let release = () => {};
