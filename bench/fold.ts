@@ -36,6 +36,7 @@ const ingestDeps = {
     clockSkewWarnMs: 86_400_000_000,
     statsMaxKeysPerProfile: 10_000,
     statsMaxProfilesPerAccount: 100,
+    privacyUnknownWords: true,
   },
   pins: new Map(),
 };

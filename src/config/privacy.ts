@@ -15,6 +15,6 @@ export const privacySettings = {
     env: "PRIVACY_UNKNOWN_WORDS",
     schema: Bool,
     default: "true",
-    doc: "true: a bug report's word with a player name's marks (a digit, an underscore, a lower-case start or an inner capital) that is no English word, no known game or tool word and no code is replaced by a pseudonym, wherever it stands (src/privacy/unknown-words.ts). false: only the name families' rules replace names.",
+    doc: "true: a bug report's word with a player name's marks (a digit, an underscore, a lower-case start or an inner capital) that is no English word, no known game or tool word and no code is replaced by a pseudonym, wherever it stands (src/privacy/unknown-words.ts), and an upload or import carrying such a word in a text of several words is refused denylisted_string. false: only the name families' rules replace names and refuse uploads.",
   }),
 } as const;

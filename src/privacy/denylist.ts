@@ -3,6 +3,8 @@
 // and bug intake replaces it with a pseudonym. A match names its family (families.ts) or "uuid",
 // never the text it matched.
 import { firstNameFamily } from "./find.ts";
+import { normalise } from "./normalise.ts";
+import { unknownWordSpans } from "./unknown-words.ts";
 export type DenylistRule = { name: string; pattern: RegExp };
 
 /** Uuids, dashed or not, in free text or in a key segment (read on the text as it came). */
@@ -15,12 +17,22 @@ export const uuidRules: readonly DenylistRule[] = [
   { name: "uuid", pattern: /(?:^|[^0-9A-Fa-f])[0-9A-Fa-f]{32}(?![0-9A-Fa-f])/ },
 ];
 
+/**
+ * `unknownWords`: the structure-free layer (unknown-words.ts, PRIVACY_UNKNOWN_WORDS) also reads a
+ * text of several words: a word with a name's marks nothing knows, or a message's unknown capitalised
+ * subject, is a name (issue 36). A text of one word (a key, a version, an id) is left to the families:
+ * no field of an upload carries sentences, so only free text that should not be there is refused.
+ */
+export type DenylistOptions = { unknownWords?: boolean };
+
 /** The rule a text breaks, or undefined when it holds no player-name shape. */
-export function denylistMatch(text: string): string | undefined {
+export function denylistMatch(text: string, options: DenylistOptions = {}): string | undefined {
   const family = firstNameFamily(text);
   if (family) return family;
   // Both uuid shapes hold 32 hex digits at least: a shorter text (most counter keys) holds neither.
   if (text.length >= 32) for (const rule of uuidRules) if (rule.pattern.test(text)) return rule.name;
+  if (options.unknownWords && /\S\s+\S/.test(text) && unknownWordSpans(normalise(text).plain).length > 0)
+    return "unknown_word";
   return undefined;
 }
 
@@ -32,7 +44,11 @@ export type DenylistHit = { path: string; rule: string };
  * identifiers by contract (uuids, installIds, batchIds, profile ids). A path is spelled out only
  * for a string that matches, so a clean upload of thousands of rows builds none.
  */
-export function findDenylisted(value: unknown, skip: (path: string) => boolean = () => false): DenylistHit | undefined {
+export function findDenylisted(
+  value: unknown,
+  skip: (path: string) => boolean = () => false,
+  options: DenylistOptions = {},
+): DenylistHit | undefined {
   const at: (string | number)[] = [];
   const pathOf = () =>
     at.length
@@ -40,7 +56,7 @@ export function findDenylisted(value: unknown, skip: (path: string) => boolean =
       : "/";
   const walk = (v: unknown): DenylistHit | undefined => {
     if (typeof v === "string") {
-      const rule = denylistMatch(v);
+      const rule = denylistMatch(v, options);
       if (!rule) return undefined;
       const path = pathOf();
       return skip(path) ? undefined : { path, rule };

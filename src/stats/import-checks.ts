@@ -40,7 +40,7 @@ export type RowChecks = {
 export function rowChecks(
   catalogue: Catalogue,
   now: number,
-  caps: { maxKeysPerProfile: number; maxProfiles: number },
+  caps: { maxKeysPerProfile: number; maxProfiles: number; unknownWords?: boolean },
 ): RowChecks {
   const latest = latestDay(now);
   const cuteNames = new Set(catalogue.list("cuteNames"));
@@ -60,7 +60,7 @@ export function rowChecks(
       );
     }
     const row = value as ImportRow<S> & Record<string, unknown>;
-    const denied = findDenylisted(row, isIdentifier);
+    const denied = findDenylisted(row, isIdentifier, { unknownWords: caps.unknownWords });
     if (denied)
       throw new ApiError(
         "denylisted_string",

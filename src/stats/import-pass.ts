@@ -14,7 +14,14 @@ import { rowChecks } from "./import-checks.ts";
 type PassDeps = {
   clock: Clock;
   catalogue: Catalogue;
-  config: Pick<Config, "importMaxBytes" | "importBatchRows" | "statsMaxKeysPerProfile" | "statsMaxProfilesPerAccount">;
+  config: Pick<
+    Config,
+    | "importMaxBytes"
+    | "importBatchRows"
+    | "statsMaxKeysPerProfile"
+    | "statsMaxProfilesPerAccount"
+    | "privacyUnknownWords"
+  >;
 };
 
 export type ImportOptions = {
@@ -86,6 +93,7 @@ export async function walk(
   const checks = rowChecks(deps.catalogue, deps.clock.now(), {
     maxKeysPerProfile: deps.config.statsMaxKeysPerProfile,
     maxProfiles: deps.config.statsMaxProfilesPerAccount,
+    unknownWords: deps.config.privacyUnknownWords,
   });
   const limits = { maxBytes: deps.config.importMaxBytes, maxValueChars: MAX_VALUE_CHARS, maxDepth: 8 };
   let batch: unknown[] = [];

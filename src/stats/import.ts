@@ -40,6 +40,7 @@ export type ImportDeps = {
     | "importMaxBytes"
     | "importBatchRows"
     | "maxJsonDepth"
+    | "privacyUnknownWords"
     | "statsMaxKeysPerProfile"
     | "statsMaxProfilesPerAccount"
     | "retentionOptionsDays"

@@ -3,7 +3,7 @@
 // stored. Pure functions of the envelope, the catalogue and the service's UTC day.
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import { ApiError } from "../http/errors.ts";
-import { findDenylisted } from "../privacy/denylist.ts";
+import { type DenylistOptions, findDenylisted } from "../privacy/denylist.ts";
 import { dayFault, latestDay, utcDay } from "../wire/day.ts";
 import { ACCOUNT_PROFILE, isIdentifierPath, type Envelope } from "../wire/envelope.ts";
 
@@ -51,11 +51,18 @@ function firstDuplicate<T>(items: T[], keyOf: (item: T) => string): number {
 }
 
 /**
- * Checks every rule that refuses a whole upload. Answers the categories the payload contains,
+ * Checks every rule that refuses a whole upload (`privacy`: the denylist's structure-free layer,
+ * PRIVACY_UNKNOWN_WORDS). Answers the categories the payload contains,
  * in catalogue order (the envelope's `categories` has been checked to name exactly these).
  */
-export function checkEnvelope(env: Envelope, catalogue: Catalogue, now: number, maxRows: number): string[] {
-  const denied = findDenylisted(env, isIdentifierPath);
+export function checkEnvelope(
+  env: Envelope,
+  catalogue: Catalogue,
+  now: number,
+  maxRows: number,
+  privacy: DenylistOptions = {},
+): string[] {
+  const denied = findDenylisted(env, isIdentifierPath, privacy);
   if (denied)
     throw new ApiError(
       "denylisted_string",

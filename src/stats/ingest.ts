@@ -38,7 +38,14 @@ export type IngestDeps = {
   clock: Clock;
   log: Log;
   catalogue: Catalogue;
-  config: Pick<Config, "ingestMaxRows" | "clockSkewWarnMs" | "statsMaxKeysPerProfile" | "statsMaxProfilesPerAccount">;
+  config: Pick<
+    Config,
+    | "ingestMaxRows"
+    | "clockSkewWarnMs"
+    | "statsMaxKeysPerProfile"
+    | "statsMaxProfilesPerAccount"
+    | "privacyUnknownWords"
+  >;
   /**
    * Pins already read from the database. A pin never changes once written (contract 2.3 rule 4),
    * so each instance may keep what it has seen; only committed pins are added.
@@ -64,7 +71,9 @@ export type UploadDone = {
 
 export async function ingest(deps: IngestDeps, uuid: string, env: Envelope): Promise<Answer> {
   const now = deps.clock.now();
-  const contained = checkEnvelope(env, deps.catalogue, now, deps.config.ingestMaxRows);
+  const contained = checkEnvelope(env, deps.catalogue, now, deps.config.ingestMaxRows, {
+    unknownWords: deps.config.privacyUnknownWords,
+  });
   if (env.client.catalogue !== deps.catalogue.version) {
     deps.log.info("catalogue version mismatch", { client: env.client.catalogue, served: deps.catalogue.version });
   }

@@ -130,3 +130,37 @@ describe("the profile names a player is read beside", () => {
     expect([...PROFILE_NAMES]).toEqual(catalogue.lists.cuteNames);
   });
 });
+
+describe("the structure-free layer at ingest (issue 36)", () => {
+  test("reads a text of several words: a handle no family places, a message's unknown subject", () => {
+    for (const text of [
+      "then xX_Steve_Xx threw the bow",
+      "Steveroni joined",
+      "[12:00:01 INFO]: Quintrix opened a chest",
+    ]) {
+      expect(denylistMatch(text)).toBeUndefined();
+      expect(denylistMatch(text, { unknownWords: true })).toBe("unknown_word");
+    }
+  });
+
+  test("leaves a text of one word (a version, a key, an id) and English sentences alone", () => {
+    for (const text of [
+      "1.4.0+build.5a7c2e1",
+      "2.0.0-beta3_dev",
+      "v0.28.1-SNAPSHOT",
+      "xX_Steve_Xx",
+      "mining.blocks.stone",
+    ])
+      expect(denylistMatch(text, { unknownWords: true })).toBeUndefined();
+    expect(denylistMatch("the server stopped while saving the world", { unknownWords: true })).toBeUndefined();
+  });
+
+  test("findDenylisted passes the option down and names the path", () => {
+    const value = { client: { modVersion: "then xX_Steve_Xx threw the bow" } };
+    expect(findDenylisted(value)).toBeUndefined();
+    expect(findDenylisted(value, () => false, { unknownWords: true })).toEqual({
+      path: "/client/modVersion",
+      rule: "unknown_word",
+    });
+  });
+});

@@ -8,7 +8,11 @@ import type { CounterBlock } from "../../src/wire/envelope.ts";
 let t: TestApp;
 // 2026-06-01 12:00 UTC: the service's day is 2026-06-01.
 beforeAll(
-  async () => (t = await testApp({ settings: { devSignin: true, ingestMaxRows: 100 }, now: "2026-06-01T12:00:00Z" })),
+  async () =>
+    (t = await testApp({
+      settings: { devSignin: true, ingestMaxRows: 100, authRateLimit: 100 },
+      now: "2026-06-01T12:00:00Z",
+    })),
 );
 afterAll(() => t.close());
 
@@ -392,6 +396,25 @@ describe("the privacy denylist", () => {
     expect(text).not.toContain("Steve");
     expect(text).not.toContain("069a79f4");
     expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
+  });
+
+  test("the structure-free layer refuses free text naming a handle no rule places, never a one-word version", async () => {
+    const u = await uploader(t);
+    const send = (client: Record<string, string>) => {
+      const env: any = envelope(t, { counters: [block([{ k: "mining.blocks.stone", v: 1 }])] });
+      Object.assign(env.client, client);
+      return u.send(env);
+    };
+    for (const [client, path] of [
+      [{ modVersion: "then xX_Steve_Xx threw the bow" }, "/client/modVersion"],
+      [{ minecraft: "Steveroni joined" }, "/client/minecraft"], // a message's unknown subject
+    ] as const) {
+      const res = await send(client);
+      expect(res.status).toBe(422);
+      expect((await res.json()).error).toMatchObject({ code: "denylisted_string", path });
+    }
+    expect(isEmpty(await storedState(t.db, u.uuid))).toBe(true);
+    expect((await send({ modVersion: "2.0.0-beta3_dev+build.5a7c2e1" })).status).toBe(200);
   });
 
   test("identifiers by contract are not read as names: a 32-hex session id is fine", async () => {
