@@ -171,14 +171,18 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     const p = normalise(value);
     plains.set(field, p);
     const hits = findNames(value, p);
-    inPlace.set(
-      field,
-      hits.map((h) => [h.start, h.end]),
-    );
+    const spans: [number, number][] = hits.map((h) => [h.start, h.end]);
     findIdentities(value, found, p, hits);
+    // A word nothing knows that has a name's marks, or a message's unknown subject, wherever it
+    // stands in free text (issue 36); found, it is a name of the report like the families' names.
+    if (options.unknownWords !== false)
+      for (const [start, end] of unknownWordSpans(p.plain, options.gameWords)) {
+        spans.push(originalSpan(p, start, end));
+        found.names.add(p.plain.slice(start, end));
+      }
+    inPlace.set(field, spans);
   }
   const out: Record<string, string | undefined> = {};
-  const unknown = new Set<string>();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
       out[field] = value;
@@ -188,21 +192,13 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     // Where a rule found a name, and wherever a found name stands as a word of free text; each
     // span's text is the name, perhaps with a code inside it: its pseudonym is of the plain name.
     const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
-    // A word nothing knows that has a name's marks, wherever it stands in free text (issue 36).
-    if (options.unknownWords !== false)
-      for (const [start, end] of unknownWordSpans(p.plain, options.gameWords)) {
-        spans.push(originalSpan(p, start, end));
-        unknown.add(p.plain.slice(start, end));
-      }
     let text = replaceSpans(value, spans, (s) => pseudonym(key, normalise(s).plain));
     text = text.replace(SECRET_ARG, "$1<redacted>");
     // A uuid found anywhere, dashed or not, becomes the pseudonym of its undashed form.
     text = text.replace(UUIDS, (u) => pseudonym(key, u));
     out[field] = scrubMachine(text);
   }
-  // The fallback's words count as names too (the log's `pseudonymised`), each once.
-  for (const w of found.names) unknown.delete(w);
-  return { fields: out as T, names: found.names.size + unknown.size, uuids: found.uuids.size };
+  return { fields: out as T, names: found.names.size, uuids: found.uuids.size };
 }
 
 /** One text on its own. */

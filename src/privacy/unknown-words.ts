@@ -39,7 +39,8 @@ const KNOWN = new Set(
     "coreprotect luckperms essentialsx worldedit worldguard vault geyser floodgate bungeecord velocity",
     "accessor enum async boolean int init impl param params args stdout stderr tooltip tooltips hashmap",
     "mutex struct bytecode runtime namespace classpath iterator nullable config configs github gradle",
-    "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds",
+    "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds rcon workdir fml epoll",
+    "genuineintel authenticamd intel64 modlauncher ver",
     // What players write in a report's own text: chat abbreviations and the web's and launchers' names
     "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
     "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
@@ -119,6 +120,7 @@ export function unknownName(word: string, game?: GameWords): boolean {
   if (digits && /^[A-Za-z]{1,2}\d+$/.test(word)) return false; // "x24", "Lv200", "u51": a count, a level, a tier
   if (under && /^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false; // "mining_1", "max_health", "frozen_steve": an id
   if (digits && /^(?:0x[0-9A-Fa-f]+|[0-9a-f]{6,})$/.test(word)) return false; // hex: hashes, addresses
+  if (under && /^[a-z]{2}_[A-Z]{2}$/.test(word)) return false; // a locale: "en_US"
   if (innerCap && !digits && !under && CODE_SUFFIX.test(word)) return false;
   const lc = word.toLowerCase();
   if (known(lc) || game?.has(lc)) return false;
@@ -162,6 +164,11 @@ function madeOfSuffix(w: string): boolean {
   return false;
 }
 
+/** A message's first word that is a capitalised name nobody knows, before a lower-case word or ": ". */
+function subject(word: string, after: string, game?: GameWords): boolean {
+  return SUBJECT.test(word) && SUBJECT_AFTER.test(after) && unknownName(word.toLowerCase(), game);
+}
+
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
 const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 /** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
@@ -172,22 +179,43 @@ const WORD = /[A-Za-z0-9_]{3,16}/g;
 const OTHER_LETTER = /\p{L}/u;
 const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f" && OTHER_LETTER.test(c);
 
+/**
+ * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
+ * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), then a few marks ("» ", "- "); not an NPC's or a
+ * boss's tag ("[NPC] Oringo: "). Read on a line's first 160 characters.
+ */
+const MESSAGE_START = /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?[^A-Za-z0-9[\n]{0,4}/;
+/**
+ * A message's first word is its subject: capitalised and followed by a lower-case word ("Zyrael
+ * joined the game", "Quintrix was slain by a Zombie") or by ": " (a speaker), it is a name when
+ * nothing knows it (written from the development part, issue 36). "Gabagool the Fish" is an epithet.
+ */
+const SUBJECT = /^[A-Z][a-z]{2,15}$/;
+const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
+
 /** This layer's regular expressions (for the hostile-input tests). */
 export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word", pattern: WORD },
   { name: "unknown_word_frame", pattern: FRAME },
   { name: "unknown_word_code_suffix", pattern: CODE_SUFFIX },
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
+  { name: "unknown_word_message_start", pattern: MESSAGE_START },
+  { name: "unknown_word_subject_after", pattern: SUBJECT_AFTER },
 ];
 
 /**
  * The spans (in the plain text) of the words that stand alone in free text and are unknown names:
- * bounded by characters that are not a word's, not joined to code, not on a stack frame's line.
+ * bounded by characters that are not a word's, not joined to code, not on a stack frame's line, not
+ * a field's name on a crash report's indented line. A word seen joined to code anywhere in the text
+ * ("[AntMan/]", "ivtoolkit{1.3.3}", "dev.caxton.Mod") is an identifier wherever it stands: `code`
+ * gathers them (lower-case; pass one set for every field of a report, then filter again).
  */
-export function unknownWordSpans(text: string, game?: GameWords): [number, number][] {
+export function unknownWordSpans(text: string, game?: GameWords, code: Set<string> = new Set()): [number, number][] {
   const spans: [number, number][] = [];
   let lineEnd = -1;
   let frame = false;
+  let indented = false;
+  let messageAt = -1;
   for (const m of text.matchAll(WORD)) {
     const at = m.index;
     const end = at + m[0].length;
@@ -195,23 +223,61 @@ export function unknownWordSpans(text: string, game?: GameWords): [number, numbe
       const lineStart = text.lastIndexOf("\n", at - 1) + 1;
       lineEnd = text.indexOf("\n", at);
       if (lineEnd === -1) lineEnd = text.length;
-      frame = FRAME.test(text.slice(lineStart, Math.min(lineEnd, lineStart + 420)));
+      const head = text.slice(lineStart, Math.min(lineEnd, lineStart + 420));
+      frame = FRAME.test(head);
+      indented = head[0] === "\t";
+      messageAt = lineStart + MESSAGE_START.exec(head.slice(0, 160))![0].length;
     }
     if (frame) continue;
+    if (at === messageAt && subject(m[0], text.slice(end, end + 6), game)) {
+      spans.push([at, end]);
+      continue;
+    }
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
     if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
     const before = text[at - 1];
     const after = text[end];
     const next = text[end + 1];
     if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
-    if (before && JOINED_BEFORE.has(before)) continue;
-    if (after && JOINED_AFTER.has(after)) continue;
-    if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
-    if (after === " " && VERSION_AFTER.test(text.slice(end + 1, end + 9))) continue; // "\t- zoomify 2.11.2": a mod id
-    if ((after === "." || after === ":" || after === "-") && next !== undefined && isWordChar(next.charCodeAt(0)))
+    if (joinedToCode(text, at, end)) {
+      if (inCode(text, at, end)) code.add(m[0].toLowerCase());
       continue;
+    }
+    if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
+    if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
     if (!unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }
-  return spans;
+  return spans.filter(([start, end]) => !code.has(text.slice(start, end).toLowerCase()));
+}
+
+/** A word inside a user's home path ("C:\\Users\\", "/home/"): the user, not code. */
+const HOME_BEFORE = /(?:Users|home)[\\/]$/;
+/**
+ * Joins that make a word code for the whole report: a Java name, a path, a mod's id ("[AntMan/]",
+ * "ivtoolkit{1.3.3}", "IvToolkit-1.3.3.jar"); not "x@" (an e-mail's user), "x#1234" (a Discord tag),
+ * "x=" nor a home path's folder: a player's name stands so too.
+ */
+const CODE_BEFORE = new Set([".", "/", "\\", "$"]);
+const CODE_AFTER = new Set(["(", "$", "/", "\\", "{", "[", ".", "-"]);
+function inCode(text: string, at: number, end: number): boolean {
+  if (HOME_BEFORE.test(text.slice(Math.max(0, at - 6), at))) return false;
+  const after = text[end];
+  if (CODE_BEFORE.has(text[at - 1] ?? "")) return true;
+  if (after === "." || after === "-") return /^[A-Za-z0-9]/.test(text[end + 1] ?? "");
+  return CODE_AFTER.has(after ?? "");
+}
+
+/**
+ * Is the word at [at, end) joined to code: a character of a path, a Java name or an id before or
+ * after it, a mod id before its version, or ".x", ":x", "-x" after it?
+ */
+function joinedToCode(text: string, at: number, end: number): boolean {
+  const before = text[at - 1];
+  const after = text[end];
+  const next = text[end + 1];
+  if (before && JOINED_BEFORE.has(before)) return true;
+  if (after && JOINED_AFTER.has(after)) return true;
+  if (after === " " && VERSION_AFTER.test(text.slice(end + 1, end + 9))) return true; // "\t- zoomify 2.11.2": a mod id
+  return (after === "." || after === ":" || after === "-") && next !== undefined && isWordChar(next.charCodeAt(0));
 }

@@ -87,6 +87,35 @@ describe("the game's own words, from its item list, stay (issue 36)", () => {
   });
 });
 
+describe("a message's first word, capitalised, is its subject (issue 36)", () => {
+  test.each([
+    // Lines no family places: without this layer the name stays.
+    ["Quintrix", "Quintrix sold the bow to me"],
+    ["Quintrix", "[12:00:01 INFO]: Quintrix opened the chest at spawn"],
+    ["Quintrix", "» Quintrix wants to duel you"],
+    ["Quintrix", "- Quintrix is carrying the run"],
+  ])("%s in %j is replaced, and wherever else the report names it", (name, text) => {
+    expect(scrubText(KEY, text, { unknownWords: false })).toBe(text);
+    const { fields } = scrubFields(KEY, { title: text, message: "then Quintrix left" });
+    expect(fields.title).toBe(text.replace(name, pseudonym(KEY, name)));
+    expect(fields.message).toBe(`then ${pseudonym(KEY, name)} left`);
+  });
+
+  test.each([
+    "Gabagool the Fish swims past",
+    "[NPC] Oringo: have a look at my pets",
+    "[BOSS] Maxorix: you will not pass",
+    "Description: Ticking entity",
+    "Dragons sold the bow to me", // a dictionary's word
+    "Quintrix", // alone, a word is no message
+    "Quintrix Joined",
+    "Mixin apply failed for skyhanni.mixins.json",
+    "[12:00:01] [main/INFO]: Rcon running on 0.0.0.0:25575",
+  ])("%j keeps its first word", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});
+
 describe("the fallback on hostile input stays linear", () => {
   const SIZE = 32 * 1024;
   const fill = (s: string) => s.repeat(Math.ceil(SIZE / s.length)).slice(0, SIZE);
@@ -100,6 +129,8 @@ describe("the fallback on hostile input stays linear", () => {
     ["short frame-like lines", fill("\tat a(\nzz_9 ")],
     ["camel case", fill("parseQwzXyzAbc ")],
     ["letters outside ASCII", fill("ñxX_Pro_Xxñ ")],
+    ["log prefixes, each line a subject", fill("[1] [a/B]: [CHAT] Quintrix was\n")],
+    ["unclosed brackets", fill("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ ")],
   ])("%s", (_what, text) => {
     scrubText(KEY, "warm the dictionary: junegunn");
     expect(time(() => scrubText(KEY, text))).toBeLessThan(250);
