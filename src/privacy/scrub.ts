@@ -166,21 +166,31 @@ export function scrubFields<T extends Record<string, string | undefined>>(
   const found: Found = { names: new Set(), uuids: new Set() };
   const plains = new Map<string, Plain>();
   const inPlace = new Map<string, [number, number][]>();
+  const unknown = new Map<string, [number, number][]>();
+  // Words seen joined to code in any field of the report: identifiers in all of them (unknown-words.ts).
+  const code = new Set<string>();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) continue;
     const p = normalise(value);
     plains.set(field, p);
     const hits = findNames(value, p);
-    const spans: [number, number][] = hits.map((h) => [h.start, h.end]);
+    inPlace.set(
+      field,
+      hits.map((h) => [h.start, h.end]),
+    );
     findIdentities(value, found, p, hits);
-    // A word nothing knows that has a name's marks, or a message's unknown subject, wherever it
-    // stands in free text (issue 36); found, it is a name of the report like the families' names.
-    if (options.unknownWords !== false)
-      for (const [start, end] of unknownWordSpans(p.plain, options.gameWords)) {
-        spans.push(originalSpan(p, start, end));
-        found.names.add(p.plain.slice(start, end));
-      }
-    inPlace.set(field, spans);
+    if (options.unknownWords !== false) unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code));
+  }
+  // A word nothing knows that has a name's marks, or one in a person's place, wherever it stands in
+  // free text (issue 36); found, it is a name of the report like the families' names.
+  for (const [field, spans] of unknown) {
+    const p = plains.get(field)!;
+    for (const [start, end] of spans) {
+      const word = p.plain.slice(start, end);
+      if (code.has(word.toLowerCase())) continue;
+      inPlace.get(field)!.push(originalSpan(p, start, end));
+      found.names.add(word);
+    }
   }
   const out: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(fields)) {

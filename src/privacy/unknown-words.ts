@@ -40,13 +40,14 @@ const KNOWN = new Set(
     "accessor enum async boolean int init impl param params args stdout stderr tooltip tooltips hashmap",
     "mutex struct bytecode runtime namespace classpath iterator nullable config configs github gradle",
     "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds rcon workdir fml epoll",
-    "genuineintel authenticamd intel64 modlauncher ver",
+    "genuineintel authenticamd intel64 modlauncher ver coremod coremods",
     // What players write in a report's own text: chat abbreviations and the web's and launchers' names
     "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
     "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
     "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
     "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
-    "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv",
+    "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv plotsquared",
+    "etc motd",
   ]
     .join(" ")
     .split(" "),
@@ -144,11 +145,12 @@ const PREFIXES = ["re", "de", "un", "dis", "non", "pre", "mini", "over", "under"
 const SUFFIXES = ["able", "ed", "es", "s", "ing", "er", "ers"];
 
 /**
- * A word in lower case made of known words: two of them ("miniboss", "knockback", "chestplates"), a
- * prefix before one ("respawn", "despawned"), or one with a suffix ("swappable"). At most 16 splits.
+ * A word in lower case made of known words: two of them ("miniboss", "knockback", "chestplates"), each
+ * of `part` letters or more, a prefix before one ("respawn", "despawned"), or one with a suffix
+ * ("swappable"). At most 16 splits.
  */
-function madeOfWords(w: string): boolean {
-  for (let i = 3; i <= w.length - 3; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
+function madeOfWords(w: string, part = 3): boolean {
+  for (let i = part; i <= w.length - part; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
   for (const p of PREFIXES)
     if (w.length - p.length >= 3 && w.startsWith(p) && madeOfSuffix(w.slice(p.length))) return true;
   return madeOfSuffix(w);
@@ -164,9 +166,25 @@ function madeOfSuffix(w: string): boolean {
   return false;
 }
 
-/** A message's first word that is a capitalised name nobody knows, before a lower-case word or ": ". */
-function subject(word: string, after: string, game?: GameWords): boolean {
-  return SUBJECT.test(word) && SUBJECT_AFTER.test(after) && unknownName(word.toLowerCase(), game);
+/**
+ * A word of letters in a person's place nobody knows: no word of the dictionary or the project's
+ * lists, nor one made of them ("Minecart", "Gamerule", "Debuff", "Walkers"), nor the game's. Its parts
+ * are words of 4 letters or more: "Reisen" and "Sergey" are names, not "rei" + "sen" or "ser" + "gey".
+ * A lower-case word there is not split at all: "flowerhack" and "frostming" are handles (a game's
+ * compound is spelt with a capital where a message opens with it: "Minecart", "Gamerule").
+ */
+function unknownPlain(word: string, game?: GameWords): boolean {
+  const lc = word.toLowerCase();
+  if (game?.has(lc)) return false;
+  return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
+}
+
+/** Does a word stand where a person's name does (a message's subject, PERSON_BEFORE, ...)? */
+function placed(text: string, at: number, end: number, opensMessage: boolean): boolean {
+  const after = text.slice(end, end + 6);
+  const before = text.slice(Math.max(0, at - 48), at);
+  if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
+  return PERSON_BEFORE.test(before);
 }
 
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
@@ -181,17 +199,30 @@ const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f"
 
 /**
  * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
- * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), then a few marks ("» ", "- "); not an NPC's or a
+ * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ "), then a
+ * few marks ("» ", "- "); not an NPC's or a
  * boss's tag ("[NPC] Oringo: "). Read on a line's first 160 characters.
  */
-const MESSAGE_START = /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?[^A-Za-z0-9[\n]{0,4}/;
+const MESSAGE_START =
+  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?[➤»›|] )?[^A-Za-z0-9[\n]{0,4}/;
 /**
  * A message's first word is its subject: capitalised and followed by a lower-case word ("Zyrael
  * joined the game", "Quintrix was slain by a Zombie") or by ": " (a speaker), it is a name when
  * nothing knows it (written from the development part, issue 36). "Gabagool the Fish" is an epithet.
  */
-const SUBJECT = /^[A-Z][a-z]{2,15}$/;
+/** A word of letters, capitalised or not ("Quintrix", "flowerhack"): where a person's name stands, read strictly. */
+const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
 const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
+/**
+ * Another place a word is a person's (issue 36, from the development part's server-plugin messages):
+ * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"'), or a label for one
+ * before a short list ("Trusted: a, b, Quintrix", "Owner(s): Quintrix"). Read on at most 48 characters
+ * before the word.
+ */
+const PERSON_BEFORE =
+  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted)(?:\(s\)|s)?(?: "?|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+/** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
+const SENTENCE_BEFORE = /[.!?] $/;
 
 /** This layer's regular expressions (for the hostile-input tests). */
 export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
@@ -201,6 +232,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
   { name: "unknown_word_message_start", pattern: MESSAGE_START },
   { name: "unknown_word_subject_after", pattern: SUBJECT_AFTER },
+  { name: "unknown_word_person_before", pattern: PERSON_BEFORE },
 ];
 
 /**
@@ -229,10 +261,6 @@ export function unknownWordSpans(text: string, game?: GameWords, code: Set<strin
       messageAt = lineStart + MESSAGE_START.exec(head.slice(0, 160))![0].length;
     }
     if (frame) continue;
-    if (at === messageAt && subject(m[0], text.slice(end, end + 6), game)) {
-      spans.push([at, end]);
-      continue;
-    }
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
     if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
     const before = text[at - 1];
@@ -245,27 +273,29 @@ export function unknownWordSpans(text: string, game?: GameWords, code: Set<strin
     }
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
-    if (!unknownName(m[0], game)) continue;
+    const person = PLAIN.test(m[0]) && placed(text, at, end, at === messageAt);
+    if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }
   return spans.filter(([start, end]) => !code.has(text.slice(start, end).toLowerCase()));
 }
 
-/** A word inside a user's home path ("C:\\Users\\", "/home/"): the user, not code. */
-const HOME_BEFORE = /(?:Users|home)[\\/]$/;
 /**
- * Joins that make a word code for the whole report: a Java name, a path, a mod's id ("[AntMan/]",
- * "ivtoolkit{1.3.3}", "IvToolkit-1.3.3.jar"); not "x@" (an e-mail's user), "x#1234" (a Discord tag),
- * "x=" nor a home path's folder: a player's name stands so too.
+ * Joins that make a word code for the whole report: a logger's tag ("[AntMan/]", "[FML/AntMan]"), a mod list's id
+ * before its version in braces ("ivtoolkit{1.3.3}") or after a dash ("IvToolkit-1.3.3.jar"). Not a
+ * Java name, a file's stem or a key ("dev.mod.X", "X.json", "kills.island.X"), nor "x@", "x#1234",
+ * "x=" or a home folder: a player's name stands so too (a per-player file, an e-mail, a Discord tag),
+ * and a name the layer finds in free text must not be spared by it.
  */
-const CODE_BEFORE = new Set([".", "/", "\\", "$"]);
-const CODE_AFTER = new Set(["(", "$", "/", "\\", "{", "[", ".", "-"]);
 function inCode(text: string, at: number, end: number): boolean {
-  if (HOME_BEFORE.test(text.slice(Math.max(0, at - 6), at))) return false;
   const after = text[end];
-  if (CODE_BEFORE.has(text[at - 1] ?? "")) return true;
-  if (after === "." || after === "-") return /^[A-Za-z0-9]/.test(text[end + 1] ?? "");
-  return CODE_AFTER.has(after ?? "");
+  if (after === "{") return true;
+  if (after === "/") return text[at - 1] === "[";
+  if (after === "]" && text[at - 1] === "/") {
+    const tag = text.slice(Math.max(0, at - 40), at); // "[FML/AntMan]": a bracket opens the tag, no space in it
+    return tag.lastIndexOf("[") > tag.lastIndexOf(" ");
+  }
+  return after === "-" && isDigit(text.charCodeAt(end + 1));
 }
 
 /**

@@ -116,6 +116,54 @@ describe("a message's first word, capitalised, is its subject (issue 36)", () =>
   });
 });
 
+describe("a word in a person's place, read strictly (issue 36)", () => {
+  test.each([
+    ["Quintrix", "You got 320 coins for killing player Quintrix!"],
+    ["Quintrix", "The shop is full! Quintrix tried to sell"],
+    ["Quintrix", "PvP ➤ Quintrix has PvP protection!"],
+    // A handle of two words is a name where a person stands, not a compound: "flower" + "hack".
+    ["flowerhack", "[P2] flowerhack must be online."],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text, { unknownWords: false })).toBe(text);
+    expect(scrubText(KEY, text)).toBe(text.replace(name, pseudonym(KEY, name)));
+  });
+
+  test.each([
+    "Minecart with Command Block", // a capitalised compound of longer words is the game's
+    "[21:32:41] [main/DEBUG] [FML/]: Coremod plugin class FMLCorePlugin run successfully",
+  ])("%j stays", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});
+
+describe("a word joined to code is an identifier in the whole report (issue 36)", () => {
+  test.each([
+    "\tCpuCount: 4", // a crash report's field
+    "\t\tapoli: Apoli 2.2.2", // a mod list's id
+    "[21:33:27] [Server thread/TRACE] [FML/AntMan]: Testing mod AntMan to verify it accepts its own version",
+  ])("%j stays", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+
+  test("a mod's id seen in the trace stays in the title; a handle beside it goes", () => {
+    const { fields } = scrubFields(KEY, {
+      title: "Enabling mod AntMan froze, junegunn saw it",
+      stackTrace: "[21:33:25] [Server thread/DEBUG] [AntMan/]: Enabling mod AntMan",
+    });
+    expect(fields.title).toBe(`Enabling mod AntMan froze, ${pseudonym(KEY, "junegunn")} saw it`);
+    expect(fields.stackTrace).toContain("[AntMan/]");
+  });
+
+  test.each([
+    ["a home folder", "C:\\Users\\zyra99\\logs then zyra99 died"],
+    ["an e-mail address", "mail zyra99@example.com then zyra99 died"],
+    ["a Discord tag", "tag zyra99#1234 and zyra99 left"],
+  ])("a handle in %s is no code: replaced elsewhere", (_what, text) => {
+    expect(scrubText(KEY, text)).toContain(`${pseudonym(KEY, "zyra99")} `);
+    expect(scrubText(KEY, text)).not.toMatch(/zyra99 (?:died|left)/);
+  });
+});
+
 describe("the fallback on hostile input stays linear", () => {
   const SIZE = 32 * 1024;
   const fill = (s: string) => s.repeat(Math.ceil(SIZE / s.length)).slice(0, SIZE);
@@ -131,6 +179,8 @@ describe("the fallback on hostile input stays linear", () => {
     ["letters outside ASCII", fill("ñxX_Pro_Xxñ ")],
     ["log prefixes, each line a subject", fill("[1] [a/B]: [CHAT] Quintrix was\n")],
     ["unclosed brackets", fill("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ ")],
+    ["person labels before lists", fill("Trusted: aaa, bbb, ccc, Quintrix ")],
+    ["words joined to code", fill("[Zyrael/] mod.Zyrael{1} Zyrael ")],
   ])("%s", (_what, text) => {
     scrubText(KEY, "warm the dictionary: junegunn");
     expect(time(() => scrubText(KEY, text))).toBeLessThan(250);
