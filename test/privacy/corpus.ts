@@ -9,7 +9,13 @@ import { type ScrubOptions, scrubText } from "../../src/privacy/scrub.ts";
 import { itemWords } from "../../src/items/item-names.ts";
 import { recordedItemList, recordedItemNames2022 } from "../support/recorded.ts";
 
-export type NameLine = { family: string; names: string[]; text: string; source: string };
+/**
+ * `miss`: the development part's names the rules knowingly miss (issue 36): a name that is an English
+ * word ("Merlin"), a compound of words ("Caratpine") or a count's shape ("K900") in a place no rule
+ * reads as a person's ("Granted Mindiell permission"). The tests hold them as they are, so a rule that
+ * catches one says so.
+ */
+export type NameLine = { family: string; names: string[]; text: string; source: string; miss?: string[] };
 export type CleanGroup = { family: string; source: string; texts: string[] };
 /** A clean string with its family and source. */
 export type CleanString = { family: string; text: string; source: string };
@@ -159,6 +165,15 @@ export const heldOutBatches: HeldOutBatch[] = [
    * Gathered by a helper who did not open the rules, committed before it was measured once.
    */
   heldOut("fourteenth", "-14"),
+  /**
+   * The held-out part's fifteenth batch (`names-15.jsonl`, `clean-15.jsonl`): 2b2t's death and chat
+   * lines as a proxy records them, Wynncraft guild, party and raid lines (a mod's tests, with the
+   * game's glyphs and codes), CubeCraft's messages (a client mod's language file), Hypixel game-end,
+   * party and guild lines of other tools; names substituted by commit-author handles. Gathered by a
+   * helper who did not open the rules, committed before it was measured once on the rules of
+   * session 24.
+   */
+  heldOut("fifteenth", "-15"),
 ];
 
 /** Clean families that are identifiers: not one may be altered or refused. */
