@@ -19,8 +19,8 @@ export const uuidRules: readonly DenylistRule[] = [
 
 /**
  * `unknownWords`: the structure-free layer (unknown-words.ts, PRIVACY_UNKNOWN_WORDS) also reads a
- * text of several words: a word with a name's marks nothing knows, or a message's unknown capitalised
- * subject, is a name (issue 36). A text of one word (a key, a version, an id) is left to the families:
+ * text of several words: a word with a name's marks nothing knows, or an unknown word where a person
+ * stands (person-place.ts), is a name (issue 36). A text of one word (a key, a version, an id) is left to the families:
  * no field of an upload carries sentences, so only free text that should not be there is refused.
  */
 export type DenylistOptions = { unknownWords?: boolean };

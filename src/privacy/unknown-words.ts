@@ -8,13 +8,15 @@
 // `/`, `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or
 // hex) is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
 // start or a capital inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word
-// alone ("Goldor", "Hyperion", "Steve") is the game's boss, item and place names as often as a
-// player's and is left to the families. Reports only: the ingest denylist does not use it (see docs/decisions.md).
+// ("Goldor", "Hyperion", "Steve") is the game's boss, item and place names as often as a player's:
+// it is read only where a person stands (person-place.ts), more strictly there. The ingest denylist
+// uses this layer on texts of several words (denylist.ts; docs/decisions.md).
 // One pass over the words of the text, Set look-ups; the dictionary is read on first use.
 // The package exports only its file's path; the text itself is imported so the binary embeds it.
 import wordsText from "../../node_modules/word-list/words.txt" with { type: "text" };
 import { NOT_NAMES } from "./not-names.ts";
 import { PROFILE_NAMES } from "./profile-families.ts";
+import { messageStart, PLAIN, personPlaceRules, placed } from "./person-place.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
 
 /**
@@ -179,14 +181,6 @@ function unknownPlain(word: string, game?: GameWords): boolean {
   return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
 }
 
-/** Does a word stand where a person's name does (a message's subject, PERSON_BEFORE, ...)? */
-function placed(text: string, at: number, end: number, opensMessage: boolean): boolean {
-  const after = text.slice(end, end + 6);
-  const before = text.slice(Math.max(0, at - 48), at);
-  if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
-  return PERSON_BEFORE.test(before);
-}
-
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
 const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 /** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
@@ -197,50 +191,22 @@ const WORD = /[A-Za-z0-9_]{3,16}/g;
 const OTHER_LETTER = /\p{L}/u;
 const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f" && OTHER_LETTER.test(c);
 
-/**
- * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
- * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ "), then a
- * few marks ("» ", "- "); not an NPC's or a
- * boss's tag ("[NPC] Oringo: "). Read on a line's first 160 characters.
- */
-const MESSAGE_START =
-  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?[➤»›|] )?[^A-Za-z0-9[\n]{0,4}/;
-/**
- * A message's first word is its subject: capitalised and followed by a lower-case word ("Zyrael
- * joined the game", "Quintrix was slain by a Zombie") or by ": " (a speaker), it is a name when
- * nothing knows it (written from the development part, issue 36). "Gabagool the Fish" is an epithet.
- */
-/** A word of letters, capitalised or not ("Quintrix", "flowerhack"): where a person's name stands, read strictly. */
-const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
-const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
-/**
- * Another place a word is a person's (issue 36, from the development part's server-plugin messages):
- * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"'), or a label for one
- * before a short list ("Trusted: a, b, Quintrix", "Owner(s): Quintrix"). Read on at most 48 characters
- * before the word.
- */
-const PERSON_BEFORE =
-  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted)(?:\(s\)|s)?(?: "?|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
-/** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
-const SENTENCE_BEFORE = /[.!?] $/;
-
 /** This layer's regular expressions (for the hostile-input tests). */
 export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word", pattern: WORD },
   { name: "unknown_word_frame", pattern: FRAME },
   { name: "unknown_word_code_suffix", pattern: CODE_SUFFIX },
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
-  { name: "unknown_word_message_start", pattern: MESSAGE_START },
-  { name: "unknown_word_subject_after", pattern: SUBJECT_AFTER },
-  { name: "unknown_word_person_before", pattern: PERSON_BEFORE },
+  ...personPlaceRules,
 ];
 
 /**
  * The spans (in the plain text) of the words that stand alone in free text and are unknown names:
  * bounded by characters that are not a word's, not joined to code, not on a stack frame's line, not
- * a field's name on a crash report's indented line. A word seen joined to code anywhere in the text
- * ("[AntMan/]", "ivtoolkit{1.3.3}", "dev.caxton.Mod") is an identifier wherever it stands: `code`
- * gathers them (lower-case; pass one set for every field of a report, then filter again).
+ * a field's name on a crash report's indented line. A word seen in a logger's tag or as a mod's id
+ * before its version anywhere in the text ("[AntMan/]", "ivtoolkit{1.3.3}") is an identifier wherever
+ * it stands: `code` gathers them (lower-case; pass one set for every field of a report, then filter
+ * again).
  */
 export function unknownWordSpans(text: string, game?: GameWords, code: Set<string> = new Set()): [number, number][] {
   const spans: [number, number][] = [];
@@ -258,7 +224,7 @@ export function unknownWordSpans(text: string, game?: GameWords, code: Set<strin
       const head = text.slice(lineStart, Math.min(lineEnd, lineStart + 420));
       frame = FRAME.test(head);
       indented = head[0] === "\t";
-      messageAt = lineStart + MESSAGE_START.exec(head.slice(0, 160))![0].length;
+      messageAt = lineStart + messageStart(head);
     }
     if (frame) continue;
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;

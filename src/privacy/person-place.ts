@@ -1,0 +1,50 @@
+// Where a person's name stands in a line of game text or a log (issue 36, written from the
+// development part): a message's or a sentence's first word before a lower-case word, a word after a
+// word for a person or a label for one. The structure-free layer (unknown-words.ts) reads a word of
+// letters there more strictly than elsewhere: a capitalised one too. Pure text, constant work a word.
+
+/**
+ * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
+ * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ "),
+ * then a few marks ("» ", "- "); not an NPC's or a boss's tag ("[NPC] Oringo: "). Read on a line's
+ * first 160 characters.
+ */
+const MESSAGE_START =
+  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?[➤»›|] )?[^A-Za-z0-9[\n]{0,4}/;
+/** A word of letters, capitalised or not ("Quintrix", "flowerhack"): read where a person's name stands. */
+export const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
+/**
+ * A message's first word is its subject when a lower-case word follows it ("Zyrael joined the game",
+ * "Quintrix was slain by a Zombie") or ": " (a speaker); "Gabagool the Fish" is an epithet.
+ */
+const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
+/**
+ * Another place a word is a person's (issue 36, from the development part's server-plugin messages):
+ * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"'), or a label for one
+ * before a short list ("Trusted: a, b, Quintrix", "Owner(s): Quintrix"). Read on at most 48 characters
+ * before the word.
+ */
+const PERSON_BEFORE =
+  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted)(?:\(s\)|s)?(?: "?|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+/** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
+const SENTENCE_BEFORE = /[.!?] $/;
+
+/** Where the message of a line starts, after its log prefix, rank, plugin prefix and marks. */
+export function messageStart(head: string): number {
+  return MESSAGE_START.exec(head.slice(0, 160))![0].length;
+}
+
+/** Does a word stand where a person's name does (a message's subject, PERSON_BEFORE, ...)? */
+export function placed(text: string, at: number, end: number, opensMessage: boolean): boolean {
+  const after = text.slice(end, end + 6);
+  const before = text.slice(Math.max(0, at - 48), at);
+  if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
+  return PERSON_BEFORE.test(before);
+}
+
+/** These regular expressions (for the hostile-input tests). */
+export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "unknown_word_message_start", pattern: MESSAGE_START },
+  { name: "unknown_word_subject_after", pattern: SUBJECT_AFTER },
+  { name: "unknown_word_person_before", pattern: PERSON_BEFORE },
+];
