@@ -13,7 +13,7 @@ import { recordedItemList, recordedItemNames2022 } from "../support/recorded.ts"
  * `miss`: the development part's names the rules knowingly miss (issue 36): a name that is an English
  * word ("Merlin"), a compound of words ("Caratpine") or a count's shape ("K900") in a place no rule
  * reads as a person's ("Granted Mindiell permission"). The tests hold them as they are, so a rule that
- * catches one says so.
+ * catches one says so; `bun run privacy:misses` re-marks them.
  */
 export type NameLine = { family: string; names: string[]; text: string; source: string; miss?: string[] };
 export type CleanGroup = { family: string; source: string; texts: string[] };
