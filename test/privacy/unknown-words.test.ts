@@ -158,6 +158,8 @@ describe("a word joined to code is an identifier in the whole report (issue 36)"
     ["a home folder", "C:\\Users\\zyra99\\logs then zyra99 died"],
     ["an e-mail address", "mail zyra99@example.com then zyra99 died"],
     ["a Discord tag", "tag zyra99#1234 and zyra99 left"],
+    ["a per-player file", "saved world/playerdata/zyra99.dat then zyra99 died"],
+    ["a key", "kills.island.zyra99 went up when zyra99 died"],
   ])("a handle in %s is no code: replaced elsewhere", (_what, text) => {
     expect(scrubText(KEY, text)).toContain(`${pseudonym(KEY, "zyra99")} `);
     expect(scrubText(KEY, text)).not.toMatch(/zyra99 (?:died|left)/);
