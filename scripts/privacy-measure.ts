@@ -3,11 +3,11 @@
 // rules were not written against; the figure to report). Per family, names replaced by the report
 // scrubber and lines refused by the ingest denylist; clean strings the scrubber altered or the
 // denylist refused (its structure-free layer reads texts of several words). Prints the figures,
-// asserts nothing (the tests do). `--verbose` lists the
-// development part's misses and altered clean strings line by line (with what the scrubber made of
-// them); the held-out part is only ever shown per family. Each part's summary is printed with the
-// report scrubber's structure-free fallback (src/privacy/unknown-words.ts) and without it. `--dev`
-// measures the development part alone.
+// asserts nothing (the tests do). `--verbose` lists the development part's misses and altered clean
+// strings line by line (with what the scrubber made of them); the held-out part is only ever shown
+// per family, and all its batches together last. Each part's summary is printed with the report
+// scrubber's structure-free fallback (src/privacy/unknown-words.ts) and without it. `--dev` measures
+// the development part alone.
 import {
   altered,
   cleanStrings,
