@@ -33,7 +33,11 @@ export function calendarMemo(opts: { maxFigures: number; ttlMs: number; clock: C
       return entry.days;
     }
     const pending = counting.get(key);
-    if (pending) return pending;
+    // Read through another request's handle: failed there (its timeout, its cancel), read again here, unshared.
+    if (pending)
+      return pending.catch(() =>
+        activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days)),
+      );
     const read = activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days));
     counting.set(key, read);
     try {

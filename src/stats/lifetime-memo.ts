@@ -208,10 +208,13 @@ export function lifetimeMemo(opts: {
     key: string,
     base: Entry | undefined,
     whole = false,
+    join = true,
   ): Promise<readonly Figure[]> {
     const pendingKey = `${key}|${state}${base ? "" : "|whole"}`;
-    const pending = reading.get(pendingKey);
-    if (pending) return pending;
+    const pending = join ? reading.get(pendingKey) : undefined;
+    // A read another request started runs through that request's handle (its transaction, its
+    // statement timeout): failed there, it is read again through this one's, once and unshared.
+    if (pending) return pending.catch(() => read(deps, uuid, profileId, state, key, base, whole, false));
     const started = (async () => {
       const now = opts.clock.now();
       const version = versionOf(uuid);
@@ -248,6 +251,7 @@ export function lifetimeMemo(opts: {
       }
       return figures;
     })();
+    if (!join) return started;
     reading.set(pendingKey, started);
     return started.finally(() => reading.delete(pendingKey));
   }

@@ -2,6 +2,7 @@
 // state, for at most their time to live, within a bound on figures held, and read once by
 // concurrent asks.
 import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { testApp, type TestApp } from "../support/app.ts";
 import { envelope, uploader, PROFILE } from "../support/uploads.ts";
 import { lifetimeMemo } from "../../src/stats/lifetime-memo.ts";
@@ -89,6 +90,31 @@ describe("lifetime figures kept between renders", () => {
     expect(await none.calendar(fold, uuid, [PROFILE], span, "s1")).not.toBe(
       await none.calendar(fold, uuid, [PROFILE], span, "s1"),
     );
+  });
+
+  test("a read shared with a request whose transaction fails is read again for the one that joined it", async () => {
+    const { t, uuid, fold } = await withKeys(3);
+    const memo = lifetimeMemo({ maxFigures: 100, ttlMs: 60_000, clock: t.clock });
+    const span = { from: "2026-06-01", to: "2026-06-10" };
+    const joined: Promise<unknown>[] = [];
+    // The first request reads through its own transaction, which fails (as a statement timeout
+    // cancels it on Postgres); a second request asks for the same set meanwhile and joins that read.
+    const first = await t.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1/0`).catch(() => {});
+        const theirs = { ...fold, db: tx as unknown as typeof fold.db };
+        const figures = memo.figures(theirs, uuid, PROFILE, "s1");
+        const calendar = memo.calendar(theirs, uuid, [PROFILE], span, "s1");
+        joined.push(memo.figures(fold, uuid, PROFILE, "s1"), memo.calendar(fold, uuid, [PROFILE], span, "s1"));
+        const settled = await Promise.allSettled([figures, calendar]);
+        throw new Error(settled.map((r) => r.status).join(","));
+      })
+      .catch((e: Error) => e.message);
+    expect(first).toBe("rejected,rejected");
+    // The one that joined gets its answer all the same, read through its own handle.
+    const [figures, calendar] = await Promise.all(joined);
+    expect([...(figures as unknown[])]).toEqual(await keysWithLifetime(fold, uuid, PROFILE));
+    expect(calendar).toEqual([{ day: "2026-06-10", keys: 3 }]);
   });
 });
 
