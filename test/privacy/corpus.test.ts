@@ -162,7 +162,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 15 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 16 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -186,6 +186,8 @@ const reached: Record<string, Figures> = {
   thirteenth: [230, 282, 281, 106, 106, 235, 234, 0, 9, 5, 85],
   fourteenth: [300, 353, 329, 113, 130, 305, 290, 0, 22, 7, 125],
   fifteenth: [350, 511, 455, 80, 89, 355, 322, 0, 10, 9, 131],
+  // Session 25: gathered by a helper who did not open the rules, measured once on the rules of session 24.
+  sixteenth: [300, 463, 444, 146, 151, 309, 306, 0, 11, 14, 210],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];
