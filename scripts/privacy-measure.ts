@@ -31,6 +31,18 @@ const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : "-
 type Row = { lines: number; names: number; caught: number; refused: number; coded: number; codedCaught: number };
 type Clean = { family: string; text: string };
 
+/** Words of a name line other than its names (a letter first, not hex), and those scrubbing replaced. */
+function otherWords(line: NameLine, into: { words: number; replaced: number }) {
+  const word = /[A-Za-z][A-Za-z0-9_]{2,15}/g;
+  const plain = (t: string) => t.replace(/§./g, "");
+  const kept = new Set(plain(scrubText(measureKey, line.text, { gameWords })).match(word));
+  for (const w of new Set(plain(line.text).match(word))) {
+    if (line.names.includes(w) || /^[0-9a-f]+$/.test(w)) continue;
+    into.words++;
+    if (!kept.has(w)) into.replaced++;
+  }
+}
+
 function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boolean, tables = true) {
   const table = tables ? console.log : () => {};
   const byFamily = new Map<string, Row>();
@@ -38,7 +50,9 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
   const total: Row = { lines: 0, names: 0, caught: 0, refused: 0, coded: 0, codedCaught: 0 };
   let caughtOff = 0;
   let refusedOff = 0;
+  const others = { words: 0, replaced: 0 };
   for (const line of lines) {
+    otherWords(line, others);
     const row = byFamily.get(line.family) ?? { lines: 0, names: 0, caught: 0, refused: 0, coded: 0, codedCaught: 0 };
     byFamily.set(line.family, row);
     const left = namesLeft(line);
@@ -110,6 +124,10 @@ function measure(part: string, lines: NameLine[], clean: Clean[], verbose: boole
   console.log(
     `${part}: replaced ${total.caught} of ${total.names} names (${pct(total.caught, total.names)}), refused ${total.refused} of ${total.lines} lines (${pct(total.refused, total.lines)}); ` +
       `${identifiersChanged} identifiers and ${displayChanged} of ${display} clean display lines (${pct(displayChanged, display)}) altered or refused`,
+  );
+  console.log(
+    `${part}: ${others.replaced} of ${others.words} other words of the name lines replaced (${pct(others.replaced, others.words)}; ` +
+      "words of letters, each once a line, not hex: what a line about a player loses besides its names)",
   );
   console.log(
     `${part}, without the fallback: replaced ${caughtOff} of ${total.names} names (${pct(caughtOff, total.names)}), ` +

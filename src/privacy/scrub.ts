@@ -192,16 +192,18 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       found.names.add(word);
     }
   }
+  // Where a rule found a name, and wherever a found name stands as a word of free text.
+  const spansOf = new Map<string, [number, number][]>();
+  for (const [field, p] of plains) spansOf.set(field, [...inPlace.get(field)!, ...wordSpans(p, found.names)]);
+  if (options.unknownWords !== false) strictLines(plains, spansOf, found, code, options.gameWords);
   const out: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
       out[field] = value;
       continue;
     }
-    const p = plains.get(field)!;
-    // Where a rule found a name, and wherever a found name stands as a word of free text; each
-    // span's text is the name, perhaps with a code inside it: its pseudonym is of the plain name.
-    const spans = [...inPlace.get(field)!, ...wordSpans(p, found.names)];
+    // Each span's text is the name, perhaps with a code inside it: its pseudonym is of the plain name.
+    const spans = spansOf.get(field)!;
     let text = replaceSpans(value, spans, (s) => pseudonym(key, normalise(s).plain));
     text = text.replace(SECRET_ARG, "$1<redacted>");
     // A uuid found anywhere, dashed or not, becomes the pseudonym of its undashed form.
@@ -209,6 +211,56 @@ export function scrubFields<T extends Record<string, string | undefined>>(
     out[field] = scrubMachine(text);
   }
   return { fields: out as T, names: found.names.size, uuids: found.uuids.size };
+}
+
+/**
+ * A line that names a player is read strictly for others (issue 36): there every word of letters
+ * nothing knows is read as in a person's place (unknown-words.ts), a capitalised one too ("Quintrix
+ * and Zyrael joined the party": the second is as much a name as the first). A line naming nobody is
+ * read as before, so no line without a name is altered by this. Words found are names of the report
+ * (replaced wherever they stand); `spansOf` gains their spans. One more pass over the words of the
+ * lines that name someone, and over every field's words only when it found a new name.
+ */
+function strictLines(
+  plains: Map<string, Plain>,
+  spansOf: Map<string, [number, number][]>,
+  found: Found,
+  code: Set<string>,
+  game?: GameWords,
+) {
+  const added = new Set<string>();
+  for (const [field, p] of plains) {
+    const spans = spansOf.get(field)!;
+    for (const [from, to] of namingLines(p, spans))
+      for (const [start, end] of unknownWordSpans(p.plain.slice(from, to), game, code, true)) {
+        const word = p.plain.slice(from + start, from + end);
+        if (code.has(word.toLowerCase()) || found.names.has(word)) continue;
+        added.add(word);
+      }
+  }
+  if (added.size === 0) return;
+  for (const w of added) found.names.add(w);
+  for (const [field, p] of plains) spansOf.get(field)!.push(...wordSpans(p, added));
+}
+
+/** The lines of the plain text (start, end) on which a span (in the original) starts. */
+function namingLines(p: Plain, spans: [number, number][]): [number, number][] {
+  if (spans.length === 0) return [];
+  const starts = spans.map((s) => s[0]).sort((a, b) => a - b);
+  const lines: [number, number][] = [];
+  let i = 0;
+  for (let from = 0; from <= p.plain.length && i < starts.length; ) {
+    let to = p.plain.indexOf("\n", from);
+    if (to === -1) to = p.plain.length;
+    // The line's characters lie before the original index of its end.
+    const last = p.at[to]!;
+    if (starts[i]! < last || (to === p.plain.length && starts[i]! <= last)) {
+      lines.push([from, to]);
+      while (i < starts.length && starts[i]! <= last) i++;
+    }
+    from = to + 1;
+  }
+  return lines;
 }
 
 /** One text on its own. */

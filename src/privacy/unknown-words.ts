@@ -14,6 +14,7 @@
 // One pass over the words of the text, Set look-ups; the dictionary is read on first use.
 // The package exports only its file's path; the text itself is imported so the binary embeds it.
 import wordsText from "../../node_modules/word-list/words.txt" with { type: "text" };
+import vocabularyText from "./game-vocabulary.txt" with { type: "text" };
 import { NOT_NAMES } from "./not-names.ts";
 import { PROFILE_NAMES } from "./profile-families.ts";
 import { messageStart, PLAIN, personPlaceRules, placed } from "./person-place.ts";
@@ -45,7 +46,7 @@ const KNOWN = new Set(
     "genuineintel authenticamd intel64 modlauncher ver coremod coremods",
     // What players write in a report's own text: chat abbreviations and the web's and launchers' names
     "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
-    "brb gtg ikr bcs ppl msg ofc nvm ttyl youtube reddit firefox modrinth curseforge multimc mmc",
+    "brb gtg ikr bcs ppl msg ofc nvm ttyl boop coords youtube reddit firefox modrinth curseforge multimc mmc",
     "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
     "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
     "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv plotsquared",
@@ -71,6 +72,16 @@ function words(): Set<string> {
   return dictionary;
 }
 
+let vocabulary: Set<string> | undefined;
+/**
+ * The game's words no dictionary holds (game-vocabulary.txt, from SkyBlock's and Minecraft's public
+ * data: NPCs, bosses, mobs, places, interface words), lower-case, built on first use.
+ */
+function gameVocabulary(): Set<string> {
+  vocabulary ??= new Set(vocabularyText.split("\n").filter((w) => w && !w.startsWith("#")));
+  return vocabulary;
+}
+
 /**
  * The game's own words, lower-case (the words of the item list's display names, "skymart",
  * "infinivacuum", "hydrocan"): known, kept. The caller owns where they come from (the report intake
@@ -78,6 +89,8 @@ function words(): Set<string> {
  */
 export type GameWords = { has(lower: string): boolean };
 
+/** A word of the game as a whole (its vocabulary or the caller's item list), not split into parts. */
+const ofTheGame = (lower: string, game?: GameWords) => gameVocabulary().has(lower) || game?.has(lower) === true;
 const known = (lower: string) =>
   words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
 const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
@@ -126,7 +139,7 @@ export function unknownName(word: string, game?: GameWords): boolean {
   if (under && /^[a-z]{2}_[A-Z]{2}$/.test(word)) return false; // a locale: "en_US"
   if (innerCap && !digits && !under && CODE_SUFFIX.test(word)) return false;
   const lc = word.toLowerCase();
-  if (known(lc) || game?.has(lc)) return false;
+  if (known(lc) || ofTheGame(lc, game)) return false;
   if (!upper && !digits && !under && madeOfWords(word)) return false;
   if (innerCap && !digits && !under && isLower(first) && camelCode(word)) return false;
   if (/^(?:class|method|field|func|comp)_\d+(?:_[a-z])?$/.test(word)) return false; // "class_746", "func_70071_h"
@@ -177,7 +190,7 @@ function madeOfSuffix(w: string): boolean {
  */
 function unknownPlain(word: string, game?: GameWords): boolean {
   const lc = word.toLowerCase();
-  if (game?.has(lc)) return false;
+  if (ofTheGame(lc, game)) return false;
   return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
 }
 
@@ -206,9 +219,15 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
  * a field's name on a crash report's indented line. A word seen in a logger's tag or as a mod's id
  * before its version anywhere in the text ("[AntMan/]", "ivtoolkit{1.3.3}") is an identifier wherever
  * it stands: `code` gathers them (lower-case; pass one set for every field of a report, then filter
- * again).
+ * again). `strict`: every capitalised word of letters is read as in a person's place (on a line that
+ * already names a player, scrub.ts); a lower-case one mid-line is a word more often than a handle.
  */
-export function unknownWordSpans(text: string, game?: GameWords, code: Set<string> = new Set()): [number, number][] {
+export function unknownWordSpans(
+  text: string,
+  game?: GameWords,
+  code: Set<string> = new Set(),
+  strict = false,
+): [number, number][] {
   const spans: [number, number][] = [];
   let lineEnd = -1;
   let frame = false;
@@ -239,7 +258,8 @@ export function unknownWordSpans(text: string, game?: GameWords, code: Set<strin
     }
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
-    const person = PLAIN.test(m[0]) && placed(text, at, end, at === messageAt);
+    const person =
+      PLAIN.test(m[0]) && ((strict && isUpper(m[0].charCodeAt(0))) || placed(text, at, end, at === messageAt));
     if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }

@@ -138,6 +138,10 @@ export const hostile: [string, string][] = [
   ["proxy brackets", fill("[/1.2.3.4|Steve,/1.2.3.4] [connected player] ")],
   ["bedrock gamertags", fill("Player connected: a b c d e f g h ")],
   ["chat threads", fill("Async Chat Thread - #1/INFO]: [Not Secure] [Member] ")],
+  // Lines that name a player, each read strictly for others (issue 36, scrub.ts strictLines): every
+  // line names one, every other word is a capitalised unknown one or a long compound.
+  ["naming lines", fill("\nParty > [MVP+] Steve_99: Quintrix Zyrael Reisenbergmann ")],
+  ["one naming line", `Party > [MVP+] Steve_99: ${fill("Quintrixzyraelab ")}`],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
