@@ -33,19 +33,11 @@ if (!neu || !mcd) {
 const dictionary = new Set(wordsText.split("\n"));
 const found = new Set<string>();
 /** Keys whose values are not display text: textures, commands, recipes, links, ids of skulls. */
-const SKIP = new Set([
-  "nbttag",
-  "skin",
-  "texture",
-  "textures",
-  "uuid",
-  "Value",
-  "url",
-  "info",
-  "modver",
-  "clickcommand",
-]);
-SKIP.add("itemid").add("crafttext").add("recipe").add("recipes").add("slots").add("nbt");
+const SKIP = new Set(
+  "nbttag skin texture textures uuid Value url info modver clickcommand itemid crafttext recipe recipes slots nbt".split(
+    " ",
+  ),
+);
 
 function words(text: string) {
   const plain = text.replace(/§./g, "").replaceAll("_", " ");

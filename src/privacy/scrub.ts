@@ -214,9 +214,9 @@ export function scrubFields<T extends Record<string, string | undefined>>(
 }
 
 /**
- * A line that names a player is read strictly for others (issue 36): there every word of letters
- * nothing knows is read as in a person's place (unknown-words.ts), a capitalised one too ("Quintrix
- * and Zyrael joined the party": the second is as much a name as the first). A line naming nobody is
+ * A line that names a player is read strictly for others (issue 36): there every capitalised word of
+ * letters nothing knows is read as in a person's place (unknown-words.ts: "[MVP+] xX_Pro_Xx: me and
+ * Quintrix are carrying Zyrael", the two are as much names as the speaker). A line naming nobody is
  * read as before, so no line without a name is altered by this. Words found are names of the report
  * (replaced wherever they stand); `spansOf` gains their spans. One more pass over the words of the
  * lines that name someone, and over every field's words only when it found a new name.
