@@ -30,10 +30,39 @@ export type Plain = {
   at: Int32Array;
 };
 
+const AMPERSAND = 0x26;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** A colour or style code's character: 0-9, a-f, k-o, r, in either case (Bukkit reads both). */
+const isCodeChar = (c: number) => {
+  const l = c | 0x20; // lower-case of a letter
+  return (c >= 48 && c <= 57) || (l >= 97 && l <= 102) || (l >= 107 && l <= 111) || l === 114;
+};
+
+/**
+ * Is the text written with "&" colour codes (issue 36), the character Bukkit's plugin files use for
+ * "§" and some mods' logs and tests write chat in ("&3Steve_99&b withdrew &e1x Shard")? Two codes at
+ * least, one of them opening a word it colours (after a line's start, a space or a mark, before a
+ * letter, a digit or another code), so "R&B", "Q&A" and "AT&T" are not; then every "&x" of the text
+ * is a code, as "§x" is. One pass over the text's ampersands.
+ */
+function ampersandCodes(text: string): boolean {
+  let codes = 0;
+  let opens = false;
+  for (let i = text.indexOf("&"); i !== -1 && i + 1 < text.length; i = text.indexOf("&", i + 1)) {
+    if (!isCodeChar(text.charCodeAt(i + 1))) continue;
+    codes++;
+    const after = text.charCodeAt(i + 2);
+    if ((i === 0 || !isAlnum(text.charCodeAt(i - 1))) && (isAlnum(after) || after === AMPERSAND)) opens = true;
+    if (codes >= 2 && opens) return true;
+  }
+  return false;
+}
+
 /** One pass over the text (linear). Text with nothing to strip comes back as itself. */
 export function normalise(text: string): Plain {
-  let clean = true;
-  for (let i = 0; i < text.length; i++) {
+  const ampersand = text.includes("&") && ampersandCodes(text);
+  let clean = !ampersand;
+  for (let i = 0; clean && i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0xa7 || (c >= 0xa0 && (invisible(c) || spaceLike(c)))) {
       clean = false;
@@ -51,13 +80,14 @@ export function normalise(text: string): Plain {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === SECTION || invisible(c) || spaceLike(c) || mojibake(text, i, c)) {
+    const code = c === SECTION || (ampersand && c === AMPERSAND && isCodeChar(text.charCodeAt(i + 1)));
+    if (code || invisible(c) || spaceLike(c) || mojibake(text, i, c)) {
       // Copy the run of ordinary characters before this one in one piece.
       out += text.slice(from, i);
       if (spaceLike(c)) {
         out += " ";
         at[n++] = i;
-      } else if (c === SECTION) i++; // "§" and its code character; a "§" at the very end goes alone
+      } else if (code) i++; // "§" (or "&") and its code character; a "§" at the very end goes alone
       from = i + 1;
       continue;
     }

@@ -200,9 +200,12 @@ export const gameWords: ReadonlySet<string> = itemWords([
   ...Object.values(recordedItemNames2022()),
 ]);
 
-/** Is `name` still there as a word of `text`? */
+/**
+ * Is `name` still there as a word of `text`, read without its colour codes: the game's (`§b`) and
+ * the `&b` that plugin files and some mods' logs write instead (a name after `&3` is still a word)?
+ */
 export const stillThere = (text: string, name: string) =>
-  new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text.replace(/§./g, ""));
+  new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text.replace(/§./g, "").replace(/&[0-9a-fk-or]/gi, ""));
 
 /** The names of one line that survive scrubbing. */
 export function namesLeft(line: NameLine, options: ScrubOptions = {}): string[] {

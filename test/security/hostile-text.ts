@@ -141,6 +141,10 @@ export const hostile: [string, string][] = [
   // Lines that name a player, each read strictly for others (issue 36, scrub.ts strictLines): every
   // line names one, every other word is a capitalised unknown one or a long compound.
   ["naming lines", fill("\nParty > [MVP+] Steve_99: Quintrix Zyrael Reisenbergmann ")],
+  // "&" colour codes (normalise.ts): codes everywhere, ampersands that are no code, words between them.
+  ["ampersand codes", fill("&a")],
+  ["ampersands", fill("&")],
+  ["ampersands in words", fill("a&b ")],
   ["one naming line", `Party > [MVP+] Steve_99: ${fill("Quintrixzyraelab ")}`],
 ];
 
