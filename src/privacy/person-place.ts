@@ -29,6 +29,18 @@ const PERSON_BEFORE =
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 
+/**
+ * A clause's end after a preposition for a person (issue 36, session 25, from the development part's
+ * plugin lines): "Teleported to Reuven.", "Owned by Jeroendevr", "Tagged by Eruvanos!", "the
+ * nickname of Merlin", read for a capitalised word only, before a mark that ends it, a line's end or the text's end.
+ */
+const CLAUSE_END_BEFORE = / (?:to|by|from|with|of) $/;
+const CLAUSE_END_AFTER = /^(?:[.!?,;)\r\n]|$)/;
+
+/** Does a capitalised word end a clause after "to", "by", "from", "with" or "of"? */
+export const endsClause = (text: string, at: number, end: number) =>
+  CLAUSE_END_BEFORE.test(text.slice(Math.max(0, at - 6), at)) && CLAUSE_END_AFTER.test(text.slice(end, end + 1));
+
 /** Where the message of a line starts, after its log prefix, rank, plugin prefix and marks. */
 export function messageStart(head: string): number {
   return MESSAGE_START.exec(head.slice(0, 160))![0].length;
@@ -47,4 +59,6 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_message_start", pattern: MESSAGE_START },
   { name: "unknown_word_subject_after", pattern: SUBJECT_AFTER },
   { name: "unknown_word_person_before", pattern: PERSON_BEFORE },
+  { name: "unknown_word_clause_end_before", pattern: CLAUSE_END_BEFORE },
+  { name: "unknown_word_clause_end_after", pattern: CLAUSE_END_AFTER },
 ];

@@ -17,7 +17,7 @@ import wordsText from "../../node_modules/word-list/words.txt" with { type: "tex
 import vocabularyText from "./game-vocabulary.txt" with { type: "text" };
 import { NOT_NAMES } from "./not-names.ts";
 import { PROFILE_NAMES } from "./profile-families.ts";
-import { messageStart, PLAIN, personPlaceRules, placed } from "./person-place.ts";
+import { endsClause, messageStart, PLAIN, personPlaceRules, placed } from "./person-place.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
 
 /**
@@ -258,8 +258,10 @@ export function unknownWordSpans(
     }
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
+    const capital = isUpper(m[0].charCodeAt(0));
     const person =
-      PLAIN.test(m[0]) && ((strict && isUpper(m[0].charCodeAt(0))) || placed(text, at, end, at === messageAt));
+      PLAIN.test(m[0]) &&
+      ((capital && (strict || endsClause(text, at, end))) || placed(text, at, end, at === messageAt));
     if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }

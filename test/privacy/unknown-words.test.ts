@@ -213,12 +213,40 @@ describe("a line that names a player is read strictly for others (issue 36)", ()
   });
 
   test("a line naming nobody is read as before: mid-line capitalised words stay", () => {
-    for (const line of ["me and Quintrix are carrying Zyrael", "the Kuudra party with Quintrix"])
+    for (const line of ["me and Quintrix are carrying Zyrael", "the Kuudra party with Quintrix and me"])
       expect(scrubText(KEY, line)).toBe(line);
   });
 
   test("there, words of English, of the game and lower-case compounds stay", () => {
     const line = "[MVP+] xX_Pro_Xx: Goldor killed me, respawn in the Withermancer room, keepalive timedout";
     expect(scrubText(KEY, line)).toBe(line.replace("xX_Pro_Xx", pseudonym(KEY, "xX_Pro_Xx")));
+  });
+});
+
+describe("a capitalised word ending a clause after to, by, from, with or of (issue 36)", () => {
+  test.each([
+    ["Reuven", "Teleported to Reuven."],
+    ["Jeroendevr", "Owned by Jeroendevr"],
+    ["Eruvanos", "PvP ➤ Tagged by Eruvanos! Do not log out!"],
+    ["Merlinux", "Removed the nickname of Merlinux"],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text, { unknownWords: false })).toBe(text);
+    expect(scrubText(KEY, text)).toBe(text.replace(name, pseudonym(KEY, name)));
+  });
+
+  test("at a line's end in a text of several lines too", () => {
+    const text = "Teleported to Reuven\nTeleported to Reuven.";
+    expect(scrubText(KEY, text)).toBe(text.replaceAll("Reuven", pseudonym(KEY, "Reuven")));
+    expect(scrubText(KEY, "Teleported to Reuven\r\nok")).toBe(`Teleported to ${pseudonym(KEY, "Reuven")}\r\nok`);
+  });
+
+  test("a word of English or of the game there stays, and so does one the clause goes on after", () => {
+    for (const line of [
+      "Welcome to Hypixel!",
+      "Killed by Goldor.",
+      "Sold to Reuven for 5 coins",
+      "the Isle of Mooshroom",
+    ])
+      expect(scrubText(KEY, line)).toBe(line);
   });
 });
