@@ -37,9 +37,19 @@ const SENTENCE_BEFORE = /[.!?] $/;
 const CLAUSE_END_BEFORE = / (?:to|by|from|with|of) $/;
 const CLAUSE_END_AFTER = /^(?:[.!?,;)\r\n]|$)/;
 
-/** Does a capitalised word end a clause after "to", "by", "from", "with" or "of"? */
-export const endsClause = (text: string, at: number, end: number) =>
-  CLAUSE_END_BEFORE.test(text.slice(Math.max(0, at - 6), at)) && CLAUSE_END_AFTER.test(text.slice(end, end + 1));
+/**
+ * A possessive before a lower-case word (issue 36, session 25, from the development part's plugin
+ * lines): "You don't have Parkayun's permission", "Deleted all of Nickatak's claims".
+ */
+const POSSESSIVE_AFTER = /^['’]s [a-z]/;
+
+/**
+ * Does a capitalised word stand where a person's name does inside a sentence: at a clause's end after
+ * "to", "by", "from", "with" or "of", or as a possessive?
+ */
+export const personInClause = (text: string, at: number, end: number) =>
+  (CLAUSE_END_BEFORE.test(text.slice(Math.max(0, at - 6), at)) && CLAUSE_END_AFTER.test(text.slice(end, end + 1))) ||
+  POSSESSIVE_AFTER.test(text.slice(end, end + 4));
 
 /** Where the message of a line starts, after its log prefix, rank, plugin prefix and marks. */
 export function messageStart(head: string): number {
@@ -61,4 +71,5 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_person_before", pattern: PERSON_BEFORE },
   { name: "unknown_word_clause_end_before", pattern: CLAUSE_END_BEFORE },
   { name: "unknown_word_clause_end_after", pattern: CLAUSE_END_AFTER },
+  { name: "unknown_word_possessive_after", pattern: POSSESSIVE_AFTER },
 ];

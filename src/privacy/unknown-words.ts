@@ -17,7 +17,7 @@ import wordsText from "../../node_modules/word-list/words.txt" with { type: "tex
 import vocabularyText from "./game-vocabulary.txt" with { type: "text" };
 import { NOT_NAMES } from "./not-names.ts";
 import { PROFILE_NAMES } from "./profile-families.ts";
-import { endsClause, messageStart, PLAIN, personPlaceRules, placed } from "./person-place.ts";
+import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
 
 /**
@@ -261,7 +261,7 @@ export function unknownWordSpans(
     const capital = isUpper(m[0].charCodeAt(0));
     const person =
       PLAIN.test(m[0]) &&
-      ((capital && (strict || endsClause(text, at, end))) || placed(text, at, end, at === messageAt));
+      ((capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
     if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game)) continue;
     spans.push([at, end]);
   }

@@ -223,12 +223,15 @@ describe("a line that names a player is read strictly for others (issue 36)", ()
   });
 });
 
-describe("a capitalised word ending a clause after to, by, from, with or of (issue 36)", () => {
+describe("a capitalised word ending a clause after to, by, from, with or of, or a possessive (issue 36)", () => {
   test.each([
     ["Reuven", "Teleported to Reuven."],
     ["Jeroendevr", "Owned by Jeroendevr"],
     ["Eruvanos", "PvP ➤ Tagged by Eruvanos! Do not log out!"],
     ["Merlinux", "Removed the nickname of Merlinux"],
+    // A possessive before a lower-case word.
+    ["Parkayun", "You don't have Parkayun's permission to manage permissions here."],
+    ["Nickatak", "Deleted all of Nickatak’s claims."],
   ])("%s in %j is replaced", (name, text) => {
     expect(scrubText(KEY, text, { unknownWords: false })).toBe(text);
     expect(scrubText(KEY, text)).toBe(text.replace(name, pseudonym(KEY, name)));
@@ -246,6 +249,8 @@ describe("a capitalised word ending a clause after to, by, from, with or of (iss
       "Killed by Goldor.",
       "Sold to Reuven for 5 coins",
       "the Isle of Mooshroom",
+      "Goldor's terminals are done",
+      "the Reuven's Kitchen sign",
     ])
       expect(scrubText(KEY, line)).toBe(line);
   });
