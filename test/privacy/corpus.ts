@@ -183,6 +183,16 @@ export const heldOutBatches: HeldOutBatch[] = [
    * Gathered by a helper who did not open the rules, committed before it was measured.
    */
   heldOut("sixteenth", "-16"),
+  /**
+   * The held-out part's seventeenth batch (`names-17.jsonl`, `clean-17.jsonl`): Hypixel SkyBlock chat as a
+   * Fabric SkyBlock mod and a ChatTriggers module match it (party leaves, removals, disconnects, kicks,
+   * dungeon and Kuudra queues, Party Finder joins, loot shares, Kuudra supply calls, coordinates, party
+   * commands, the mod's own list messages), recorded lines of search-index test files, a punishment
+   * plugin's messages and a Discord bridge's formats (other servers); names substituted by commit-author
+   * handles of an unrelated repository. Gathered by a helper who did not open the rules, committed before
+   * it was measured.
+   */
+  heldOut("seventeenth", "-17"),
 ];
 
 /** Clean families that are identifiers: not one may be altered or refused. */
