@@ -60,7 +60,7 @@ function ampersandCodes(text: string): boolean {
 
 /** One pass over the text (linear). Text with nothing to strip comes back as itself. */
 export function normalise(text: string): Plain {
-  const ampersand = text.includes("&") && ampersandCodes(text);
+  const ampersand = ampersandCodes(text);
   let clean = !ampersand;
   for (let i = 0; clean && i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -254,9 +254,9 @@ function namingLines(p: Plain, spans: [number, number][]): [number, number][] {
     if (to === -1) to = p.plain.length;
     // The line's characters lie before the original index of its end.
     const last = p.at[to]!;
-    if (starts[i]! < last || (to === p.plain.length && starts[i]! <= last)) {
+    if (starts[i]! < last) {
       lines.push([from, to]);
-      while (i < starts.length && starts[i]! <= last) i++;
+      while (i < starts.length && starts[i]! < last) i++;
     }
     from = to + 1;
   }
