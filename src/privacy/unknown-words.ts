@@ -200,6 +200,23 @@ const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/** A word in capitals, or capitalised, one space after another ("Growth", "API"). */
+const TITLE_AFTER = /^ ([A-Z][A-Za-z]{1,15})(?![A-Za-z0-9_])/;
+/** A word capital, capital inside, letters only: "NetherWart", "BlockGetter". */
+const CAMEL = /^[A-Z][a-z]+[A-Z][A-Za-z]*$/;
+
+/**
+ * A word in camel case before a capitalised word of English or the game is the first part of a
+ * thing's name, not a person's (issue 36, session 26, from the development part's log and mod-list
+ * lines): "NetherWart Growth Modifier: 100%", "Fabric BlockGetter API (v2)", "Forge RecipeSorter
+ * Baking". A handle stands before a mark or a lower-case word ("DarkMatter joined", "[MVP+]
+ * DarkMatter: hi"). Constant work: the 18 characters after the word.
+ */
+function namesAThing(text: string, end: number, word: string, game?: GameWords): boolean {
+  if (!CAMEL.test(word)) return false;
+  const next = TITLE_AFTER.exec(text.slice(end, end + 18))?.[1]?.toLowerCase();
+  return next !== undefined && (known(next) || ofTheGame(next, game));
+}
 /** A letter outside ASCII: "Piñata", "Pokémon" are one word, not "Pi" + "ata". */
 const OTHER_LETTER = /\p{L}/u;
 const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f" && OTHER_LETTER.test(c);
@@ -210,6 +227,8 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_frame", pattern: FRAME },
   { name: "unknown_word_code_suffix", pattern: CODE_SUFFIX },
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
+  { name: "unknown_word_title_after", pattern: TITLE_AFTER },
+  { name: "unknown_word_camel", pattern: CAMEL },
   ...personPlaceRules,
 ];
 
@@ -262,7 +281,7 @@ export function unknownWordSpans(
     const person =
       PLAIN.test(m[0]) &&
       ((capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
-    if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game)) continue;
+    if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game) || namesAThing(text, end, m[0], game)) continue;
     spans.push([at, end]);
   }
   return spans.filter(([start, end]) => !code.has(text.slice(start, end).toLowerCase()));

@@ -255,3 +255,25 @@ describe("a capitalised word ending a clause after to, by, from, with or of, or 
       expect(scrubText(KEY, line)).toBe(line);
   });
 });
+
+describe("a word in camel case before a capitalised word names a thing (issue 36, session 26)", () => {
+  test.each([
+    "[18:34:54] [Server thread/INFO]: NetherWart Growth Modifier: 100%",
+    "\t\t\tfabric-block-getter-api-v2: Fabric BlockGetter API (v2) 2.0.7",
+    "[21:33:33] [Server thread/DEBUG] [FML/Forge]: Forge RecipeSorter Baking:",
+  ])("%j stays", (line) => {
+    expect(scrubText(KEY, line)).toBe(line);
+  });
+
+  test.each([
+    ["DarkMatter", "DarkMatter joined the lobby"],
+    ["DarkMatter", "[MVP+] DarkMatter: anyone got a Hyperion?"],
+  ])("%s in %j is replaced: a mark or a lower-case word follows it", (name, text) => {
+    expect(scrubText(KEY, text)).toBe(text.replace(name, pseudonym(KEY, name)));
+  });
+
+  test("so is one before a capitalised word nothing knows, and that word too on the line naming a player", () => {
+    const out = scrubText(KEY, "DarkMatter Zyrael carried me");
+    expect(out).toBe(`${pseudonym(KEY, "DarkMatter")} ${pseudonym(KEY, "Zyrael")} carried me`);
+  });
+});
