@@ -1,8 +1,9 @@
 // A speaker decided by the report around it (issue 36): a bare line "Name » text" is a player's chat
 // line or a plugin's prefix ("Essentials » Reloaded."), and its own words cannot tell which. Beside
 // a line the rules already read as chat (a channel, a whisper, an all-chat speaker), or beside
-// another such line taken so, it is chat: its first word is a speaker. One pass over the candidate
-// lines, forward and back, so a block of chat is read whatever its order.
+// another such line taken so, it is chat: its first word is a speaker. So is a bare line's word
+// that reads as a label ("Orbital: Hello", as "Alias: Nether"; find.ts) beside chat. One pass over the
+// candidate lines, forward and back, so a block of chat is read whatever its order.
 import { NOT_NAMES } from "./not-names.ts";
 import { EMBLEM, NAME } from "./shapes.ts";
 import { SYSTEM_WORDS } from "./system-words.ts";
@@ -40,25 +41,26 @@ function lineOf(newlines: number[], at: number): number {
 
 /**
  * The bare speakers of `plain` (spans in plain positions) that stand beside a chat line: `chatAt` holds
- * a plain position on each line the rules read as chat.
+ * a plain position on each line the rules read as chat; `labels` the bare labels found (find.ts), in
+ * the order of the text.
  */
-export function chatBlockHits(plain: string, chatAt: number[]): BlockHit[] {
-  if (chatAt.length === 0 || !/[»›➯⋙⇨►➤]/.test(plain)) return [];
-  const candidates: (BlockHit & { line: number })[] = [];
-  let newlines: number[] | undefined;
+export function chatBlockHits(plain: string, chatAt: number[], labels: BlockHit[] = []): BlockHit[] {
+  if (chatAt.length === 0 || (labels.length === 0 && !/[»›➯⋙⇨►➤]/.test(plain))) return [];
+  const found: BlockHit[] = [];
   for (const m of plain.matchAll(CANDIDATE)) {
     const name = m.groups!.name!;
     const lower = name.toLowerCase();
     if (NOT_NAMES.has(lower) || SYSTEM_WORDS.has(lower) || /^[A-Z]+$/.test(name)) continue;
-    if (!newlines) {
-      newlines = [];
-      for (let i = plain.indexOf("\n"); i !== -1; i = plain.indexOf("\n", i + 1)) newlines.push(i);
-    }
     const [start, end] = m.indices!.groups!.name!;
-    candidates.push({ name, start, end, line: lineOf(newlines, start) });
+    found.push({ name, start, end });
   }
-  if (candidates.length === 0) return [];
-  const chat = new Set(chatAt.map((at) => lineOf(newlines!, at)));
+  if (found.length + labels.length === 0) return [];
+  const newlines: number[] = [];
+  for (let i = plain.indexOf("\n"); i !== -1; i = plain.indexOf("\n", i + 1)) newlines.push(i);
+  const candidates = [...found, ...labels]
+    .sort((a, b) => a.start - b.start)
+    .map((c) => ({ ...c, line: lineOf(newlines, c.start) }));
+  const chat = new Set(chatAt.map((at) => lineOf(newlines, at)));
   const taken = new Set<number>();
   const take = (i: number) => {
     const c = candidates[i]!;

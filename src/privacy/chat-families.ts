@@ -104,8 +104,11 @@ export const allChat: Family = {
     // A bare line, its speaker by its place: one word at the start of a line (after at most one
     // space and an emblem) before ": " and a message, unless the word is a system word
     // ("Health: +100", "Ability: Throw", "Description: Rendering screen"). Not after a tab
-    // (crash-report details, mod lists "\tfabricloader: 0.16") nor before a number or a sign.
-    rule(`^ ?${EMBLEM}?(?<name>${NAME}): (?=[^\\s\\d+-])`, { speaker: true }),
+    // (crash-report details, mod lists "\tfabricloader: 0.16") nor before a number or a sign. A
+    // word of English or of the game before a capitalised value is a plugin's label ("Alias: Nether",
+    // "Direction: North") unless the report has chat around it (chat-block.ts); one before a
+    // lower-case message is a speaker still ("Orbital: gg").
+    rule(`^ ?${EMBLEM}?(?<name>${NAME}): (?=[^\\s\\d+-])`, { speaker: true, label: true }),
     // With its codes: a name in a colour, then another colour for the colon (a player's line);
     // a label's colon takes the label's colour ("§7Ability: §6Throw").
     rule(`${START}(?:${CODE}){0,6}§[0-9a-f](?<name>${NAME})(?:${CODE}){1,4}: `, { raw: true, speaker: true }),

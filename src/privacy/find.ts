@@ -3,10 +3,14 @@
 import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
 import { withoutFrames } from "./frames.ts";
+import { wordOfLanguage } from "./unknown-words.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
-/** A name and where it stands; `name` is empty for a rule that finds a shape, not a name. */
-export type NameHit = { family: string; name: string; start: number; end: number };
+/**
+ * A name and where it stands; `name` is empty for a rule that finds a shape, not a name. `label`: a
+ * bare line's word that reads as a plugin's label ("Alias: Nether"), a speaker only beside chat.
+ */
+export type NameHit = { family: string; name: string; start: number; end: number; label?: boolean };
 
 /** One name of a list ("[VIP] Alex ● Steve ●", "[MVP+] A, [VIP] B"), read from where the last ended. */
 const LIST_ITEM = new RegExp(
@@ -28,6 +32,13 @@ export const findRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "list_item", pattern: LIST_ITEM },
   { name: "entity", pattern: ENTITY },
 ];
+
+/** Is the first letter at `at`, past at most four colour codes, a capital ("§fNether", "The item")? */
+function capitalAt(text: string, at: number): boolean {
+  for (let i = 0; i < 4 && text[at] === "§"; i++) at += 2;
+  const c = text.charCodeAt(at);
+  return c >= 65 && c <= 90;
+}
 
 /** A word a speaker rule reads that is a label or a log word, not anyone: "Ability", "INFO". */
 const systemWord = (name: string) => SYSTEM_WORDS.has(name.toLowerCase()) || /^[A-Z]+$/.test(name);
@@ -53,8 +64,8 @@ function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: 
     if (!open) continue;
     const text = rule.raw ? original : plain;
     const back = rule.raw ? backOriginal : backPlain;
-    const hit = (name: string, start: number, end: number) =>
-      onHit({ family, name, start: back(start), end: back(start) + (end - start) }, !!rule.raw);
+    const hit = (name: string, start: number, end: number, label = false) =>
+      onHit({ family, name, start: back(start), end: back(start) + (end - start), label }, !!rule.raw);
     for (const m of text.matchAll(rule.pattern)) {
       if (rule.shape) {
         if (hit("", m.index, m.index)) return;
@@ -66,7 +77,9 @@ function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: 
         const name = g[`name${n}`];
         if (!name || NOT_NAMES.has(name.toLowerCase()) || (rule.speaker && systemWord(name))) continue;
         const [start, end] = m.indices!.groups![`name${n}`]!;
-        if (hit(name, start, end)) return;
+        const label =
+          rule.label === true && capitalAt(text, m.index + m[0].length) && wordOfLanguage(name.toLowerCase());
+        if (hit(name, start, end, label)) return;
       }
       if (rule.entities) {
         // The rest of the match's line only: a heading without entities costs its own line.
@@ -113,13 +126,15 @@ const MAY_HOLD_NAME_RAW = /[ \t\n\r[{'<\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
 export function findNames(text: string, p: Plain = normalise(text)): NameHit[] {
   const hits: NameHit[] = [];
   const chatAt: number[] = [];
+  const labels: NameHit[] = [];
   eachHit(p.plain, text, (h, raw) => {
+    if (h.label) return void labels.push(h); // plain positions: the label rule is not raw
     if (!raw && CHAT_FAMILIES.has(h.family)) chatAt.push(h.start);
     if (!h.name) return; // a shape without a name: nothing to replace
     const [start, end] = raw ? [h.start, h.end] : originalSpan(p, h.start, h.end);
     hits.push({ ...h, start, end });
   });
-  for (const b of chatBlockHits(p.plain, chatAt)) {
+  for (const b of chatBlockHits(p.plain, chatAt, labels)) {
     const [start, end] = originalSpan(p, b.start, b.end);
     hits.push({ family: "chat_block", name: b.name, start, end });
   }
@@ -131,6 +146,7 @@ export function firstNameFamily(text: string): string | undefined {
   if (!MAY_HOLD_NAME_RAW.test(text)) return undefined;
   let family: string | undefined;
   eachHit(normalise(text).plain, text, (h) => {
+    if (h.label) return false; // a label with no chat around it
     family = h.family;
     return true;
   });

@@ -111,6 +111,11 @@ export type Rule = {
   raw?: boolean;
   shape?: boolean;
   speaker?: boolean;
+  /**
+   * A bare line's speaker that may be a label (issue 36): a word of English or of the game before a
+   * capitalised value ("Alias: Nether", "Test: The item in your hand...") is not a name.
+   */
+  label?: boolean;
 };
 export type Family = {
   family: string;
@@ -127,7 +132,7 @@ export type Family = {
 
 export const rule = (
   source: string,
-  opts: { list?: boolean; entities?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean } = {},
+  opts: { list?: boolean; entities?: boolean; raw?: boolean; shape?: boolean; speaker?: boolean; label?: boolean } = {},
 ): Rule => ({
   pattern: new RegExp(source, "dgm"),
   ...opts,

@@ -50,7 +50,7 @@ const KNOWN = new Set(
     "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
     "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
     "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv plotsquared",
-    "etc motd",
+    "etc motd addon addons qty versa",
   ]
     .join(" ")
     .split(" "),
@@ -94,6 +94,8 @@ const ofTheGame = (lower: string, game?: GameWords) => gameVocabulary().has(lowe
 const known = (lower: string) =>
   words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
 const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
+/** A word of English, of the project's lists or of the game's vocabulary (lower-case): a label's word. */
+export const wordOfLanguage = (lower: string) => known(lower) || ofTheGame(lower);
 
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // 0-9 A-Z a-z _
 const isLower = (c: number) => c >= 97 && c <= 122;

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
 import { pseudonym } from "../../src/privacy/pseudonym.ts";
+import { denylistMatch } from "../../src/privacy/denylist.ts";
 import { scrubCorpus, scrubKey } from "./scrub-corpus.ts";
 
 const key = scrubKey;
@@ -57,6 +58,43 @@ describe("a bare speaker beside chat", () => {
         text.includes("Server") ? "Server » Restarting" : "Essentials » Configuration",
       );
   });
+});
+
+// A bare "Word: value" is a plugin's label when the word is English or the game's and the value
+// opens with a capital (issue 36, session 26, from the development part's server plugins).
+describe("a bare label before a colon", () => {
+  test.each([
+    "§bAlias: §fNether",
+    "Direction: North",
+    "Test: The item in your hand is not registered in the lookup table.",
+  ])("%j stays, and is not refused at ingest", (text) => {
+    expect(scrubText(key, text)).toBe(text);
+    expect(denylistMatch(text)).toBeUndefined();
+  });
+
+  test.each([
+    ["Orbital", "Orbital: gg"],
+    ["Zyrael", "Zyrael: Anyone selling a Hyperion?"],
+    ["Orbital", "§bOrbital§f: Hello"],
+  ])("%s in %j is a speaker: a lower-case message, a word nothing knows, or a colour of its own", (name, text) => {
+    expect(scrubText(key, text)).not.toContain(name);
+    expect(denylistMatch(text)).toBeDefined();
+  });
+
+  test("beside chat the rules read, the same line is a player's: 'Orbital: Hello' in a block of chat", () => {
+    const text = "Party > [VIP] Steve: anyone?\nOrbital: Hello\nHarbinger: Sure";
+    const out = scrubText(key, text);
+    for (const name of ["Steve", "Orbital", "Harbinger"]) expect(out).not.toContain(name);
+    // Alone, it reads as a label (a known miss, docs/decisions.md).
+    expect(scrubText(key, "Orbital: Hello")).toBe("Orbital: Hello");
+  });
+});
+
+// English's function words are no one's name where a family's rule reads one (issue 36, session 26).
+test("a family's match on a function word is dropped: 'Player with that name is not online!'", () => {
+  const text = "§4Player with that name is not online!";
+  expect(scrubText(key, text)).toBe(text);
+  expect(denylistMatch(text)).toBeUndefined();
 });
 
 // The rules skip a report's stack frames (frames.ts): a name between frames is still found where it stands.

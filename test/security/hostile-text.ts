@@ -146,6 +146,10 @@ export const hostile: [string, string][] = [
   ["ampersands", fill("&")],
   ["ampersands in words", fill("a&b ")],
   ["one naming line", `Party > [MVP+] Steve_99: ${fill("Quintrixzyraelab ")}`],
+  // Bare labels beside chat (issue 36, session 26, chat-block.ts): every other line a label the chat
+  // line before it makes a speaker, every label a word of English, camel-case words before capitals.
+  ["labels beside chat", fill("\nParty > Steve: hi\nAlias: Nether\nDirection: North")],
+  ["camel words before capitals", fill("NetherWart Growth ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
