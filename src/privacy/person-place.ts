@@ -20,12 +20,13 @@ export const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
 const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
 /**
  * Another place a word is a person's (issue 36, from the development part's server-plugin messages):
- * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"'), or a label for one
- * before a short list ("Trusted: a, b, Quintrix", "Owner(s): Quintrix"). Read on at most 48 characters
- * before the word.
+ * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"', session 26: "Player
+ * (Bahex) got 25 points", two spaces as a plugin pads a coloured name, a trade's buyer, seller or
+ * purchaser), or a label for one before a short list ("Trusted: a, b, Quintrix", "Owner(s):
+ * Quintrix"). Read on at most 48 characters before the word.
  */
 const PERSON_BEFORE =
-  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted)(?:\(s\)|s)?(?: "?|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 

@@ -135,7 +135,7 @@ export function unknownName(word: string, game?: GameWords): boolean {
   const first = word.charCodeAt(0);
   if (!(innerCap || digits || under || isLower(first))) return false; // "Goldor", "Steve": left to the families
   if (isDigit(first) && lower + upper <= 3) return false; // "64x", "20ms", "1st", "8x24", "1080p"
-  if (digits && /^[A-Za-z]{1,2}\d+$/.test(word)) return false; // "x24", "Lv200", "u51": a count, a level, a tier
+  if (digits && /^[A-Za-z]{1,2}\d{1,3}$/.test(word)) return false; // "x24", "Lv200", "u51": a count, a level, a tier (4 digits: a handle, "sk1985")
   if (under && /^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false; // "mining_1", "max_health", "frozen_steve": an id
   if (digits && /^(?:0x[0-9A-Fa-f]+|[0-9a-f]{6,})$/.test(word)) return false; // hex: hashes, addresses
   if (under && /^[a-z]{2}_[A-Z]{2}$/.test(word)) return false; // a locale: "en_US"

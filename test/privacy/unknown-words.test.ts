@@ -15,6 +15,7 @@ describe("a made-up handle in a sentence no family knows", () => {
     ["xX_Pro_Xx", "then xX_Pro_Xx threw the bow and the game froze"],
     ["junegunn", "junegunn sold me the pet right before the crash"],
     ["Alex99", "it happened while Alex99 was carrying the run"],
+    ["sk1985", "§a§lSlimefun 4§7> §cYou have reset sk1985's Knowledge"],
     ["CalMWolfs", "asked CalMWolfs about it, he said to report it"],
     ["junegunn", "pinged @junegunn on the Discord before it froze"],
     ["xX_Pro_Xx", "[12:00:01] [Client thread/INFO]: [CHAT] <xX_Pro_Xx> lag?"],
@@ -275,5 +276,22 @@ describe("a word in camel case before a capitalised word names a thing (issue 36
   test("so is one before a capitalised word nothing knows, and that word too on the line naming a player", () => {
     const out = scrubText(KEY, "DarkMatter Zyrael carried me");
     expect(out).toBe(`${pseudonym(KEY, "DarkMatter")} ${pseudonym(KEY, "Zyrael")} carried me`);
+  });
+});
+
+describe("after a word for a person, in a plugin's shapes (issue 36, session 26)", () => {
+  test.each([
+    ["Bahex", "§ePlayer (§6Bahex§e) got §625 §epoints. Balance §6145"],
+    ["Rekihyt", "§e Player §6 Rekihyt §e visited your island."],
+    ["Quintrix", "§fPurchaser: §eQuintrix"],
+    ["Glandos", "Seller: Glandos"],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text)).not.toContain(name);
+    expect(scrubText(KEY, text)).toContain(pseudonym(KEY, name));
+  });
+
+  test("a word of English or the game there stays: 'Player (Archer) class selected'", () => {
+    for (const line of ["Player (Archer) class selected", "§e Player §6 Archer §e class"])
+      expect(scrubText(KEY, line)).toBe(line);
   });
 });
