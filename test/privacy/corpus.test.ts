@@ -74,12 +74,12 @@ describe("every line with a name", () => {
  * Clean families past 1%, held at their count (session 26): log lines (20 of 673: the layer's
  * Pascal-case words of a Paper server's start and a Forge mod list, `LucraftCore`, `TickNextTick`),
  * plugin lines (6 of 350: two families' adverb and noun subjects, `Successfully protected`, `Limit
- * reached`, and lower-case compounds in a person's place), system lines (45 of 1 966: session 26
+ * reached`, and lower-case compounds in a person's place), system lines (46 of 2 191: session 26
  * added 992 server plugins' lines, whose plugin and product names in camel case, `QuickShop`,
  * `AcidIsland`, `ChestProtect`, are most of them; a rabbit's name as a sentence's subject, `BARN
  * FULL! Olivette got crushed!`).
  */
-const HELD: Record<string, number> = { log_line: 20, plugin_line: 6, system_line: 45 };
+const HELD: Record<string, number> = { log_line: 20, plugin_line: 6, system_line: 46 };
 
 describe("every clean string", () => {
   const families = [...new Set(cleanStrings.map((s) => s.family))];
@@ -171,7 +171,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 17 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 18 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -204,6 +204,9 @@ const reached: Record<string, Figures> = {
   sixteenth: [300, 463, 452, 146, 151, 309, 306, 0, 11, 13, 210],
   // Session 25: gathered by a helper who did not open the rules, measured once on the rules of session 25.
   seventeenth: [250, 309, 295, 127, 135, 266, 253, 0, 9, 10, 190],
+  // Session 26: gathered by a helper who did not open the rules (its lines from the development part's
+  // repositories moved there before measuring), measured once on the rules of session 26.
+  eighteenth: [110, 136, 127, 55, 58, 119, 111, 0, 9, 9, 193],
 };
 for (const batch of later) {
   const figures = reached[batch.ordinal];

@@ -193,6 +193,15 @@ export const heldOutBatches: HeldOutBatch[] = [
    * it was measured.
    */
   heldOut("seventeenth", "-17"),
+  /**
+   * The held-out part's eighteenth batch (`names-18.jsonl`, `clean-18.jsonl`): another server's clan
+   * plugin (SimpleClans: its messages and chat formats), a client's Hypixel popup patterns and a
+   * macro's island-visit pattern; names substituted by commit-author handles of unrelated
+   * repositories. Gathered by a helper who did not open the rules; the lines it built from Skytils'
+   * and Odin's patterns were moved to the development part before measuring (those repositories are
+   * the development part's own). Measured once on session 26's rules.
+   */
+  heldOut("eighteenth", "-18"),
 ];
 
 /** Clean families that are identifiers: not one may be altered or refused. */
