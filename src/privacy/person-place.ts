@@ -17,7 +17,7 @@ export const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
  * A message's first word is its subject when a lower-case word follows it ("Zyrael joined the game",
  * "Quintrix was slain by a Zombie") or ": " (a speaker); "Gabagool the Fish" is an epithet.
  */
-const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
+const SUBJECT_AFTER = /^(?:: | {1,2}(?!the )[a-z])/;
 /**
  * Another place a word is a person's (issue 36, from the development part's server-plugin messages):
  * after a word for a person ("killing player Quintrix", 'the owner "Quintrix"', session 26: "Player
@@ -27,6 +27,13 @@ const SUBJECT_AFTER = /^(?:: | (?!the )[a-z])/;
  */
 const PERSON_BEFORE =
   /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+/**
+ * A leaderboard's row (issue 36, session 26, from the development part's plugin tops): a rank at a
+ * line's start before the word ("1. Glandos - 24", "#3 Chiffa", "2) Rekihyt: 12"), and after it the
+ * line's end or a score.
+ */
+const RANK_ROW_BEFORE = /(?:^|\n)[ \t]{0,4}#?\d{1,3}[.)]? {1,2}$/;
+const RANK_ROW_AFTER = /^(?: {0,2}(?:\r?\n|$)| {0,2}[-–:] {0,2}[\d$])/;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 
@@ -62,6 +69,7 @@ export function placed(text: string, at: number, end: number, opensMessage: bool
   const after = text.slice(end, end + 6);
   const before = text.slice(Math.max(0, at - 48), at);
   if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
+  if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
   return PERSON_BEFORE.test(before);
 }
 
@@ -73,4 +81,6 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_clause_end_before", pattern: CLAUSE_END_BEFORE },
   { name: "unknown_word_clause_end_after", pattern: CLAUSE_END_AFTER },
   { name: "unknown_word_possessive_after", pattern: POSSESSIVE_AFTER },
+  { name: "unknown_word_rank_row_before", pattern: RANK_ROW_BEFORE },
+  { name: "unknown_word_rank_row_after", pattern: RANK_ROW_AFTER },
 ];

@@ -295,3 +295,19 @@ describe("after a word for a person, in a plugin's shapes (issue 36, session 26)
       expect(scrubText(KEY, line)).toBe(line);
   });
 });
+
+describe("a leaderboard's row and a padded subject (issue 36, session 26)", () => {
+  test.each([
+    ["Glandos", "1. Glandos - 24"],
+    ["Chiffa", "§e1. Chiffa"],
+    ["Rekihyt", "Top islands:\n#2 Rekihyt: 1,204\n#3 Glandos: 998"],
+    ["Raidou", " Raidou  deposited in your bank  $25.0  for visiting your island."],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text)).not.toContain(name);
+  });
+
+  test("a word of English or the game there stays", () => {
+    for (const line of ["1. Hyperion - 24", "2. Enable - 3", "3. Necron", "#1 Hub: 120 players"])
+      expect(scrubText(KEY, line)).toBe(line);
+  });
+});
