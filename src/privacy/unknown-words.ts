@@ -206,16 +206,22 @@ const WORD = /[A-Za-z0-9_]{3,16}/g;
 const TITLE_AFTER = /^ ([A-Z][A-Za-z]{1,15})(?![A-Za-z0-9_])/;
 /** A word capital, capital inside, letters only: "NetherWart", "BlockGetter". */
 const CAMEL = /^[A-Z][a-z]+[A-Z][A-Za-z]*$/;
+/** A noun of software or of the game's worlds a product's name goes before: "the QuickShop version". */
+const SOFTWARE_NOUN_AFTER =
+  /^ (?:version|plugin|mod|addon|server|build|config|container|database|data|info|statistics|lock|display|command|api|update|jar|file|files|settings|support|integration|hook|module|feature|menu|gui|shop|world)(?![A-Za-z0-9_])/;
 
 /**
  * A word in camel case before a capitalised word of English or the game is the first part of a
  * thing's name, not a person's (issue 36, session 26, from the development part's log and mod-list
  * lines): "NetherWart Growth Modifier: 100%", "Fabric BlockGetter API (v2)", "Forge RecipeSorter
- * Baking". A handle stands before a mark or a lower-case word ("DarkMatter joined", "[MVP+]
- * DarkMatter: hi"). Constant work: the 18 characters after the word.
+ * Baking"; so is one before a noun of software ("This QuickShop build", "a AdvancedChests
+ * container", from its plugin lines). A handle stands before a mark or another lower-case word
+ * ("DarkMatter joined", "[MVP+] DarkMatter: hi", "visiting DarkMatter island"). Constant work: the 18
+ * characters after the word.
  */
 function namesAThing(text: string, end: number, word: string, game?: GameWords): boolean {
   if (!CAMEL.test(word)) return false;
+  if (SOFTWARE_NOUN_AFTER.test(text.slice(end, end + 14))) return true;
   const next = TITLE_AFTER.exec(text.slice(end, end + 18))?.[1]?.toLowerCase();
   return next !== undefined && (known(next) || ofTheGame(next, game));
 }
@@ -231,6 +237,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
   { name: "unknown_word_title_after", pattern: TITLE_AFTER },
   { name: "unknown_word_camel", pattern: CAMEL },
+  { name: "unknown_word_software_noun_after", pattern: SOFTWARE_NOUN_AFTER },
   ...personPlaceRules,
 ];
 

@@ -262,6 +262,8 @@ describe("a word in camel case before a capitalised word names a thing (issue 36
     "[18:34:54] [Server thread/INFO]: NetherWart Growth Modifier: 100%",
     "\t\t\tfabric-block-getter-api-v2: Fabric BlockGetter API (v2) 2.0.7",
     "[21:33:33] [Server thread/DEBUG] [FML/Forge]: Forge RecipeSorter Baking:",
+    "File-integrity-check failed. This QuickShop build has been modified by others.",
+    "You are not in AcidIsland world! Operation is cancelled.",
   ])("%j stays", (line) => {
     expect(scrubText(KEY, line)).toBe(line);
   });
@@ -269,6 +271,7 @@ describe("a word in camel case before a capitalised word names a thing (issue 36
   test.each([
     ["DarkMatter", "DarkMatter joined the lobby"],
     ["DarkMatter", "[MVP+] DarkMatter: anyone got a Hyperion?"],
+    ["DarkMatter", "You paid $10.0 for visiting DarkMatter island."],
   ])("%s in %j is replaced: a mark or a lower-case word follows it", (name, text) => {
     expect(scrubText(KEY, text)).toBe(text.replace(name, pseudonym(KEY, name)));
   });
