@@ -202,6 +202,15 @@ export const heldOutBatches: HeldOutBatch[] = [
    * the development part's own). Measured once on session 26's rules.
    */
   heldOut("eighteenth", "-18"),
+  /**
+   * The held-out part's nineteenth batch (`names-19.jsonl`, `clean-19.jsonl`): Hypixel SkyBlock chat as
+   * two ChatTriggers modules (MeowAddons, GriffinOWO) and eight smaller mods and clients found by exact
+   * text match it (party, dungeon, guild, trade, Kuudra, whispers, lists, deaths, friends, visits), from
+   * repositories no other part used (the README's whole list checked); names substituted by
+   * commit-author handles of two unrelated repositories. Gathered by a helper who did not open the
+   * rules, measured once on session 26's rules.
+   */
+  heldOut("nineteenth", "-19"),
 ];
 
 /** Clean families that are identifiers: not one may be altered or refused. */
