@@ -5,12 +5,12 @@
 
 /**
  * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
- * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ "),
+ * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ ", "CBA >> "),
  * then a few marks ("» ", "- "); not an NPC's or a boss's tag ("[NPC] Oringo: "). Read on a line's
  * first 160 characters.
  */
 const MESSAGE_START =
-  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?[➤»›|] )?[^A-Za-z0-9[\n]{0,4}/;
+  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?(?:[➤»›|]|>>) )?[^A-Za-z0-9[\n]{0,4}/;
 /** A word of letters, capitalised or not ("Quintrix", "flowerhack"): read where a person's name stands. */
 export const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
 /**
@@ -34,6 +34,11 @@ const PERSON_BEFORE =
  */
 const RANK_ROW_BEFORE = /(?:^|\n)[ \t]{0,4}#?\d{1,3}[.)]? {1,2}$/;
 const RANK_ROW_AFTER = /^(?: {0,2}(?:\r?\n|$)| {0,2}[-–:] {0,2}[\d$])/;
+/**
+ * A dungeon class after the word (issue 36, session 26, from the development part's dungeon modules):
+ * "Added Zuruh (Archer) to the list", "Removed Quintrix (Tank)". Read on the 10 characters after it.
+ */
+const CLASS_AFTER = /^ \((?:Archer|Berserk|Healer|Mage|Tank)[ )]/;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 
@@ -70,6 +75,7 @@ export function placed(text: string, at: number, end: number, opensMessage: bool
   const before = text.slice(Math.max(0, at - 48), at);
   if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
   if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
+  if (CLASS_AFTER.test(text.slice(end, end + 10))) return true;
   return PERSON_BEFORE.test(before);
 }
 
@@ -83,4 +89,5 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_possessive_after", pattern: POSSESSIVE_AFTER },
   { name: "unknown_word_rank_row_before", pattern: RANK_ROW_BEFORE },
   { name: "unknown_word_rank_row_after", pattern: RANK_ROW_AFTER },
+  { name: "unknown_word_class_after", pattern: CLASS_AFTER },
 ];

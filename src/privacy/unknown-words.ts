@@ -51,6 +51,9 @@ const KNOWN = new Set(
     "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
     "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv plotsquared",
     "etc motd addon addons qty versa",
+    // Contractions players write without their apostrophe, and chat words (issue 36, session 26)
+    "dont doesnt didnt couldnt wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt ive youre theyre",
+    "youve theyve weve wouldve couldve shouldve aint goto lemme yall wdym smth sth cata",
   ]
     .join(" ")
     .split(" "),
@@ -104,10 +107,10 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "-x", "#x",
- * "~x". Not "@" (a mention, "@junegunn"), "<" and ">" (a chat speaker, "<junegunn> hi") nor "="
+ * "~x", a command's mark ("!warp", "c!price"). Not "@" (a mention, "@junegunn"), "<" and ">" (a chat speaker, "<junegunn> hi") nor "="
  * (a value, often a player's: "name=Zyra_K").
  */
-const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%", "*", "+"]);
+const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%", "*", "+", "!"]);
 /** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[", "x{" ("x.y", "x:y", "x-y" below). */
 const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "[", "{"]);
 

@@ -74,12 +74,13 @@ describe("every line with a name", () => {
  * Clean families past 1%, held at their count (session 26): log lines (19 of 673: the layer's
  * Pascal-case words of a Paper server's start and a Forge mod list, `LucraftCore`, `TickNextTick`),
  * plugin lines (6 of 350: two families' adverb and noun subjects, `Successfully protected`, `Limit
- * reached`, and lower-case compounds in a person's place), system lines (37 of 2 191: session 26
- * added 1 217 server plugins' and SkyBlock mods' lines, whose plugin and product names in camel case,
- * `QuickShop`, `ChestProtect`, `EliteMobs`, are most of them; a rabbit's name as a sentence's subject,
- * `BARN FULL! Olivette got crushed!`).
+ * reached`, and lower-case compounds in a person's place), system lines (50 of 2 734: session 26
+ * added 1 760 server plugins' and SkyBlock mods' and modules' lines, whose plugin, product and module
+ * names in camel case, `QuickShop`, `ChestProtect`, `EliteMobs`, `ChatTriggers`, and misspellings,
+ * `avalible`, are most of them; a rabbit's name as a sentence's subject, `BARN FULL! Olivette got
+ * crushed!`).
  */
-const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 37 };
+const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50 };
 
 describe("every clean string", () => {
   const families = [...new Set(cleanStrings.map((s) => s.family))];

@@ -314,3 +314,22 @@ describe("a leaderboard's row and a padded subject (issue 36, session 26)", () =
       expect(scrubText(KEY, line)).toBe(line);
   });
 });
+
+describe("a module's prefix, a dungeon class, commands and words without their apostrophe (issue 36, session 26)", () => {
+  test.each([
+    ["hyperpuncher", "Zyryon >> hyperpuncher is already a Berserk."],
+    ["Zuruh", "Zyryon >> Added Zuruh (Archer) to the list. (3 perm members)"],
+    ["Quintrix", "Removed Quintrix (Tank) from the perm."],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text)).not.toContain(name);
+  });
+
+  test.each([
+    "• c!calcprice <Floor> <Amount> - Calculate SBM price totals for a floor",
+    "Auto kick members from the party if they dont meet a requirement",
+    "§a§lCBA >> §rhmm... this isnt right...",
+    "Zyryon >> Please goto your Catacombs Skill to get your mask cooldown time!",
+  ])("%j stays", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});
