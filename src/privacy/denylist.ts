@@ -3,6 +3,7 @@
 // and bug intake replaces it with a pseudonym. A match names its family (families.ts) or "uuid",
 // never the text it matched.
 import { firstNameFamily } from "./find.ts";
+import { profileLinkNames } from "./links.ts";
 import { normalise } from "./normalise.ts";
 import { unknownWordSpans } from "./unknown-words.ts";
 export type DenylistRule = { name: string; pattern: RegExp };
@@ -31,6 +32,7 @@ export function denylistMatch(text: string, options: DenylistOptions = {}): stri
   if (family) return family;
   // Both uuid shapes hold 32 hex digits at least: a shorter text (most counter keys) holds neither.
   if (text.length >= 32) for (const rule of uuidRules) if (rule.pattern.test(text)) return rule.name;
+  if (text.includes("/") && profileLinkNames(text).length > 0) return "profile_link";
   if (options.unknownWords && /\S\s+\S/.test(text) && unknownWordSpans(normalise(text).plain).length > 0)
     return "unknown_word";
   return undefined;

@@ -3,7 +3,7 @@
 import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
 import { withoutFrames } from "./frames.ts";
-import { wordOfLanguage } from "./unknown-words.ts";
+import { wordOfLanguage } from "./known-words.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
 /**

@@ -182,6 +182,8 @@ export const NOT_NAMES = new Set([
   "others",
   "admins",
   "players",
+  // The server itself, read by the possessive family ("via Hypixel's party info packets").
+  "hypixel",
   // English's function words, never a name where a family's rule would read one ("Player with that
   // name is not online!"): the English stop words of NLTK (nltk_data corpora/stopwords/english), those
   // of three letters or more that are no one's name too ("will", "don", "won", "haven" left out) and

@@ -26,7 +26,7 @@ const SUBJECT_AFTER = /^(?:: | {1,2}(?!the )[a-z])/;
  * Quintrix"). Read on at most 48 characters before the word.
  */
 const PERSON_BEFORE =
-  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser|friend|teammate|leader)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
 /**
  * A leaderboard's row (issue 36, session 26, from the development part's plugin tops): a rank at a
  * line's start before the word ("1. Glandos - 24", "#3 Chiffa", "2) Rekihyt: 12"), and after it the
@@ -39,6 +39,13 @@ const RANK_ROW_AFTER = /^(?: {0,2}(?:\r?\n|$)| {0,2}[-–:] {0,2}[\d$])/;
  * "Added Zuruh (Archer) to the list", "Removed Quintrix (Tank)". Read on the 10 characters after it.
  */
 const CLASS_AFTER = /^ \((?:Archer|Berserk|Healer|Mage|Tank)[ )]/;
+/**
+ * A player naming themself or another in a report's own words (issue 36, session 26, from the
+ * development part's bug reports): "my name is Giantlobstah", "Current IGN: Reisen", "username is
+ * Hailgame", "in game name - koren_99", "by the name of Sakies".
+ */
+const SELF_BEFORE =
+  /(?:^|[^A-Za-z])(?:(?:user|in-?game|ingame|minecraft|mc|forum|account|my|his|her|their) ?name(?: is| -|:| of)?|name (?:is|of)|ign(?: is|:| -)?|nick(?:name)?(?: is|:)|gamertag(?: is|:)?)"? {1,2}$/i;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 
@@ -76,7 +83,7 @@ export function placed(text: string, at: number, end: number, opensMessage: bool
   if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
   if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
   if (CLASS_AFTER.test(text.slice(end, end + 10))) return true;
-  return PERSON_BEFORE.test(before);
+  return PERSON_BEFORE.test(before) || SELF_BEFORE.test(before);
 }
 
 /** These regular expressions (for the hostile-input tests). */
@@ -90,4 +97,5 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_rank_row_before", pattern: RANK_ROW_BEFORE },
   { name: "unknown_word_rank_row_after", pattern: RANK_ROW_AFTER },
   { name: "unknown_word_class_after", pattern: CLASS_AFTER },
+  { name: "unknown_word_self_before", pattern: SELF_BEFORE },
 ];

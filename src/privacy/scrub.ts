@@ -6,6 +6,7 @@
 // identifier. Uuids, secrets and machine identity go too: access tokens and session ids on a Java
 // command line, user home paths, e-mail and IP addresses.
 import { findNames, type NameHit } from "./find.ts";
+import { profileLinkNames } from "./links.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
 import { type GameWords, unknownWordSpans } from "./unknown-words.ts";
@@ -179,6 +180,12 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       hits.map((h) => [h.start, h.end]),
     );
     findIdentities(value, found, p, hits);
+    // A profile's link names its player (links.ts): replaced in the link too, where a word joined to
+    // a path is otherwise left.
+    for (const [start, end] of profileLinkNames(p.plain)) {
+      inPlace.get(field)!.push(originalSpan(p, start, end));
+      found.names.add(p.plain.slice(start, end));
+    }
     if (options.unknownWords !== false) unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code));
   }
   // A word nothing knows that has a name's marks, or one in a person's place, wherever it stands in

@@ -3,61 +3,19 @@
 // (families.ts) find a name by where it stands; every new genre of line has a new structure, so a
 // name in one they were not written for passes. This layer asks the word itself: a word of English
 // (the `word-list` package's dictionary), a word the project knows (system-words.ts, not-names.ts,
-// the profile names, the mods and tools below, the game's own words the caller passes in: the item
-// list's names, see GameWords), an identifier or a piece of code (joined to a `.`,
-// `/`, `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or
-// hex) is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
+// the profile names, the mods and tools known-words.ts lists, the game's own words the caller passes
+// in: the item list's names, see GameWords), an identifier or a piece of code (joined to a `.`, `/`,
+// `$`, `(`, `:`, a Java class's suffix, a stack frame, a mod id before its version, a number or hex)
+// is kept. Only a word with a name's marks is replaced: a digit, an underscore, a lower-case
 // start or a capital inside it ("xX_Pro_Xx", "junegunn", "Alex99", "CalMWolfs"). A capitalised word
 // ("Goldor", "Hyperion", "Steve") is the game's boss, item and place names as often as a player's:
 // it is read only where a person stands (person-place.ts), more strictly there. The ingest denylist
 // uses this layer on texts of several words (denylist.ts; docs/decisions.md).
-// One pass over the words of the text, Set look-ups; the dictionary is read on first use.
-// The package exports only its file's path; the text itself is imported so the binary embeds it.
-import wordsText from "../../node_modules/word-list/words.txt" with { type: "text" };
-import vocabularyText from "./game-vocabulary.txt" with { type: "text" };
-import { NOT_NAMES } from "./not-names.ts";
-import { PROFILE_NAMES } from "./profile-families.ts";
+// One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
+import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
 import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
-import { SYSTEM_WORDS } from "./system-words.ts";
 
-/**
- * Words of crash reports, launchers and the SkyBlock mods that a dictionary does not hold and that
- * carry a name's marks (lower-case, a capital inside, a digit): mods and their authors' spellings,
- * the game's and Java's own words, hardware. Compared lower-case.
- */
-const KNOWN = new Set(
-  [
-    "skyhanni skytils skyblocker skyblock hypixel neu notenoughupdates firmament odin odinclient",
-    "skyblockaddons sba dungeonsguide cowlection patcher essential feather lunar badlion labymod",
-    "optifine optifabric sodium iris lithium phosphor fabricmc fabric forge minecraftforge neoforge",
-    "liteloader mixin mixins mixinextras lwjgl opengl glfw openal jei rei emi modmenu cloth yacl",
-    "mojang minecraft microsoft xbox mcp srg yarn intermediary kotlin kotlinx javafx openjdk hotspot",
-    "nvidia geforce radeon intel amd ryzen windows linux macos darwin ubuntu debian",
-    "amd64 x86 x64 arm64 aarch64 win32 win64 utf8 sha1 sha256 md5 gzip json yaml toml png jpg",
-    "api url uri http https tcp udp ipv4 ipv6 dns ssl tls jar jvm jre jdk gui hud npc npcs",
-    "skyblockcatia skyblockfeatures skyblocktweaks noammaddons soopyv2 bettermap hysentials",
-    "partlysaneskies cariboustonks dawnaddons aaronsmod hytils nobaaddons sbo fishyaddons",
-    "catgirladdons floppaclient dulkirmod volcaddons bazaarnotifier apec",
-    "kuudra dwarven crimson isle rift garden galatea bingo ironman stranded pvp pve",
-    "coreprotect luckperms essentialsx worldedit worldguard vault geyser floodgate bungeecord velocity",
-    "accessor enum async boolean int init impl param params args stdout stderr tooltip tooltips hashmap",
-    "mutex struct bytecode runtime namespace classpath iterator nullable config configs github gradle",
-    "stacktrace crashlog logfile tickrate fps modpack desync hotbar keybind keybinds rcon workdir fml epoll",
-    "genuineintel authenticamd intel64 modlauncher ver coremod coremods",
-    // What players write in a report's own text: chat abbreviations and the web's and launchers' names
-    "lol lmao lmfao idk tbh btw afk ign thx plz pls laggy wtf omg imo imho irl ngl smh fyi asap rofl",
-    "brb gtg ikr bcs ppl msg ofc nvm ttyl boop coords youtube reddit firefox modrinth curseforge multimc mmc",
-    "atlauncher gdlauncher tlauncher polymc prismlauncher ingame teleporter mainhand autoclicker glitched",
-    "skywars bedwars murdermystery buildbattle megawalls blitzsg duels housing xuid tps cps rng dps ehp mspt iphone ipad macbook javascript typescript gitlab pastebin mclo imgur",
-    "spigot bukkit paper purpur waterfall viaversion protocollib placeholderapi discordsrv plotsquared",
-    "etc motd addon addons qty versa",
-    // Contractions players write without their apostrophe, and chat words (issue 36, session 26)
-    "dont doesnt didnt couldnt wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt ive youre theyre",
-    "youve theyve weve wouldve couldve shouldve aint goto lemme yall wdym smth sth cata",
-  ]
-    .join(" ")
-    .split(" "),
-);
+export type { GameWords };
 
 /**
  * A Java type's last part: "NullPointerException", "ChatHandler", "ModConfig", "ClientLevel" name
@@ -65,40 +23,6 @@ const KNOWN = new Set(
  */
 const CODE_SUFFIX =
   /(?:Exception|Error|Handler|Listener|Manager|Event|Config|Impl|Factory|Provider|Service|Utils?|Helper|Mixin|Screen|Gui|Renderer|Loader|Module|Feature|Thread|Task|Client|Server|Packet|Entity|Block|Item|Stack|Registry|Builder|Callback|Accessor|Wrapper|Array|List|Map|Set|String|Level|Connection|Connector|Bridge|Profile|Context|Container|Controller|Component|Session|Pipeline|Executor|Adapter|Interface|Instance|Node|Type|Info|Data|Holder|Tracker|Processor|Parser|Reader|Writer|Stream|Buffer|Channel|Network|Plugin|Addons?|Mod|Bot)$/;
-
-let dictionary: Set<string> | undefined;
-/** The dictionary's words of 3 to 16 letters, lower-case (about 250 000), built on first use. */
-function words(): Set<string> {
-  if (dictionary) return dictionary;
-  dictionary = new Set();
-  for (const w of wordsText.split("\n")) if (w.length >= 3 && w.length <= 16) dictionary.add(w);
-  return dictionary;
-}
-
-let vocabulary: Set<string> | undefined;
-/**
- * The game's words no dictionary holds (game-vocabulary.txt, from SkyBlock's and Minecraft's public
- * data: NPCs, bosses, mobs, places, interface words), lower-case, built on first use.
- */
-function gameVocabulary(): Set<string> {
-  vocabulary ??= new Set(vocabularyText.split("\n").filter((w) => w && !w.startsWith("#")));
-  return vocabulary;
-}
-
-/**
- * The game's own words, lower-case (the words of the item list's display names, "skymart",
- * "infinivacuum", "hydrocan"): known, kept. The caller owns where they come from (the report intake
- * passes the instance's item list; the privacy module reads no other module's tables).
- */
-export type GameWords = { has(lower: string): boolean };
-
-/** A word of the game as a whole (its vocabulary or the caller's item list), not split into parts. */
-const ofTheGame = (lower: string, game?: GameWords) => gameVocabulary().has(lower) || game?.has(lower) === true;
-const known = (lower: string) =>
-  words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
-const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
-/** A word of English, of the project's lists or of the game's vocabulary (lower-case): a label's word. */
-export const wordOfLanguage = (lower: string) => known(lower) || ofTheGame(lower);
 
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // 0-9 A-Z a-z _
 const isLower = (c: number) => c >= 97 && c <= 122;
@@ -139,7 +63,7 @@ export function unknownName(word: string, game?: GameWords): boolean {
   if (!(innerCap || digits || under || isLower(first))) return false; // "Goldor", "Steve": left to the families
   if (isDigit(first) && lower + upper <= 3) return false; // "64x", "20ms", "1st", "8x24", "1080p"
   if (digits && /^[A-Za-z]{1,2}\d{1,3}$/.test(word)) return false; // "x24", "Lv200", "u51": a count, a level, a tier (4 digits: a handle, "sk1985")
-  if (under && /^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false; // "mining_1", "max_health", "frozen_steve": an id
+  if (under && idOfWords(word, game)) return false; // "mining_1", "max_health", "frozen_steve": an id
   if (digits && /^(?:0x[0-9A-Fa-f]+|[0-9a-f]{6,})$/.test(word)) return false; // hex: hashes, addresses
   if (under && /^[a-z]{2}_[A-Z]{2}$/.test(word)) return false; // a locale: "en_US"
   if (innerCap && !digits && !under && CODE_SUFFIX.test(word)) return false;
@@ -152,6 +76,16 @@ export function unknownName(word: string, game?: GameWords): boolean {
 }
 
 /**
+ * An id of words (issue 36; session 26: of known words only): lower-case words of English or the game,
+ * or of one or two letters, joined by underscores, perhaps with a number of one or two digits
+ * ("mining_1", "max_health", "frozen_steve", "en_us", "r_2_1"); "battlestar_11" and "robo_12" are handles.
+ */
+function idOfWords(word: string, game?: GameWords): boolean {
+  if (!/^[a-z]+(?:_(?:[a-z]+|\d{1,2}))+$/.test(word)) return false;
+  return word.split("_").every((p) => p.length <= 2 || isDigit(p.charCodeAt(0)) || known(p) || ofTheGame(p, game));
+}
+
+/**
  * A Java field or method in camel case: a known word of 3 letters or more first, then known words
  * or short parts ("keepInventory", "batchId", "parseSplit"); "iTzMe" starts with a letter alone.
  */
@@ -159,31 +93,6 @@ function camelCode(w: string): boolean {
   const parts = w.split(/(?=[A-Z])/);
   if (parts[0]!.length < 3 || !known(parts[0]!)) return false;
   return parts.every((p) => p.length <= 2 || known(p.toLowerCase()) || madeOfSuffix(p.toLowerCase()));
-}
-
-const PREFIXES = ["re", "de", "un", "dis", "non", "pre", "mini", "over", "under"];
-const SUFFIXES = ["able", "ed", "es", "s", "ing", "er", "ers"];
-
-/**
- * A word in lower case made of known words: two of them ("miniboss", "knockback", "chestplates"), each
- * of `part` letters or more, a prefix before one ("respawn", "despawned"), or one with a suffix
- * ("swappable"). At most 16 splits.
- */
-function madeOfWords(w: string, part = 3): boolean {
-  for (let i = part; i <= w.length - part; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
-  for (const p of PREFIXES)
-    if (w.length - p.length >= 3 && w.startsWith(p) && madeOfSuffix(w.slice(p.length))) return true;
-  return madeOfSuffix(w);
-}
-
-function madeOfSuffix(w: string): boolean {
-  if (known(w)) return true;
-  for (const s of SUFFIXES) {
-    if (!w.endsWith(s) || w.length - s.length < 3) continue;
-    const base = w.slice(0, -s.length);
-    if (known(base) || known(`${base}e`) || (base.at(-1) === base.at(-2) && known(base.slice(0, -1)))) return true;
-  }
-  return false;
 }
 
 /**
@@ -205,6 +114,8 @@ const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/** A Discord tag after a handle (issue 36, session 26): "Zyoode7#0122" is a person, not code. */
+const DISCORD_TAG = /^#\d{4}(?!\d)/;
 /** A word in capitals, or capitalised, one space after another ("Growth", "API"). */
 const TITLE_AFTER = /^ ([A-Z][A-Za-z]{1,15})(?![A-Za-z0-9_])/;
 /** A word capital, capital inside, letters only: "NetherWart", "BlockGetter". */
@@ -240,6 +151,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_version_after", pattern: VERSION_AFTER },
   { name: "unknown_word_title_after", pattern: TITLE_AFTER },
   { name: "unknown_word_camel", pattern: CAMEL },
+  { name: "unknown_word_discord_tag", pattern: DISCORD_TAG },
   { name: "unknown_word_software_noun_after", pattern: SOFTWARE_NOUN_AFTER },
   ...personPlaceRules,
 ];
@@ -283,7 +195,8 @@ export function unknownWordSpans(
     const after = text[end];
     const next = text[end + 1];
     if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
-    if (joinedToCode(text, at, end)) {
+    const tagged = after === "#" && DISCORD_TAG.test(text.slice(end, end + 6));
+    if (!tagged && joinedToCode(text, at, end)) {
       if (inCode(text, at, end)) code.add(m[0].toLowerCase());
       continue;
     }
@@ -292,7 +205,7 @@ export function unknownWordSpans(
     const capital = isUpper(m[0].charCodeAt(0));
     const person =
       PLAIN.test(m[0]) &&
-      ((capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
+      (tagged || (capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
     if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game) || namesAThing(text, end, m[0], game)) continue;
     spans.push([at, end]);
   }

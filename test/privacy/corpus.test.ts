@@ -30,9 +30,11 @@ const heldOutCleanStrings = [...batch1!.clean, ...batch2!.clean];
 const codes = (s: string) => (s.match(/§./g) ?? []).join("");
 
 describe("the corpus itself", () => {
-  test("holds at least 600 lines with names, half with their formatting codes, each with its source", () => {
+  test("holds at least 600 lines with names, half of the game's with their formatting codes, each with its source", () => {
     expect(nameLines.length).toBeGreaterThanOrEqual(600);
-    expect(nameLines.filter((l) => l.text.includes("§")).length * 2).toBeGreaterThanOrEqual(nameLines.length);
+    // Players' own words in a report (report_prose, session 26) carry no codes.
+    const game = nameLines.filter((l) => l.family !== "report_prose");
+    expect(game.filter((l) => l.text.includes("§")).length * 2).toBeGreaterThanOrEqual(game.length);
     expect(nameLines.filter((l) => !l.source || l.names.length === 0)).toEqual([]);
     for (const l of nameLines)
       for (const n of l.names) expect({ n, in: stillThere(l.text, n) }).toEqual({ n, in: true });
@@ -78,9 +80,11 @@ describe("every line with a name", () => {
  * added 1 760 server plugins' and SkyBlock mods' and modules' lines, whose plugin, product and module
  * names in camel case, `QuickShop`, `ChestProtect`, `EliteMobs`, `ChatTriggers`, and misspellings,
  * `avalible`, are most of them; a rabbit's name as a sentence's subject, `BARN FULL! Olivette got
- * crushed!`).
+ * crushed!`), players' own words (26 of 303, session 26: misspellings, `dubble`, `sghould`, another
+ * game's places, `Nemract`, `Cinfras`, slang, `tped`, `xpshare`: each a word nothing knows with a
+ * handle's marks; docs/decisions.md).
  */
-const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50 };
+const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50, report_prose: 26 };
 
 describe("every clean string", () => {
   const families = [...new Set(cleanStrings.map((s) => s.family))];
@@ -172,7 +176,7 @@ function heldAtReached(which: string, lines: NameLine[], clean: CleanString[], r
   });
 }
 
-// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 19 were committed before any rule change for them).
+// Each batch's untuned figure is in CHANGELOG.md (batches 5 to 20 were committed before any rule change for them).
 /** Per batch: least lines, names, replaced, coded replaced and names, lines, refused, identifiers altered and held, display lines altered and held. */
 type Figures = readonly [number, number, number, number, number, number, number, number, number, number, number];
 const reached: Record<string, Figures> = {
@@ -186,20 +190,20 @@ const reached: Record<string, Figures> = {
   third: [300, 463, 461, 243, 244, 387, 385, 0, 12, 2, 111],
   fourth: [300, 336, 336, 107, 107, 314, 314, 1, 20, 0, 86],
   fifth: [150, 235, 233, 108, 110, 208, 207, 0, 8, 4, 223],
-  sixth: [80, 132, 130, 64, 65, 82, 82, 0, 2, 1, 26],
+  sixth: [80, 132, 130, 64, 65, 82, 82, 0, 2, 0, 26],
   seventh: [230, 316, 308, 90, 94, 237, 229, 0, 6, 1, 80],
   eighth: [200, 226, 224, 88, 88, 200, 198, 0, 7, 2, 78],
   ninth: [180, 213, 213, 77, 77, 183, 183, 0, 5, 3, 119],
   tenth: [160, 313, 312, 48, 48, 160, 159, 1, 15, 12, 144],
   // Session 25: a Carpet bot's name is the whole `bot_<name>` (relabelled: the measure counted the bare part replaced untouched).
-  eleventh: [120, 145, 133, 5, 5, 123, 116, 0, 15, 10, 64],
+  eleventh: [120, 145, 134, 5, 5, 123, 117, 0, 15, 10, 64],
   twelfth: [160, 192, 188, 35, 35, 162, 158, 0, 14, 3, 67],
   thirteenth: [230, 282, 281, 106, 106, 235, 234, 0, 9, 5, 85],
   fourteenth: [300, 353, 334, 118, 130, 305, 290, 0, 22, 7, 125],
   // Session 25: its 16 "&"-coded lines (a Wynncraft mod's log) were counted replaced untouched (the
   // measure read "&3Name" as no word): now read (normalise.ts) and measured, 19 names, 13 lines. A
   // clause's end (person-place.ts endsClause) alters one more display line of it.
-  fifteenth: [350, 511, 467, 81, 89, 355, 336, 0, 10, 7, 131],
+  fifteenth: [350, 511, 467, 81, 89, 355, 337, 0, 10, 7, 131],
   // Session 25: gathered by a helper who did not open the rules, measured once on the rules of session
   // 24 (444 names, 14 display lines), then on session 25's.
   sixteenth: [300, 463, 456, 150, 151, 309, 307, 0, 11, 13, 210],
@@ -212,6 +216,11 @@ const reached: Record<string, Figures> = {
   // open the rules, measured once on the rules of session 26 (42 display lines: 37 of them the
   // structure-free layer's, 31 its camel-case words).
   nineteenth: [400, 450, 437, 200, 210, 416, 407, 0, 8, 42, 291],
+  // Session 26: players' own words in bug reports (issue threads), measured once on session 26's rules
+  // before any rule was written from the development part's prose (75 names, 76 lines refused), then
+  // with the rules written from it (a player naming themself or a friend, Discord tags, profile links,
+  // ids of known words only).
+  twentieth: [100, 109, 84, 0, 0, 100, 83, 0, 0, 20, 228],
   // Session 26's rules, written from the development part, raised batches 5 to 7, 10 and 14 to 17 and
   // lowered the display lines of 3, 5, 9 and 15 (camel-case things' names, labels, handles of two
   // letters and four digits, person's places); held where they stand now.

@@ -164,3 +164,12 @@ describe("the structure-free layer at ingest (issue 36)", () => {
     });
   });
 });
+
+describe("a profile's link names its player (issue 36, session 26, links.ts)", () => {
+  test("a stats site's or a profile's address is refused profile_link; another link is not", () => {
+    expect(denylistMatch("https://sky.shiiyu.moe/stats/fire__ferret/Strawberry")).toBe("profile_link");
+    expect(denylistMatch("namemc.com/profile/Reisen")).toBe("profile_link");
+    expect(denylistMatch("https://github.com/hannibal002/SkyHanni/issues/1234")).toBeUndefined();
+    expect(denylistMatch("https://sky.shiiyu.moe/stats/0123456789abcdef0123456789abcdef")).not.toBe("profile_link");
+  });
+});

@@ -333,3 +333,38 @@ describe("a module's prefix, a dungeon class, commands and words without their a
     expect(scrubText(KEY, text)).toBe(text);
   });
 });
+
+describe("a player named in a report's own words (issue 36, session 26, players' bug reports)", () => {
+  test.each([
+    ["Giantlobstah", "Hi my name is Giantlobstah and I died recently losing all of my items"],
+    ["Mybeautfldedbody", "Current IGN: Mybeautfldedbody"],
+    ["Quintrix", "Her username is Quintrix, and every time she tries to log in"],
+    ["koren_99", "forum name - kroen_99 in game name - koren_99"],
+    ["Khinenw", "So I was doing the quest with my friend Khinenw when it had glitched out."],
+    ["battlestar_11", "My ingame name is battlestar_11 I wanted to trade my Friend 33 Silverfish Keys"],
+    ["Zyoode7", "contact with me on discord Zyoode7#0122 also"],
+    ["Reisen", "ask Reisen#4821 on discord"],
+    ["fire__ferret", "https://sky.shiiyu.moe/stats/fire__ferret/Strawberry"],
+    ["Reisen", "see namemc.com/profile/Reisen and plancke.io/hypixel/player/stats/Reisen"],
+  ])("%s in %j is replaced, in a link too", (name, text) => {
+    expect(scrubText(KEY, text)).not.toContain(name);
+  });
+
+  test("a name found in a link is replaced in the report's other words too", () => {
+    const { fields } = scrubFields(KEY, {
+      title: "Reisen's stats wrong",
+      message: "https://sky.shiiyu.moe/stats/Reisen",
+    });
+    expect(fields.title).toBe(`${pseudonym(KEY, "Reisen")}'s stats wrong`);
+    expect(fields.message).toBe(`https://sky.shiiyu.moe/stats/${pseudonym(KEY, "Reisen")}`);
+  });
+
+  test.each([
+    "island mining_1, key max_health, language en_us, option r_2_1",
+    "Auto-detects party members via Hypixel's party info packets",
+    "see https://github.com/hannibal002/SkyHanni/issues/1234 and src/main/java/stats/Tracker.java",
+    "issue #1234 and build #5678",
+  ])("%j stays", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});

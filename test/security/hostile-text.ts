@@ -5,6 +5,7 @@ import { chatBlockRules } from "../../src/privacy/chat-block.ts";
 import { allRules } from "../../src/privacy/families.ts";
 import { uuidRules } from "../../src/privacy/denylist.ts";
 import { findRules } from "../../src/privacy/find.ts";
+import { linkRules } from "../../src/privacy/links.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
 import { unknownWordRules } from "../../src/privacy/unknown-words.ts";
 
@@ -150,6 +151,9 @@ export const hostile: [string, string][] = [
   // line before it makes a speaker, every label a word of English, camel-case words before capitals.
   ["labels beside chat", fill("\nParty > Steve: hi\nAlias: Nether\nDirection: North")],
   ["camel words before capitals", fill("NetherWart Growth ")],
+  // Profile links (links.ts): hosts without an end, and paths of profile segments.
+  ["hosts", fill("a.bb/")],
+  ["profile paths", `https://x.io${fill("/stats/u")}`],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
@@ -159,6 +163,7 @@ export function privacyRules(): [string, RegExp][] {
     ...uuidRules.map((r, i) => [`${r.name}#${i}`, r.pattern] as [string, RegExp]),
     ...scrubberRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...chatBlockRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...linkRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...findRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...unknownWordRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
