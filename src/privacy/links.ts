@@ -9,10 +9,13 @@ const LINK = /(?:https?:\/\/|(?<![A-Za-z0-9.-])[a-z0-9-]{1,63}\.[a-z]{2,12}\/)[^
 /** Path segments a player's name follows. */
 const PROFILE_SEGMENTS = new Set(["stats", "player", "players", "profile", "profiles", "user", "users", "u", "p"]);
 const NAME = /^[A-Za-z0-9_]{3,16}$/;
+/** A profile's segment anywhere: a text without one (most reports) holds no profile link. */
+const PROFILE_HINT = /\/(?:stats|players?|profiles?|users?|u|p)\//i;
 
 /** The spans (in the text) of the names the links of a text hold after a profile's segment. */
 export function profileLinkNames(text: string): [number, number][] {
   const spans: [number, number][] = [];
+  if (!PROFILE_HINT.test(text)) return spans;
   for (const m of text.matchAll(LINK)) {
     const segments = m[0].split("/");
     let at = m.index;
@@ -30,4 +33,7 @@ export function profileLinkNames(text: string): [number, number][] {
 }
 
 /** The rules of this step (for the hostile-input tests). */
-export const linkRules: readonly { name: string; pattern: RegExp }[] = [{ name: "profile_link", pattern: LINK }];
+export const linkRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "profile_link", pattern: LINK },
+  { name: "profile_hint", pattern: PROFILE_HINT },
+];

@@ -46,6 +46,8 @@ const CLASS_AFTER = /^ \((?:Archer|Berserk|Healer|Mage|Tank)[ )]/;
  */
 const SELF_BEFORE =
   /(?:^|[^A-Za-z])(?:(?:user|in-?game|ingame|minecraft|mc|forum|account|my|his|her|their) ?name(?: is| -|:| of)?|name (?:is|of)|ign(?: is|:| -)?|nick(?:name)?(?: is|:)|gamertag(?: is|:)?)"? {1,2}$/i;
+/** What every self-naming lead-in holds: most words are read without trying SELF_BEFORE. */
+const SELF_HINT = /name|ign|nick|tag/i;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
 const SENTENCE_BEFORE = /[.!?] $/;
 
@@ -83,7 +85,9 @@ export function placed(text: string, at: number, end: number, opensMessage: bool
   if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
   if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
   if (CLASS_AFTER.test(text.slice(end, end + 10))) return true;
-  return PERSON_BEFORE.test(before) || SELF_BEFORE.test(before);
+  if (PERSON_BEFORE.test(before)) return true;
+  const tail = before.slice(-24); // the longest self-naming lead-in, "minecraft name is ", and a quote
+  return SELF_HINT.test(tail) && SELF_BEFORE.test(tail);
 }
 
 /** These regular expressions (for the hostile-input tests). */
@@ -98,4 +102,5 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_rank_row_after", pattern: RANK_ROW_AFTER },
   { name: "unknown_word_class_after", pattern: CLASS_AFTER },
   { name: "unknown_word_self_before", pattern: SELF_BEFORE },
+  { name: "unknown_word_self_hint", pattern: SELF_HINT },
 ];
