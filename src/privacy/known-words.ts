@@ -92,6 +92,7 @@ const SUFFIXES = ["able", "ed", "es", "s", "ing", "er", "ers"];
  * ("swappable"). At most 16 splits.
  */
 export function madeOfWords(w: string, part = 3): boolean {
+  if (known(w)) return true;
   for (let i = part; i <= w.length - part; i++) if (known(w.slice(0, i)) && known(w.slice(i))) return true;
   for (const p of PREFIXES)
     if (w.length - p.length >= 3 && w.startsWith(p) && madeOfSuffix(w.slice(p.length))) return true;

@@ -46,6 +46,12 @@ const CLASS_AFTER = /^ \((?:Archer|Berserk|Healer|Mage|Tank)[ )]/;
  */
 const SELF_BEFORE =
   /(?:^|[^A-Za-z])(?:(?:user|in-?game|ingame|minecraft|mc|forum|account|my|his|her|their) ?name(?: is| -|:| of)?|name (?:is|of)|ign(?: is|:| -)?|nick(?:name)?(?: is|:)|gamertag(?: is|:)?)"? {1,2}$/i;
+/**
+ * A person thanked or greeted, or one who said something (issue 36, session 26, from the development
+ * part's bug reports): "thanks Ambertje for clearing up", "Ackro said he has fixed the issue".
+ */
+const GREETING_BEFORE = /(?:^|[^A-Za-z])(?:thanks|thank you|thx|ty|hi|hey|hello|dear)[ ,]{1,2}$/i;
+const SPEECH_AFTER = /^ (?:said|says|told|asked|mentioned|reported|wrote|suggested|confirmed)(?![A-Za-z])/;
 /** What every self-naming lead-in holds: most words are read without trying SELF_BEFORE. */
 const SELF_HINT = /name|ign|nick|tag/i;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */
@@ -85,6 +91,7 @@ export function placed(text: string, at: number, end: number, opensMessage: bool
   if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
   if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
   if (CLASS_AFTER.test(text.slice(end, end + 10))) return true;
+  if (GREETING_BEFORE.test(before.slice(-12)) || SPEECH_AFTER.test(text.slice(end, end + 12))) return true;
   if (PERSON_BEFORE.test(before)) return true;
   const tail = before.slice(-24); // the longest self-naming lead-in, "minecraft name is ", and a quote
   return SELF_HINT.test(tail) && SELF_BEFORE.test(tail);
@@ -103,4 +110,6 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_class_after", pattern: CLASS_AFTER },
   { name: "unknown_word_self_before", pattern: SELF_BEFORE },
   { name: "unknown_word_self_hint", pattern: SELF_HINT },
+  { name: "unknown_word_greeting_before", pattern: GREETING_BEFORE },
+  { name: "unknown_word_speech_after", pattern: SPEECH_AFTER },
 ];

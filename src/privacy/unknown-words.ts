@@ -202,11 +202,15 @@ export function unknownWordSpans(
     }
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
+    // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
+    // than unknownPlain), so where it stands is read only for a word nothing knows.
+    const plain = PLAIN.test(m[0]);
+    if (plain && !unknownPlain(m[0], game)) continue;
     const capital = isUpper(m[0].charCodeAt(0));
     const person =
-      PLAIN.test(m[0]) &&
+      plain &&
       (tagged || (capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
-    if (person ? !unknownPlain(m[0], game) : !unknownName(m[0], game) || namesAThing(text, end, m[0], game)) continue;
+    if (!person && (!unknownName(m[0], game) || namesAThing(text, end, m[0], game))) continue;
     spans.push([at, end]);
   }
   return spans.filter(([start, end]) => !code.has(text.slice(start, end).toLowerCase()));

@@ -346,6 +346,8 @@ describe("a player named in a report's own words (issue 36, session 26, players'
     ["Reisen", "ask Reisen#4821 on discord"],
     ["fire__ferret", "https://sky.shiiyu.moe/stats/fire__ferret/Strawberry"],
     ["Reisen", "see namemc.com/profile/Reisen and plancke.io/hypixel/player/stats/Reisen"],
+    ["Ambertje", "The issue is still occurring... but thanks Ambertje for clearing up what is happening."],
+    ["Ackro", "I already posted this on the forums. And Ackro said he has fixed the issue"],
   ])("%s in %j is replaced, in a link too", (name, text) => {
     expect(scrubText(KEY, text)).not.toContain(name);
   });
@@ -364,6 +366,7 @@ describe("a player named in a report's own words (issue 36, session 26, players'
     "Auto-detects party members via Hypixel's party info packets",
     "see https://github.com/hannibal002/SkyHanni/issues/1234 and src/main/java/stats/Tracker.java",
     "issue #1234 and build #5678",
+    "thanks Hypixel for the update, Goldor said nothing",
   ])("%j stays", (text) => {
     expect(scrubText(KEY, text)).toBe(text);
   });
