@@ -5,8 +5,8 @@
 
 /**
  * A log line's prefix before its message: "[12:00:01] [Server thread/INFO]: ", "[12:00:01 INFO]: ",
- * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ ", "CBA >> "),
- * then a few marks ("» ", "- "); not an NPC's or a boss's tag ("[NPC] Oringo: "). Read on a line's
+ * "[Client thread/INFO]: [CHAT] ", a rank ("[MVP+] "), a plugin's name before its mark ("PvP ➤ ",
+ * "CBA >> "), then a few marks ("» ", "- "); not an NPC's or a boss's tag ("[NPC] Oringo: "). Read on a line's
  * first 160 characters.
  */
 const MESSAGE_START =

@@ -31,8 +31,8 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * Characters that join a word to code before it: "a.b", "path/x", "Outer$x", "mod:x", "-x", "#x",
- * "~x", a command's mark ("!warp", "c!price"). Not "@" (a mention, "@junegunn"), "<" and ">" (a chat speaker, "<junegunn> hi") nor "="
- * (a value, often a player's: "name=Zyra_K").
+ * "~x", a command's mark ("!warp", "c!price"). Not "@" (a mention, "@junegunn"), "<" and ">" (a
+ * chat speaker, "<junegunn> hi") nor "=" (a value, often a player's: "name=Zyra_K").
  */
 const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%", "*", "+", "!"]);
 /** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[", "x{" ("x.y", "x:y", "x-y" below). */
@@ -139,6 +139,7 @@ function namesAThing(text: string, end: number, word: string, game?: GameWords):
   const next = TITLE_AFTER.exec(text.slice(end, end + 18))?.[1]?.toLowerCase();
   return next !== undefined && (known(next) || ofTheGame(next, game));
 }
+
 /** A letter outside ASCII: "Piñata", "Pokémon" are one word, not "Pi" + "ata". */
 const OTHER_LETTER = /\p{L}/u;
 const isOtherLetter = (c: string | undefined) => c !== undefined && c > "\u007f" && OTHER_LETTER.test(c);

@@ -32,13 +32,11 @@ export function calendarMemo(opts: { maxFigures: number; ttlMs: number; clock: C
       calendars.set(key, entry);
       return entry.days;
     }
+    const count = () => activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days));
     const pending = counting.get(key);
     // Read through another request's handle: failed there (its timeout, its cancel), read again here, unshared.
-    if (pending)
-      return pending.catch(() =>
-        activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days)),
-      );
-    const read = activeDays(deps, uuid, profileIds, span.from, span.to).then((days) => Object.freeze(days));
+    if (pending) return pending.catch(count);
+    const read = count();
     counting.set(key, read);
     try {
       const days = await read;
