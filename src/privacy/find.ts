@@ -2,7 +2,7 @@
 // invisible characters stripped), and each name found is answered with its span in the original.
 import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
-import { withoutFrames } from "./frames.ts";
+import { gatedLines, type Lines, lineCount, withoutFrames } from "./frames.ts";
 import { wordOfLanguage } from "./known-words.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
@@ -56,14 +56,18 @@ function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: 
   const original = unframedOriginal?.text ?? wholeOriginal;
   const backPlain = unframed?.back ?? ((at: number) => at);
   const backOriginal = unframedOriginal?.back ?? ((at: number) => at);
-  const gates = new Map<RegExp, boolean>();
+  // Each family reads the lines its gate admits (frames.ts); a raw rule reads the whole original, a
+  // rule that reads past its line the whole plain text.
+  const lines = lineCount(plain);
+  const gated = new Map<RegExp, Lines | "all" | undefined>();
   for (const { family, gate, rule } of allRules) {
     if (rule.raw && wholeOriginal === whole) continue;
-    let open = gates.get(gate);
-    if (open === undefined) gates.set(gate, (open = gate.test(plain)));
+    if (!gated.has(gate)) gated.set(gate, gatedLines(plain, lines, gate));
+    const open = gated.get(gate);
     if (!open) continue;
-    const text = rule.raw ? original : plain;
-    const back = rule.raw ? backOriginal : backPlain;
+    const own = open === "all" || rule.acrossLines ? undefined : open;
+    const text = rule.raw ? original : (own?.text ?? plain);
+    const back = rule.raw ? backOriginal : own ? (at: number) => backPlain(own.back(at)) : backPlain;
     const hit = (name: string, start: number, end: number, label = false) =>
       onHit({ family, name, start: back(start), end: back(start) + (end - start), label }, !!rule.raw);
     for (const m of text.matchAll(rule.pattern)) {

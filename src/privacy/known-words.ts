@@ -49,13 +49,18 @@ const KNOWN = new Set(
     .split(" "),
 );
 
-let dictionary: Set<string> | undefined;
-/** The dictionary's words of 3 to 16 letters, lower-case (about 250 000), built on first use. */
-function words(): Set<string> {
-  if (dictionary) return dictionary;
-  dictionary = new Set();
-  for (const w of wordsText.split("\n")) if (w.length >= 3 && w.length <= 16) dictionary.add(w);
-  return dictionary;
+let knownWords: Set<string> | undefined;
+/**
+ * Every word `known` answers for, lower-case, in one set built on first use: the dictionary's words
+ * of 3 to 16 letters (about 250 000) and the project's lists (one look-up a word, not five).
+ */
+function knownSet(): Set<string> {
+  if (knownWords) return knownWords;
+  const all = new Set<string>();
+  for (const w of wordsText.split("\n")) if (w.length >= 3 && w.length <= 16) all.add(w);
+  for (const list of [SYSTEM_WORDS, NOT_NAMES, KNOWN, PROFILES]) for (const w of list) all.add(w);
+  knownWords = all;
+  return all;
 }
 
 let vocabulary: Set<string> | undefined;
@@ -77,9 +82,9 @@ export type GameWords = { has(lower: string): boolean };
 
 /** A word of the game as a whole (its vocabulary or the caller's item list), not split into parts. */
 export const ofTheGame = (lower: string, game?: GameWords) => gameVocabulary().has(lower) || game?.has(lower) === true;
-export const known = (lower: string) =>
-  words().has(lower) || SYSTEM_WORDS.has(lower) || NOT_NAMES.has(lower) || KNOWN.has(lower) || PROFILES.has(lower);
 const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
+/** A word of English or of the project's lists (lower-case). */
+export const known = (lower: string) => knownSet().has(lower);
 /** A word of English, of the project's lists or of the game's vocabulary (lower-case): a label's word. */
 export const wordOfLanguage = (lower: string) => known(lower) || ofTheGame(lower);
 

@@ -116,6 +116,12 @@ export type Rule = {
    * capitalised value ("Alias: Nether", "Test: The item in your hand...") is not a name.
    */
   label?: boolean;
+  /**
+   * The pattern can read past its own line (a crash report's entity block: "Entity Type: ..\n
+   * Entity ID: ..\nEntity Name: X"): it runs on the whole text, not on its family's gated lines
+   * (frames.ts). Set by `rule` from the pattern itself.
+   */
+  acrossLines?: boolean;
 };
 export type Family = {
   family: string;
@@ -136,6 +142,60 @@ export const rule = (
 ): Rule => ({
   pattern: new RegExp(source, "dgm"),
   ...opts,
+  ...(readsAcrossLines(source) ? { acrossLines: true } : {}),
 });
+
+/** Escapes that match a line break: "\n", whitespace, a non-digit, a non-word character. */
+const BREAKING_ESCAPES = new Set(["n", "s", "D", "W"]);
+
+/** The code of a character class's item at `at` ("a", "\x7F", "\u00A7", "\]"), and where it ends. */
+function classItem(source: string, at: number): { code?: number; escape?: string; end: number } {
+  if (source[at] !== "\\") return { code: source.codePointAt(at)!, end: at + 1 };
+  const e = source[at + 1]!;
+  if (e === "x") return { code: Number.parseInt(source.slice(at + 2, at + 4), 16), end: at + 4 };
+  if (e === "u") return { code: Number.parseInt(source.slice(at + 2, at + 6), 16), end: at + 6 };
+  if (e === "n") return { code: 10, end: at + 2 };
+  if (/[sSdDwWtr]/.test(e)) return { escape: e, end: at + 2 };
+  return { code: e.codePointAt(0)!, end: at + 2 };
+}
+
+/**
+ * Can a pattern's match (or what it looks around at) reach past a line break? It can where it holds
+ * "\n", "\s", "\D" or "\W" outside a class, or a class that admits a line break ("[\s\S]",
+ * "[^\]]"; not "[^\]\n]", "[^\x00-\x7F]"). Conservative: a rule it answers yes for only costs more.
+ */
+export function readsAcrossLines(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      const e = source[i + 1]!;
+      if (BREAKING_ESCAPES.has(e) || (e === "x" && source.slice(i + 2, i + 4) === "0A")) return true;
+      if (e === "u" && source.slice(i + 2, i + 6) === "000A") return true;
+      i++;
+      continue;
+    }
+    if (c !== "[") continue;
+    const negated = source[i + 1] === "^";
+    let j = negated ? i + 2 : i + 1;
+    let breaks = false;
+    for (let first = true; j < source.length && (first || source[j] !== "]"); first = false) {
+      const item = classItem(source, j);
+      j = item.end;
+      if (item.escape) {
+        if (BREAKING_ESCAPES.has(item.escape)) breaks = true;
+        continue;
+      }
+      if (source[j] === "-" && source[j + 1] !== "]") {
+        const to = classItem(source, j + 1);
+        j = to.end;
+        if (item.code! <= 10 && (to.code ?? 0) >= 10) breaks = true;
+      } else if (item.code === 10) breaks = true;
+    }
+    if (negated !== breaks) return true;
+    i = j;
+  }
+  return false;
+}
+
 /** A gate: any of these words. */
 export const anyOf = (...words: string[]) => new RegExp(words.join("|"));

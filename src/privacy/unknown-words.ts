@@ -177,7 +177,8 @@ export function unknownWordSpans(
   let frame = false;
   let indented = false;
   let messageAt = -1;
-  for (const m of text.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const at = m.index;
     const end = at + m[0].length;
     if (at > lineEnd) {
@@ -189,7 +190,10 @@ export function unknownWordSpans(
       indented = head[0] === "\t";
       messageAt = lineStart + messageStart(head);
     }
-    if (frame) continue;
+    if (frame) {
+      WORD.lastIndex = lineEnd; // a frame's other words are not read: the next word is on the next line
+      continue;
+    }
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
     if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
     const before = text[at - 1];

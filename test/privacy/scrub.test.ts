@@ -4,6 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
 import { pseudonym } from "../../src/privacy/pseudonym.ts";
 import { denylistMatch } from "../../src/privacy/denylist.ts";
+import { gatedLines, lineCount } from "../../src/privacy/frames.ts";
+import { readsAcrossLines } from "../../src/privacy/shapes.ts";
+import { cleanStrings, gameWords, nameLines, namesLeft, stillThere } from "./corpus.ts";
 import { scrubCorpus, scrubKey } from "./scrub-corpus.ts";
 
 const key = scrubKey;
@@ -114,5 +117,73 @@ describe("a report with stack frames", () => {
         .replace("§b[MVP§c+§b] Steve§f", `§b[MVP§c+§b] ${p("Steve")}§f`)
         .replace("Guild > Alex_99 [Officer]", `Guild > ${p("Alex_99")} [Officer]`),
     );
+  });
+});
+
+// Each family reads only the lines its gate admits (frames.ts, issue 36 session 27): a report of many
+// lines is read as its lines would be alone, and a word on one line no longer opens a family for all.
+describe("a report of many lines", () => {
+  test("replaces on each line the names that line loses alone (development corpus)", () => {
+    const named = new Map(
+      nameLines.filter((l, i) => i % 7 === 0 && namesLeft(l).length === 0).map((l) => [l.text, l.names]),
+    );
+    const lines = [...named.keys(), ...cleanStrings.filter((_, i) => i % 23 === 0).map((c) => c.text)].filter(
+      (t) => !t.includes("\n"),
+    );
+    for (let from = 0; from < lines.length; from += 40) {
+      const report = lines.slice(from, from + 40);
+      const out = scrubText(key, report.join("\n"), { gameWords }).split("\n");
+      expect(out.length).toBe(report.length);
+      report.forEach((line, i) => {
+        for (const name of named.get(line) ?? [])
+          expect({ line, left: stillThere(out[i]!, name) }).toEqual({ line, left: false });
+      });
+    }
+  });
+
+  test("a word of one family's gate on one line does not read another line by that family", () => {
+    // "X has been there" is no membership line alone (none of the family's gate words is on it); a
+    // "guild" elsewhere in the report used to open the family for every line. The families alone:
+    const families = { unknownWords: false };
+    const line = "Steve99 has been there";
+    expect(scrubText(key, line, families)).toBe(line);
+    expect(scrubText(key, `Opened the guild menu\n${line}`, families).split("\n")[1]).toBe(line);
+  });
+
+  test("a crash report's entity block is still read across its three lines", () => {
+    const block =
+      "\tEntity Type: minecraft:player (net.minecraft.client.player.LocalPlayer)\n\tEntity ID: 8\n\tEntity Name: Steve_99";
+    const villager =
+      "\tEntity Type: minecraft:villager (net.minecraft.world.entity.npc.Villager)\n\tEntity ID: 8\n\tEntity Name: Librarian";
+    expect(scrubText(key, `Crash\n${block}\n-- Affected level --`)).not.toContain("Steve_99");
+    expect(scrubText(key, `Crash\n${villager}\n-- Affected level --`)).toContain("Entity Name: Librarian");
+  });
+});
+
+describe("gatedLines", () => {
+  test("keeps the lines the gate matches on, and maps each position back to the whole text", () => {
+    const text = "one was killed\ntwo\nthree died\nfour";
+    const kept = gatedLines(text, lineCount(text), / was | died/);
+    if (kept === undefined || kept === "all") throw new Error("expected some lines");
+    expect(kept.text).toBe("one was killed\nthree died\n");
+    expect(text.slice(kept.back(kept.text.indexOf("died")), kept.back(kept.text.indexOf("died")) + 4)).toBe("died");
+    expect(gatedLines(text, lineCount(text), /nothing/)).toBeUndefined();
+    expect(gatedLines("a died\nb died\n", lineCount("a died\nb died\n"), /died/)).toBe("all");
+  });
+});
+
+describe("readsAcrossLines", () => {
+  test("answers for a line break, whitespace or a class that admits one, not for classes that exclude it", () => {
+    for (const source of ["a\\nb", "a\\sb", "[\\s\\S]{1,4}", "[^\\]]{1,40}", "x\\Wy", "[^\\d]", "[\\x00-\\x20]"])
+      expect({ source, across: readsAcrossLines(source) }).toEqual({ source, across: true });
+    for (const source of [
+      "[^\\]\\n]{1,40}",
+      "[^\\x00-\\x7F]",
+      "[^\\x00-\\x7F\\s]",
+      "[A-Za-z0-9_]{3,16}",
+      "[ \\t]{0,40}",
+      "[^\\D]",
+    ])
+      expect({ source, across: readsAcrossLines(source) }).toEqual({ source, across: false });
   });
 });
