@@ -13,6 +13,7 @@
 // uses this layer on texts of several words (denylist.ts; docs/decisions.md).
 // One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
 import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
+import { foreignPersonBefore, languageAt } from "./language.ts";
 import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 
 export type { GameWords };
@@ -108,6 +109,15 @@ function unknownPlain(word: string, game?: GameWords): boolean {
   return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
 }
 
+/** A name's mark no language's word has: a digit, an underscore, a capital after a lower-case letter. */
+function strongMark(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (isDigit(c) || c === 95 || (i > 0 && isUpper(c) && isLower(word.charCodeAt(i - 1)))) return true;
+  }
+  return false;
+}
+
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
 const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 /** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
@@ -177,12 +187,17 @@ export function unknownWordSpans(
   let frame = false;
   let indented = false;
   let messageAt = -1;
+  let lineStart = 0;
+  // The line's language ("" for English), read once a line when a word needs it (language.ts).
+  let language: string | null = null;
+  const head: { language?: string } = {};
   WORD.lastIndex = 0;
   for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const at = m.index;
     const end = at + m[0].length;
     if (at > lineEnd) {
-      const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+      lineStart = text.lastIndexOf("\n", at - 1) + 1;
+      language = null;
       lineEnd = text.indexOf("\n", at);
       if (lineEnd === -1) lineEnd = text.length;
       const head = text.slice(lineStart, Math.min(lineEnd, lineStart + 420));
@@ -211,6 +226,20 @@ export function unknownWordSpans(
     // than unknownPlain), so where it stands is read only for a word nothing knows.
     const plain = PLAIN.test(m[0]);
     if (plain && !unknownPlain(m[0], game)) continue;
+    // On a line in another language (language.ts), a word nothing knows is that language's, and
+    // English's person's places say nothing: only a mark no language's word has ("Steve_99",
+    // "xXProXx"), or that language's word for a player, a friend or a nick before it ("Spieler
+    // silwol", "meu amigo Canop"), makes it a name. The line's language is read once, and only for
+    // a word that would otherwise be replaced or stands after such a word.
+    const strong = strongMark(m[0]);
+    const foreignPerson = plain && foreignPersonBefore(text, at);
+    if (foreignPerson || !strong) {
+      if (language === null) language = languageAt(text, lineStart, lineEnd, head);
+      if (language) {
+        if (foreignPerson || (strong && unknownName(m[0], game))) spans.push([at, end]);
+        continue;
+      }
+    }
     const capital = isUpper(m[0].charCodeAt(0));
     const person =
       plain &&

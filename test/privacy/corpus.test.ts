@@ -64,7 +64,9 @@ describe("every line with a name", () => {
       expect(namesLeft(line)).toEqual(line.miss ?? []);
       const out = scrubText(measureKey, line.text);
       expect(codes(out)).toBe(codes(line.text));
-      if (line.miss) return;
+      // A text of one word is left to the families at ingest (denylist.ts: an upload's field holds no
+      // sentences, and a word alone is a key or an id as often): a report that is a name alone ("HymasterPL").
+      if (line.miss || !/\S\s+\S/.test(line.text)) return;
       expect(
         findDenylisted({ client: { modVersion: line.text } }, isIdentifierPath, { unknownWords: true }),
       ).toMatchObject({ path: "/client/modVersion" });
@@ -80,11 +82,13 @@ describe("every line with a name", () => {
  * added 1 760 server plugins' and SkyBlock mods' and modules' lines, whose plugin, product and module
  * names in camel case, `QuickShop`, `ChestProtect`, `EliteMobs`, `ChatTriggers`, and misspellings,
  * `avalible`, are most of them; a rabbit's name as a sentence's subject, `BARN FULL! Olivette got
- * crushed!`), players' own words (26 of 303, session 26: misspellings, `dubble`, `sghould`, another
- * game's places, `Nemract`, `Cinfras`, slang, `tped`, `xpshare`: each a word nothing knows with a
- * handle's marks; docs/decisions.md).
+ * crushed!`), players' own words (84 of 571: session 26's 26 of 303 English sentences, misspellings,
+ * `dubble`, `sghould`, another game's places, `Nemract`, `Cinfras`, slang, `tped`, `xpshare`, each a
+ * word nothing knows with a handle's marks; and session 27's 58 of 268 sentences in Polish,
+ * Portuguese, German and French, most too short for their language to show alone, `Logi czyste`,
+ * `Merci beaucoup :)`: read in their report's language when one shows it; docs/decisions.md).
  */
-const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50, report_prose: 26 };
+const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50, report_prose: 84 };
 
 describe("every clean string", () => {
   const families = [...new Set(cleanStrings.map((s) => s.family))];
@@ -198,7 +202,7 @@ const reached: Record<string, Figures> = {
   // Session 25: a Carpet bot's name is the whole `bot_<name>` (relabelled: the measure counted the bare part replaced untouched).
   eleventh: [120, 145, 134, 5, 5, 123, 117, 0, 15, 10, 64],
   twelfth: [160, 192, 188, 35, 35, 162, 158, 0, 14, 3, 67],
-  thirteenth: [230, 282, 281, 106, 106, 235, 234, 0, 9, 5, 85],
+  thirteenth: [230, 282, 281, 106, 106, 235, 234, 0, 9, 3, 85],
   fourteenth: [300, 353, 334, 118, 130, 305, 290, 0, 22, 7, 125],
   // Session 25: its 16 "&"-coded lines (a Wynncraft mod's log) were counted replaced untouched (the
   // measure read "&3Name" as no word): now read (normalise.ts) and measured, 19 names, 13 lines. A
@@ -208,7 +212,7 @@ const reached: Record<string, Figures> = {
   // 24 (444 names, 14 display lines), then on session 25's.
   sixteenth: [300, 463, 456, 150, 151, 309, 307, 0, 11, 13, 210],
   // Session 25: gathered by a helper who did not open the rules, measured once on the rules of session 25.
-  seventeenth: [250, 309, 296, 128, 135, 266, 254, 0, 9, 10, 190],
+  seventeenth: [250, 309, 295, 127, 135, 266, 253, 0, 9, 10, 190],
   // Session 26: gathered by a helper who did not open the rules (its lines from the development part's
   // repositories moved there before measuring), measured once on the rules of session 26.
   eighteenth: [110, 136, 127, 55, 58, 119, 111, 0, 9, 9, 193],
@@ -223,7 +227,15 @@ const reached: Record<string, Figures> = {
   twentieth: [100, 109, 84, 0, 0, 100, 83, 0, 0, 20, 228],
   // Session 27: players' own words from 43 trackers no part used, gathered by a helper who did not open
   // the rules, measured once on session 27's rules (session 26's prose rules, untouched by it).
-  "twenty-first": [101, 120, 90, 2, 2, 101, 80, 0, 0, 31, 238],
+  "twenty-first": [101, 120, 89, 2, 2, 101, 78, 0, 0, 16, 238],
+  // Session 27: players' own words in other languages from 15 trackers no part used, gathered by a helper
+  // who did not open the rules; measured once without the line's language (32 of 38 names, 154 of 184
+  // sentences altered), once with it as written before the development part's lines were read (21, 36),
+  // then as written from them (a player's, a friend's or a nick's word before a name in that language,
+  // one function word enough, a short line read in its report's language).
+  "twenty-second": [35, 38, 25, 0, 0, 35, 25, 0, 0, 27, 184],
+  // Session 27's line language (src/privacy/language.ts) lowered the display lines of 13 and 21 and
+  // lost one name of 17 and one of 21 (their lines read as another language's).
   // Session 26's rules, written from the development part, raised batches 5 to 7, 10 and 14 to 17 and
   // lowered the display lines of 3, 5, 9 and 15 (camel-case things' names, labels, handles of two
   // letters and four digits, person's places); held where they stand now.

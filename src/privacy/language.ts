@@ -1,0 +1,194 @@
+// The language a line of a report is written in (issue 36, session 27): players write reports in
+// their own language, and the structure-free layer (unknown-words.ts) knows English words only, so
+// every word of a French or German sentence looked like a lower-case handle ("joueur", "perdu").
+// A line is in another language when more of its words are that language's function words (the
+// `stopword` package's lists: "le", "est", "und", "nicht", "que", "nie") than English's; there a
+// word is read as a name only by a mark no language's word has (a digit, an underscore, a capital
+// inside it). Linear: one pass over the line's words, a set look-up each.
+import {
+  cat,
+  ces,
+  dan,
+  deu,
+  eng,
+  est,
+  fin,
+  fra,
+  glg,
+  hrv,
+  hun,
+  ind,
+  ita,
+  lat,
+  lav,
+  lit,
+  msa,
+  nld,
+  nob,
+  pol,
+  por,
+  porBr,
+  ron,
+  slk,
+  slv,
+  spa,
+  swe,
+  tgl,
+  tur,
+} from "stopword";
+import { known } from "./known-words.ts";
+
+/** The Latin-script languages read (their words are what the layer would otherwise take for handles). */
+const OTHERS: Record<string, readonly string[]> = {
+  cat,
+  ces,
+  dan,
+  deu,
+  est,
+  fin,
+  fra,
+  glg,
+  hrv,
+  hun,
+  ind,
+  ita,
+  lat,
+  lav,
+  lit,
+  msa,
+  nld,
+  nob,
+  pol,
+  por: [...por, ...porBr],
+  ron,
+  slk,
+  slv,
+  spa,
+  swe,
+  tgl,
+  tur,
+};
+
+/** English's words of one or two letters players write that `stopword`'s English list has not. */
+const SHORT_ENGLISH = ["no", "ok", "oh", "so", "hi", "yo", "ya", "go", "us", "um", "ah", "ty", "gg"];
+
+type Lists = { english: Set<string>; languages: string[]; of: Map<string, number[]> };
+let lists: Lists | undefined;
+/**
+ * English's function words, and for each other language's word the languages it is a function word
+ * of, but not English's ("die", "also", "was" are German's too: a word both have says nothing of
+ * which the line is in). One look-up a word. Built on first use.
+ */
+function functionWords(): Lists {
+  if (lists) return lists;
+  // With a few short words of players' English the list lacks ("no", "ok", "so").
+  const english = new Set([...eng.map((w) => w.toLowerCase()), ...SHORT_ENGLISH]);
+  const languages = Object.keys(OTHERS);
+  const of = new Map<string, number[]>();
+  languages.forEach((language, i) => {
+    for (const word of new Set(OTHERS[language]!.flatMap((w) => [w.toLowerCase(), plain(w.toLowerCase())]))) {
+      if (english.has(word)) continue;
+      const list = of.get(word);
+      if (list) list.push(i);
+      else of.set(word, [i]);
+    }
+  });
+  lists = { english, languages, of };
+  return lists;
+}
+
+/** A word of letters, accented ones included. */
+const LETTERS = /\p{L}+/gu;
+/** A word without its accents: players often type "sie" for "się", "esta" for "está". */
+const plain = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
+
+/**
+ * The language a line is written in: another language's ISO 639-3 code when at least one of its words
+ * is that language's own function word and more of them are than the line has English words that
+ * are not (English's function words, and the words `known` holds: the dictionary's and the project's
+ * lists; "config" and "server" in a Polish line are English's); "" for English (a line with an English
+ * word that is no other language's); undefined when the line has neither (too few words to tell, or
+ * code: "Logi czyste", "peee"). `line` is plain (normalise.ts: no colour codes). Linear: a set look-up
+ * a word.
+ */
+export function lineLanguage(line: string): string | undefined {
+  const { english, languages, of } = functionWords();
+  let englishWords = 0;
+  // Per language met: its function words on the line, and those of them English has too ("son", "die").
+  let hits: Map<number, { all: number; shared: number }> | undefined;
+  const seen = new Set<string>();
+  LETTERS.lastIndex = 0;
+  for (let m = LETTERS.exec(line); m !== null; m = LETTERS.exec(line)) {
+    // Each word once; a word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
+    if (m[0] === m[0].toUpperCase()) continue;
+    const lower = m[0].toLowerCase();
+    if (seen.has(lower)) continue;
+    seen.add(lower);
+    const isEnglish = english.has(lower) || known(lower);
+    if (isEnglish) englishWords++;
+    const met = of.get(plain(lower));
+    if (!met) continue;
+    hits ??= new Map();
+    for (const i of met) {
+      const h = hits.get(i) ?? { all: 0, shared: 0 };
+      h.all++;
+      if (isEnglish) h.shared++;
+      hits.set(i, h);
+    }
+  }
+  let best: [number, number] | undefined;
+  for (const [i, h] of hits ?? [])
+    if (h.all > englishWords - h.shared && (!best || h.all > best[1] || (h.all === best[1] && i < best[0])))
+      best = [i, h.all];
+  if (best) return languages[best[0]];
+  return englishWords > 0 ? "" : undefined;
+}
+
+/** The most of a text its language is read from when a line of it cannot tell: its head, where a report's own words stand. */
+const TEXT_HEAD = 2048;
+
+/**
+ * The language of a text's line, or of the text's head when the line cannot tell ("Merci beaucoup"
+ * alone says little; the report it stands in says French): another language's code, or "" for
+ * English. `text` is plain; `head` caches the head's answer for one text.
+ */
+export function languageAt(text: string, lineStart: number, lineEnd: number, head: { language?: string }): string {
+  const own = lineLanguage(text.slice(lineStart, lineEnd));
+  if (own !== undefined) return own;
+  head.language ??= lineLanguage(text.slice(0, TEXT_HEAD)) ?? "";
+  return head.language;
+}
+
+/**
+ * The words other languages write a player, a friend or a nick with, before the person's name ("gracz
+ * kxt", "Spieler silwol", "meu amigo toymil", "mon pseudo est"), lower-case and without accents: the
+ * translations of the English person's places (person-place.ts: "player X", "my friend X").
+ */
+const PERSON_WORDS = new Set(
+  [
+    // Polish, German, French, Spanish and Portuguese, Italian, Dutch
+    "gracz gracza graczem graczu gracze graczy kolega kolegi kolege koledzy kolezanka kumpel kumpla znajomy nick nicku nickiem",
+    "spieler spielers spielerin freund freundin freunde kumpel kollege kollegin nick nickname ingamename",
+    "joueur joueuse joueurs ami amie amis pote potes pseudo",
+    "jugador jugadora jugadores amigo amiga amigos jogador jogadora jogadores parceiro usuario",
+    "giocatore giocatrice giocatori amico amica speler spelers vriend vriendin",
+    // Swedish, Danish and Norwegian, Czech and Slovak, Turkish, Hungarian, Romanian, Indonesian and Malay
+    "spelare spiller kompis ven venn hrac hraca kamarad kamarat oyuncu oyuncusu arkadas arkadasim",
+    "jatekos jatekost baratom jucator jucatorul prieten prietenul pemain teman kawan",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/** The word before `at` (one or two spaces before it), lower-case and without accents. */
+const WORD_BEFORE = /(\p{L}+)[ \t]{1,2}$/u;
+
+/**
+ * Is the word at `at` in a person's place of a line in another language: right after that language's
+ * word for a player, a friend or a nick ("Gracz smonv ma", "Spieler silwol wird")? Constant work: the
+ * 24 characters before it.
+ */
+export function foreignPersonBefore(text: string, at: number): boolean {
+  const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
+  return before !== undefined && PERSON_WORDS.has(plain(before.toLowerCase()));
+}
