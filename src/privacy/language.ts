@@ -5,68 +5,44 @@
 // `stopword` package's lists: "le", "est", "und", "nicht", "que", "nie") than English's; there a
 // word is read as a name only by a mark no language's word has (a digit, an underscore, a capital
 // inside it). Linear: one pass over the line's words, a set look-up each.
-import {
-  cat,
-  ces,
-  dan,
-  deu,
-  eng,
-  est,
-  fin,
-  fra,
-  glg,
-  hrv,
-  hun,
-  ind,
-  ita,
-  lat,
-  lav,
-  lit,
-  msa,
-  nld,
-  nob,
-  pol,
-  por,
-  porBr,
-  ron,
-  slk,
-  slv,
-  spa,
-  swe,
-  tgl,
-  tur,
-} from "stopword";
+import * as stopword from "stopword";
 import { known } from "./known-words.ts";
 
-/** The Latin-script languages read (their words are what the layer would otherwise take for handles). */
+/**
+ * The Latin-script languages read, by ISO 639-3 code (their words are what the layer would otherwise
+ * take for handles); Portuguese's list is Portugal's and Brazil's together.
+ */
+const CODES = [
+  "cat",
+  "ces",
+  "dan",
+  "deu",
+  "est",
+  "fin",
+  "fra",
+  "glg",
+  "hrv",
+  "hun",
+  "ind",
+  "ita",
+  "lat",
+  "lav",
+  "lit",
+  "msa",
+  "nld",
+  "nob",
+  "pol",
+  "ron",
+  "slk",
+  "slv",
+  "spa",
+  "swe",
+  "tgl",
+  "tur",
+] as const;
 const OTHERS: Record<string, readonly string[]> = {
-  cat,
-  ces,
-  dan,
-  deu,
-  est,
-  fin,
-  fra,
-  glg,
-  hrv,
-  hun,
-  ind,
-  ita,
-  lat,
-  lav,
-  lit,
-  msa,
-  nld,
-  nob,
-  pol,
-  por: [...por, ...porBr],
-  ron,
-  slk,
-  slv,
-  spa,
-  swe,
-  tgl,
-  tur,
+  ...Object.fromEntries(CODES.map((code) => [code, stopword[code]])),
+  por: [...stopword.por, ...stopword.porBr],
 };
 
 /** English's words of one or two letters players write that `stopword`'s English list has not. */
@@ -82,7 +58,7 @@ let lists: Lists | undefined;
 function functionWords(): Lists {
   if (lists) return lists;
   // With a few short words of players' English the list lacks ("no", "ok", "so").
-  const english = new Set([...eng.map((w) => w.toLowerCase()), ...SHORT_ENGLISH]);
+  const english = new Set([...stopword.eng.map((w) => w.toLowerCase()), ...SHORT_ENGLISH]);
   const languages = Object.keys(OTHERS);
   const of = new Map<string, number[]>();
   languages.forEach((language, i) => {
@@ -97,6 +73,11 @@ function functionWords(): Lists {
   return lists;
 }
 
+/**
+ * The shortest word `known` holds that counts as English on a line: its dictionary holds many short
+ * words of other languages ("jeu", "ami", "mon", "sur", "pote"), rare in English, common there.
+ */
+const ENGLISH_WORD = 5;
 /** A word of letters, accented ones included. */
 const LETTERS = /\p{L}+/gu;
 /** A word without its accents: players often type "sie" for "się", "esta" for "está". */
@@ -105,8 +86,8 @@ const plain = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").
 /**
  * The language a line is written in: another language's ISO 639-3 code when at least one of its words
  * is that language's own function word and more of them are than the line has English words that
- * are not (English's function words, and the words `known` holds: the dictionary's and the project's
- * lists; "config" and "server" in a Polish line are English's); "" for English (a line with an English
+ * are not (English's function words, and the words of five letters or more `known` holds: the
+ * dictionary's and the project's lists; "config" and "server" in a Polish line are English's); "" for English (a line with an English
  * word that is no other language's); undefined when the line has neither (too few words to tell, or
  * code: "Logi czyste", "peee"). `line` is plain (normalise.ts: no colour codes). Linear: a set look-up
  * a word.
@@ -124,7 +105,7 @@ export function lineLanguage(line: string): string | undefined {
     const lower = m[0].toLowerCase();
     if (seen.has(lower)) continue;
     seen.add(lower);
-    const isEnglish = english.has(lower) || known(lower);
+    const isEnglish = english.has(lower) || (lower.length >= ENGLISH_WORD && known(lower));
     if (isEnglish) englishWords++;
     const met = of.get(plain(lower));
     if (!met) continue;
