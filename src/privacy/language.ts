@@ -161,8 +161,8 @@ const PERSON_WORDS = new Set(
     .split(" "),
 );
 
-/** The word before `at` (one or two spaces before it), lower-case and without accents. */
-const WORD_BEFORE = /(\p{L}+)[ \t]{1,2}$/u;
+/** The word before `at` (one or two spaces before it): a run of letters from a word's start, bounded (linear on any text). */
+const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
 
 /**
  * Is the word at `at` in a person's place of a line in another language: right after that language's
@@ -173,3 +173,9 @@ export function foreignPersonBefore(text: string, at: number): boolean {
   const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
   return before !== undefined && PERSON_WORDS.has(plain(before.toLowerCase()));
 }
+
+/** This file's regular expressions (for the hostile-input tests). */
+export const languageRules: readonly { name: string; pattern: RegExp }[] = [
+  { name: "language_letters", pattern: LETTERS },
+  { name: "language_word_before", pattern: WORD_BEFORE },
+];

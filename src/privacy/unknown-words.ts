@@ -13,7 +13,7 @@
 // uses this layer on texts of several words (denylist.ts; docs/decisions.md).
 // One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
 import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
-import { foreignPersonBefore, languageAt } from "./language.ts";
+import { foreignPersonBefore, languageAt, languageRules } from "./language.ts";
 import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 
 export type { GameWords };
@@ -165,6 +165,7 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_discord_tag", pattern: DISCORD_TAG },
   { name: "unknown_word_software_noun_after", pattern: SOFTWARE_NOUN_AFTER },
   ...personPlaceRules,
+  ...languageRules,
 ];
 
 /**

@@ -154,6 +154,10 @@ export const hostile: [string, string][] = [
   // Profile links (links.ts): hosts without an end, and paths of profile segments.
   ["hosts", fill("a.bb/")],
   ["profile paths", `https://x.io${fill("/stats/u")}`],
+  // A line's language (language.ts, session 27): one line of another language's function words and
+  // unknown words, each after that language's word for a player; accented words to fold.
+  ["function words and handles", fill("nie gracz abcdef de ")],
+  ["accented words", fill("się żółto ")],
 ];
 
 /** Every rule: the families' (by family and index), the uuid rules, the scrubber's own. */
