@@ -135,7 +135,7 @@ const TEXT_HEAD = 2048;
  */
 export function languageAt(text: string, lineStart: number, lineEnd: number, head: { language?: string }): string {
   const own = lineLanguage(text.slice(lineStart, lineEnd));
-  if (own !== undefined) return own;
+  if (own !== undefined || (lineStart === 0 && lineEnd >= text.length)) return own ?? "";
   head.language ??= lineLanguage(text.slice(0, TEXT_HEAD)) ?? "";
   return head.language;
 }
