@@ -78,6 +78,8 @@ function functionWords(): Lists {
  * words of other languages ("jeu", "ami", "mon", "sur", "pote"), rare in English, common there.
  */
 const ENGLISH_WORD = 5;
+const APOSTROPHES = new Set(["'", "\u2019"]);
+const CONTRACTIONS = new Set(["t", "s", "m", "re", "ve", "ll", "d"]);
 /** A word of letters, accented ones included. */
 const LETTERS = /\p{L}+/gu;
 /** A word without its accents: players often type "sie" for "się", "esta" for "está". */
@@ -94,31 +96,54 @@ const plain = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").
  */
 export function lineLanguage(line: string): string | undefined {
   const { english, languages, of } = functionWords();
-  let englishWords = 0;
-  // Per language met: its function words on the line, and those of them English has too ("son", "die").
-  let hits: Map<number, { all: number; shared: number }> | undefined;
-  const seen = new Set<string>();
+  // An English word: one of its function words; a word `known` holds of five letters or more, or
+  // shorter when it is another language's function word too ("will", "see", "mon": shared, so they
+  // tell neither way).
+  const isEnglish = (lower: string, functionOf: number[] | undefined) =>
+    english.has(lower) || ((lower.length >= ENGLISH_WORD || functionOf !== undefined) && known(lower));
+  // Each word once, with the languages it is a function word of.
+  const words = new Map<string, number[] | undefined>();
+  let met = false;
   LETTERS.lastIndex = 0;
   for (let m = LETTERS.exec(line); m !== null; m = LETTERS.exec(line)) {
-    // Each word once; a word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
-    if (m[0] === m[0].toUpperCase()) continue;
-    const lower = m[0].toLowerCase();
-    if (seen.has(lower)) continue;
-    seen.add(lower);
-    const isEnglish = english.has(lower) || (lower.length >= ENGLISH_WORD && known(lower));
-    if (isEnglish) englishWords++;
-    const met = of.get(plain(lower));
-    if (!met) continue;
-    hits ??= new Map();
-    for (const i of met) {
+    // A word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
+    const word = m[0];
+    // An English contraction's tail ("don't", "it's", "I'm", "you're") is no word of its own.
+    if (m.index > 0 && APOSTROPHES.has(line[m.index - 1]!) && CONTRACTIONS.has(word.toLowerCase())) continue;
+    let ascii = true;
+    let lowerCase = false;
+    for (let k = 0; k < word.length && ascii; k++) {
+      const c = word.charCodeAt(k);
+      if (c > 127) ascii = false;
+      else if (c >= 97) lowerCase = true;
+    }
+    if (ascii ? !lowerCase : word === word.toUpperCase()) continue;
+    const lower = word.toLowerCase();
+    if (words.has(lower)) continue;
+    const functionOf = of.get(ascii ? lower : plain(lower));
+    words.set(lower, functionOf);
+    if (functionOf) met = true;
+  }
+  // No other language's function word (most English lines): English as soon as one word is.
+  if (!met) {
+    for (const lower of words.keys()) if (isEnglish(lower, undefined)) return "";
+    return undefined;
+  }
+  let englishWords = 0;
+  // Per language met: its function words on the line, and those of them English has too ("son", "die").
+  const hits = new Map<number, { all: number; shared: number }>();
+  for (const [lower, languagesOf] of words) {
+    const inEnglish = isEnglish(lower, languagesOf);
+    if (inEnglish) englishWords++;
+    for (const i of languagesOf ?? []) {
       const h = hits.get(i) ?? { all: 0, shared: 0 };
       h.all++;
-      if (isEnglish) h.shared++;
+      if (inEnglish) h.shared++;
       hits.set(i, h);
     }
   }
   let best: [number, number] | undefined;
-  for (const [i, h] of hits ?? [])
+  for (const [i, h] of hits)
     if (h.all > englishWords - h.shared && (!best || h.all > best[1] || (h.all === best[1] && i < best[0])))
       best = [i, h.all];
   if (best) return languages[best[0]];

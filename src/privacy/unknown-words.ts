@@ -212,6 +212,10 @@ export function unknownWordSpans(
     }
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
     if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
+    // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
+    // than unknownPlain), so nothing else is read for it: most words of a player's sentences.
+    const plain = PLAIN.test(m[0]);
+    if (plain && !unknownPlain(m[0], game)) continue;
     const before = text[at - 1];
     const after = text[end];
     const next = text[end + 1];
@@ -223,10 +227,6 @@ export function unknownWordSpans(
     }
     if ((after === "'" || after === "\u2019") && next === "t") continue; // "didn't", "doesn't"
     if (after === ":" && indented) continue; // a crash report's field or a mod list's id: "\tCpuCount: 4", "\t\tapoli: Apoli 2.2.2"
-    // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
-    // than unknownPlain), so where it stands is read only for a word nothing knows.
-    const plain = PLAIN.test(m[0]);
-    if (plain && !unknownPlain(m[0], game)) continue;
     // On a line in another language (language.ts), a word nothing knows is that language's, and
     // English's person's places say nothing: only a mark no language's word has ("Steve_99",
     // "xXProXx"), or that language's word for a player, a friend or a nick before it ("Spieler

@@ -82,13 +82,13 @@ describe("every line with a name", () => {
  * added 1 760 server plugins' and SkyBlock mods' and modules' lines, whose plugin, product and module
  * names in camel case, `QuickShop`, `ChestProtect`, `EliteMobs`, `ChatTriggers`, and misspellings,
  * `avalible`, are most of them; a rabbit's name as a sentence's subject, `BARN FULL! Olivette got
- * crushed!`), players' own words (76 of 571: session 26's 26 of 303 English sentences, misspellings,
+ * crushed!`), players' own words (77 of 571: session 26's 26 of 303 English sentences, misspellings,
  * `dubble`, `sghould`, another game's places, `Nemract`, `Cinfras`, slang, `tped`, `xpshare`, each a
- * word nothing knows with a handle's marks; and session 27's 50 of 268 sentences in Polish,
+ * word nothing knows with a handle's marks; and session 27's 51 of 268 sentences in Polish,
  * Portuguese, German and French, most too short for their language to show alone, `Logi czyste`,
  * `Merci beaucoup :)`: read in their report's language when one shows it; docs/decisions.md).
  */
-const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50, report_prose: 76 };
+const HELD: Record<string, number> = { log_line: 19, plugin_line: 6, system_line: 50, report_prose: 77 };
 
 describe("every clean string", () => {
   const families = [...new Set(cleanStrings.map((s) => s.family))];
@@ -203,7 +203,7 @@ const reached: Record<string, Figures> = {
   eleventh: [120, 145, 134, 5, 5, 123, 117, 0, 15, 10, 64],
   twelfth: [160, 192, 188, 35, 35, 162, 158, 0, 14, 3, 67],
   thirteenth: [230, 282, 281, 106, 106, 235, 234, 0, 9, 3, 85],
-  fourteenth: [300, 353, 333, 117, 130, 305, 289, 0, 22, 7, 125],
+  fourteenth: [300, 353, 334, 118, 130, 305, 290, 0, 22, 7, 125],
   // Session 25: its 16 "&"-coded lines (a Wynncraft mod's log) were counted replaced untouched (the
   // measure read "&3Name" as no word): now read (normalise.ts) and measured, 19 names, 13 lines. A
   // clause's end (person-place.ts endsClause) alters one more display line of it.
@@ -233,9 +233,9 @@ const reached: Record<string, Figures> = {
   // sentences altered), once with it as written before the development part's lines were read (21, 36),
   // then as written from them (a player's, a friend's or a nick's word before a name in that language,
   // one function word enough, a short line read in its report's language).
-  "twenty-second": [35, 38, 25, 0, 0, 35, 25, 0, 0, 18, 184],
+  "twenty-second": [35, 38, 25, 0, 0, 35, 25, 0, 0, 20, 184],
   // Session 27's line language (src/privacy/language.ts) lowered the display lines of 13 and 21 and
-  // lost one name each of 14, 17 and 21 (their lines read as another language's).
+  // lost one name each of 17 and 21 (their lines read as another language's).
   // Session 26's rules, written from the development part, raised batches 5 to 7, 10 and 14 to 17 and
   // lowered the display lines of 3, 5, 9 and 15 (camel-case things' names, labels, handles of two
   // letters and four digits, person's places); held where they stand now.

@@ -33,6 +33,8 @@ describe("lineLanguage", () => {
     expect(lineLanguage(corpus("When you're in a party, it levels the mcmmo skill hard"))).toBe("");
     expect(lineLanguage("No player(s) matched selector: Steve")).toBe("");
     expect(lineLanguage("Oh snap! That warp no longer exists!")).toBe("");
+    // "will" is German's, "see" Estonian's, "one" Polish's function word too; "don't" ends in "t".
+    expect(lineLanguage("I will see that one, don't worry")).toBe("");
   });
 
   test("cannot tell for a line with no function word of any language, nor for code", () => {
