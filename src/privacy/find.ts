@@ -2,7 +2,7 @@
 // invisible characters stripped), and each name found is answered with its span in the original.
 import { CHAT_FAMILIES, chatBlockHits } from "./chat-block.ts";
 import { allRules, NAME, NOT_NAMES, NOT_RANKS, RANK_TAG, SYSTEM_WORDS } from "./families.ts";
-import { gatedLines, type Lines, lineCount, withoutFrames } from "./frames.ts";
+import { gatedLines, type Lines, lineCount, withoutFrames } from "./lines.ts";
 import { wordOfLanguage } from "./known-words.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 
@@ -46,7 +46,7 @@ const systemWord = (name: string) => SYSTEM_WORDS.has(name.toLowerCase()) || /^[
 /**
  * Calls `onHit` for every name found in the plain text (spans in plain positions, or in the original
  * for a raw rule), rule by rule; stops as soon as `onHit` answers something truthy. Stack frames are
- * left out first (frames.ts).
+ * left out first (lines.ts).
  */
 function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: boolean) => unknown): void {
   if (!MAY_HOLD_NAME.test(whole)) return;
@@ -56,7 +56,7 @@ function eachHit(whole: string, wholeOriginal: string, onHit: (h: NameHit, raw: 
   const original = unframedOriginal?.text ?? wholeOriginal;
   const backPlain = unframed?.back ?? ((at: number) => at);
   const backOriginal = unframedOriginal?.back ?? ((at: number) => at);
-  // Each family reads the lines its gate admits (frames.ts); a raw rule reads the whole original, a
+  // Each family reads the lines its gate admits (lines.ts); a raw rule reads the whole original, a
   // rule that reads past its line the whole plain text.
   const lines = lineCount(plain);
   const gated = new Map<RegExp, Lines | "all" | undefined>();

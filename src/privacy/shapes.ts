@@ -119,7 +119,7 @@ export type Rule = {
   /**
    * The pattern can read past its own line (a crash report's entity block: "Entity Type: ..\n
    * Entity ID: ..\nEntity Name: X"): it runs on the whole text, not on its family's gated lines
-   * (frames.ts). Set by `rule` from the pattern itself.
+   * (lines.ts). Set by `rule` from the pattern itself.
    */
   acrossLines?: boolean;
 };

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { scrubFields, scrubText } from "../../src/privacy/scrub.ts";
 import { pseudonym } from "../../src/privacy/pseudonym.ts";
 import { denylistMatch } from "../../src/privacy/denylist.ts";
-import { gatedLines, lineCount } from "../../src/privacy/frames.ts";
+import { gatedLines, lineCount } from "../../src/privacy/lines.ts";
 import { readsAcrossLines } from "../../src/privacy/shapes.ts";
 import { cleanStrings, gameWords, nameLines, namesLeft, stillThere } from "./corpus.ts";
 import { scrubCorpus, scrubKey } from "./scrub-corpus.ts";
@@ -100,7 +100,7 @@ test("a family's match on a function word is dropped: 'Player with that name is 
   expect(denylistMatch(text)).toBeUndefined();
 });
 
-// The rules skip a report's stack frames (frames.ts): a name between frames is still found where it stands.
+// The rules skip a report's stack frames (lines.ts): a name between frames is still found where it stands.
 describe("a report with stack frames", () => {
   test("names on the lines between frames are replaced in place, frames and codes untouched", () => {
     const text = [
@@ -120,7 +120,7 @@ describe("a report with stack frames", () => {
   });
 });
 
-// Each family reads only the lines its gate admits (frames.ts, issue 36 session 27): a report of many
+// Each family reads only the lines its gate admits (lines.ts, issue 36 session 27): a report of many
 // lines is read as its lines would be alone, and a word on one line no longer opens a family for all.
 describe("a report of many lines", () => {
   test("replaces on each line the names that line loses alone (development corpus)", () => {
