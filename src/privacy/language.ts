@@ -2,9 +2,10 @@
 // their own language, and the structure-free layer (unknown-words.ts) knows English words only, so
 // every word of a French or German sentence looked like a lower-case handle ("joueur", "perdu").
 // A line is in another language when more of its words are that language's function words (the
-// `stopword` package's lists: "le", "est", "und", "nicht", "que", "nie") than English's; there a
-// word is read as a name only by a mark no language's word has (a digit, an underscore, a capital
-// inside it). Linear: one pass over the line's words, a set look-up each.
+// `stopword` package's lists: "le", "est", "und", "nicht", "que", "nie") than are English words;
+// there a word is read as a name only by a mark no language's word has (a digit, an underscore, a
+// capital inside it) or after the language's word for a player, a friend or a nick. Linear: one
+// pass over the line's words, set look-ups each.
 import * as stopword from "stopword";
 import { known } from "./known-words.ts";
 
@@ -78,6 +79,7 @@ function functionWords(): Lists {
  * words of other languages ("jeu", "ami", "mon", "sur", "pote"), rare in English, common there.
  */
 const ENGLISH_WORD = 5;
+/** An English contraction's tail after its apostrophe ("don't", "it's", "I'm", "you're"): no word of its own. */
 const APOSTROPHES = new Set(["'", "\u2019"]);
 const CONTRACTIONS = new Set(["t", "s", "m", "re", "ve", "ll", "d"]);
 /** A word of letters, accented ones included. */
@@ -86,19 +88,17 @@ const LETTERS = /\p{L}+/gu;
 const plain = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
 
 /**
- * The language a line is written in: another language's ISO 639-3 code when at least one of its words
- * is that language's own function word and more of them are than the line has English words that
- * are not (English's function words, and the words of five letters or more `known` holds: the
- * dictionary's and the project's lists; "config" and "server" in a Polish line are English's); "" for English (a line with an English
- * word that is no other language's); undefined when the line has neither (too few words to tell, or
- * code: "Logi czyste", "peee"). `line` is plain (normalise.ts: no colour codes). Linear: a set look-up
- * a word.
+ * The language a line is written in: another language's ISO 639-3 code when at least one of its
+ * words is that language's own function word and more of them are than the line has English words
+ * that are not; "" for English (a line with an English word and no more of another language's);
+ * undefined when the line has neither (too few words to tell, or code: "Logi czyste", "peee"). An
+ * English word is one of its function words, or one `known` holds (the dictionary's and the
+ * project's lists: "config" and "server" in a Polish line are English's) of five letters or more,
+ * or shorter when it is another language's function word too ("will", "see", "mon": shared, it
+ * tells neither way). `line` is plain (normalise.ts: no colour codes). Linear: set look-ups a word.
  */
 export function lineLanguage(line: string): string | undefined {
   const { english, languages, of } = functionWords();
-  // An English word: one of its function words; a word `known` holds of five letters or more, or
-  // shorter when it is another language's function word too ("will", "see", "mon": shared, so they
-  // tell neither way).
   const isEnglish = (lower: string, functionOf: number[] | undefined) =>
     english.has(lower) || ((lower.length >= ENGLISH_WORD || functionOf !== undefined) && known(lower));
   // Each word once, with the languages it is a function word of.
@@ -106,9 +106,7 @@ export function lineLanguage(line: string): string | undefined {
   let met = false;
   LETTERS.lastIndex = 0;
   for (let m = LETTERS.exec(line); m !== null; m = LETTERS.exec(line)) {
-    // A word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
     const word = m[0];
-    // An English contraction's tail ("don't", "it's", "I'm", "you're") is no word of its own.
     if (m.index > 0 && APOSTROPHES.has(line[m.index - 1]!) && CONTRACTIONS.has(word.toLowerCase())) continue;
     let ascii = true;
     let lowerCase = false;
@@ -117,6 +115,7 @@ export function lineLanguage(line: string): string | undefined {
       if (c > 127) ascii = false;
       else if (c >= 97) lowerCase = true;
     }
+    // A word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
     if (ascii ? !lowerCase : word === word.toUpperCase()) continue;
     const lower = word.toLowerCase();
     if (words.has(lower)) continue;
@@ -150,7 +149,7 @@ export function lineLanguage(line: string): string | undefined {
   return englishWords > 0 ? "" : undefined;
 }
 
-/** The most of a text its language is read from when a line of it cannot tell: its head, where a report's own words stand. */
+/** How much of a text's head its language is read from when a line cannot tell (a report's own words stand first). */
 const TEXT_HEAD = 2048;
 
 /**
@@ -173,7 +172,8 @@ export function languageAt(text: string, lineStart: number, lineEnd: number, hea
 const PERSON_WORDS = new Set(
   [
     // Polish, German, French, Spanish and Portuguese, Italian, Dutch
-    "gracz gracza graczem graczu gracze graczy kolega kolegi kolege koledzy kolezanka kumpel kumpla znajomy nick nicku nickiem",
+    "gracz gracza graczem graczu gracze graczy kolega kolegi kolege koledzy kolezanka kumpel kumpla znajomy",
+    "nick nicku nickiem",
     "spieler spielers spielerin freund freundin freunde kumpel kollege kollegin nick nickname ingamename",
     "joueur joueuse joueurs ami amie amis pote potes pseudo",
     "jugador jugadora jugadores amigo amiga amigos jogador jogadora jogadores parceiro usuario",
@@ -186,7 +186,7 @@ const PERSON_WORDS = new Set(
     .split(" "),
 );
 
-/** The word before `at` (one or two spaces before it): a run of letters from a word's start, bounded (linear on any text). */
+/** The word before a place, one or two spaces before it: a bounded run of letters from a word's start (linear). */
 const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
 
 /**

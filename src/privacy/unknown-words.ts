@@ -191,7 +191,7 @@ export function unknownWordSpans(
   let lineStart = 0;
   // The line's language ("" for English), read once a line when a word needs it (language.ts).
   let language: string | null = null;
-  const head: { language?: string } = {};
+  const textLanguage: { language?: string } = {};
   WORD.lastIndex = 0;
   for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const at = m.index;
@@ -235,9 +235,9 @@ export function unknownWordSpans(
     const strong = strongMark(m[0]);
     const foreignPerson = plain && foreignPersonBefore(text, at);
     if (foreignPerson || !strong) {
-      if (language === null) language = languageAt(text, lineStart, lineEnd, head);
+      if (language === null) language = languageAt(text, lineStart, lineEnd, textLanguage);
       if (language) {
-        if (foreignPerson || (strong && unknownName(m[0], game))) spans.push([at, end]);
+        if (foreignPerson) spans.push([at, end]);
         continue;
       }
     }
