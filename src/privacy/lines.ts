@@ -1,9 +1,10 @@
 // The lines of a report the name rules read (issue 36). A report's stack frames are left out first:
 // a name is never replaced in a frame ("\tat dev.mod.Steve.tick(Steve.java:3)", scrub.ts), so no
 // rule needs to read one, and a crash report is mostly frames. Then each family reads only the
-// lines its gate admits (a family's rules need its gate's words on the line they match: "was
-// killed by" on a death line), so a 32 KiB report costs each family its own lines, not the whole
-// text. The rules run on the kept lines joined as they stood (each rule reads one line at a time),
+// lines its gate admits ("was killed by" on a death line), as it reads a line alone, so a 32 KiB
+// report costs each family its own lines, not the whole text. (Four rules also match a few lines
+// without their gate's words, "X has left the party": widening their gates to them was measured,
+// no held-out name gained and 3 display lines lost, so a line is read exactly as it is alone.) The rules run on the kept lines joined as they stood (each rule reads one line at a time),
 // and each position they find is mapped back to the whole text. One pass over the lines (linear).
 
 /** A stack frame's line, as scrub.ts's FRAME_LINE reads it: "\tat dev.mod.Steve.tick(". */
