@@ -152,13 +152,24 @@ export function lineLanguage(line: string): string | undefined {
 /** How much of a text's head its language is read from when a line cannot tell (a report's own words stand first). */
 const TEXT_HEAD = 2048;
 
+/** The languages of lines already read, by line: one report's calls share it (strict lines are read twice). */
+export type LineLanguages = Map<string, string | undefined>;
+
 /**
  * The language of a text's line, or of the text's head when the line cannot tell ("Merci beaucoup"
  * alone says little; the report it stands in says French): another language's code, or "" for
- * English. `text` is plain; `head` caches the head's answer for one text.
+ * English. `text` is plain; `head` caches the head's answer for one text, `lines` each line's.
  */
-export function languageAt(text: string, lineStart: number, lineEnd: number, head: { language?: string }): string {
-  const own = lineLanguage(text.slice(lineStart, lineEnd));
+export function languageAt(
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+  head: { language?: string },
+  lines: LineLanguages = new Map(),
+): string {
+  const line = text.slice(lineStart, lineEnd);
+  if (!lines.has(line)) lines.set(line, lineLanguage(line));
+  const own = lines.get(line);
   if (own !== undefined || (lineStart === 0 && lineEnd >= text.length)) return own ?? "";
   head.language ??= lineLanguage(text.slice(0, TEXT_HEAD)) ?? "";
   return head.language;

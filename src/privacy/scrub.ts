@@ -9,6 +9,7 @@ import { findNames, type NameHit } from "./find.ts";
 import { profileLinkNames } from "./links.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
+import type { LineLanguages } from "./language.ts";
 import { type GameWords, unknownWordSpans } from "./unknown-words.ts";
 
 const UUIDS =
@@ -177,6 +178,8 @@ export function scrubFields<T extends Record<string, string | undefined>>(
   const unknown = new Map<string, [number, number][]>();
   // Words seen joined to code in any field of the report: identifiers in all of them (unknown-words.ts).
   const code = new Set<string>();
+  // The languages of the report's lines, read once (language.ts).
+  const languages: LineLanguages = new Map();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) continue;
     const p = normalise(value);
@@ -193,7 +196,8 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       inPlace.get(field)!.push(originalSpan(p, start, end));
       found.names.add(p.plain.slice(start, end));
     }
-    if (options.unknownWords !== false) unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code));
+    if (options.unknownWords !== false)
+      unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code, false, languages));
   }
   // A word nothing knows that has a name's marks, or one in a person's place, wherever it stands in
   // free text (issue 36); found, it is a name of the report like the families' names.
@@ -209,7 +213,7 @@ export function scrubFields<T extends Record<string, string | undefined>>(
   // Where a rule found a name, and wherever a found name stands as a word of free text.
   const spansOf = new Map<string, [number, number][]>();
   for (const [field, p] of plains) spansOf.set(field, [...inPlace.get(field)!, ...wordSpans(p, found.names)]);
-  if (options.unknownWords !== false) strictLines(plains, spansOf, found, code, options.gameWords);
+  if (options.unknownWords !== false) strictLines(plains, spansOf, found, code, languages, options.gameWords);
   const out: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
@@ -240,13 +244,14 @@ function strictLines(
   spansOf: Map<string, [number, number][]>,
   found: Found,
   code: Set<string>,
+  languages: LineLanguages,
   game?: GameWords,
 ) {
   const added = new Set<string>();
   for (const [field, p] of plains) {
     const spans = spansOf.get(field)!;
     for (const [from, to] of namingLines(p, spans))
-      for (const [start, end] of unknownWordSpans(p.plain.slice(from, to), game, code, true)) {
+      for (const [start, end] of unknownWordSpans(p.plain.slice(from, to), game, code, true, languages)) {
         const word = p.plain.slice(from + start, from + end);
         if (code.has(word.toLowerCase()) || found.names.has(word)) continue;
         added.add(word);

@@ -13,7 +13,7 @@
 // uses this layer on texts of several words (denylist.ts; docs/decisions.md).
 // One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
 import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
-import { foreignPersonBefore, languageAt, languageRules } from "./language.ts";
+import { foreignPersonBefore, type LineLanguages, languageAt, languageRules } from "./language.ts";
 import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 
 export type { GameWords };
@@ -176,12 +176,14 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
  * it stands: `code` gathers them (lower-case; pass one set for every field of a report, then filter
  * again). `strict`: every capitalised word of letters is read as in a person's place (on a line that
  * already names a player, scrub.ts); a lower-case one mid-line is a word more often than a handle.
+ * `languages`: the languages of lines already read (language.ts), to share between the calls of one report.
  */
 export function unknownWordSpans(
   text: string,
   game?: GameWords,
   code: Set<string> = new Set(),
   strict = false,
+  languages: LineLanguages = new Map(),
 ): [number, number][] {
   const spans: [number, number][] = [];
   let lineEnd = -1;
@@ -235,7 +237,7 @@ export function unknownWordSpans(
     const strong = strongMark(m[0]);
     const foreignPerson = plain && foreignPersonBefore(text, at);
     if (foreignPerson || !strong) {
-      if (language === null) language = languageAt(text, lineStart, lineEnd, textLanguage);
+      if (language === null) language = languageAt(text, lineStart, lineEnd, textLanguage, languages);
       if (language) {
         if (foreignPerson) spans.push([at, end]);
         continue;
