@@ -49,6 +49,8 @@ const KNOWN = new Set(
     .split(" "),
 );
 
+const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
+
 let knownWords: Set<string> | undefined;
 /**
  * Every word `known` answers for, lower-case, in one set built on first use: the dictionary's words
@@ -82,7 +84,6 @@ export type GameWords = { has(lower: string): boolean };
 
 /** A word of the game as a whole (its vocabulary or the caller's item list), not split into parts. */
 export const ofTheGame = (lower: string, game?: GameWords) => gameVocabulary().has(lower) || game?.has(lower) === true;
-const PROFILES = new Set(PROFILE_NAMES.map((n) => n.toLowerCase()));
 /** A word of English or of the project's lists (lower-case). */
 export const known = (lower: string) => knownSet().has(lower);
 /** A word of English, of the project's lists or of the game's vocabulary (lower-case): a label's word. */

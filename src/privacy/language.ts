@@ -63,7 +63,7 @@ function functionWords(): Lists {
   const languages = Object.keys(OTHERS);
   const of = new Map<string, number[]>();
   languages.forEach((language, i) => {
-    for (const word of new Set(OTHERS[language]!.flatMap((w) => [w.toLowerCase(), plain(w.toLowerCase())]))) {
+    for (const word of new Set(OTHERS[language]!.flatMap((w) => [w.toLowerCase(), withoutAccents(w.toLowerCase())]))) {
       if (english.has(word)) continue;
       const list = of.get(word);
       if (list) list.push(i);
@@ -85,7 +85,7 @@ const CONTRACTIONS = new Set(["t", "s", "m", "re", "ve", "ll", "d"]);
 /** A word of letters, accented ones included. */
 const LETTERS = /\p{L}+/gu;
 /** A word without its accents: players often type "sie" for "się", "esta" for "está". */
-const plain = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
+const withoutAccents = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
 
 /**
  * The language a line is written in: another language's ISO 639-3 code when at least one of its
@@ -119,7 +119,7 @@ export function lineLanguage(line: string): string | undefined {
     if (ascii ? !lowerCase : word === word.toUpperCase()) continue;
     const lower = word.toLowerCase();
     if (words.has(lower)) continue;
-    const functionOf = of.get(ascii ? lower : plain(lower));
+    const functionOf = of.get(ascii ? lower : withoutAccents(lower));
     words.set(lower, functionOf);
     if (functionOf) met = true;
   }
@@ -207,7 +207,7 @@ const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
  */
 export function foreignPersonBefore(text: string, at: number): boolean {
   const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
-  return before !== undefined && PERSON_WORDS.has(plain(before.toLowerCase()));
+  return before !== undefined && PERSON_WORDS.has(withoutAccents(before.toLowerCase()));
 }
 
 /** This file's regular expressions (for the hostile-input tests). */

@@ -39,12 +39,8 @@ const JOINED_BEFORE = new Set([".", "/", "\\", "$", ":", "-", "#", "~", "&", "%"
 /** ... and after it: "x(", "x$", "x/", "x=", "x@" (an e-mail address), "x[", "x{" ("x.y", "x:y", "x-y" below). */
 const JOINED_AFTER = new Set(["(", "$", "/", "\\", "=", "@", "#", "%", "*", "+", "[", "{"]);
 
-/**
- * Has the word a player name's marks and nothing that says it is not one? A capital inside it that
- * is not all capitals, a digit or an underscore, or a lower-case start; then neither a known word,
- * nor a number with a unit ("64x", "20ms"), nor hex, nor a Java type's name.
- */
-export function unknownName(word: string, game?: GameWords): boolean {
+/** A word's letters by kind, and whether a capital follows a lower-case letter in it ("xXProXx"). */
+function marks(word: string) {
   let upper = 0;
   let lower = 0;
   let digits = 0;
@@ -59,6 +55,16 @@ export function unknownName(word: string, game?: GameWords): boolean {
     else if (isDigit(c)) digits++;
     else under++;
   }
+  return { upper, lower, digits, under, innerCap };
+}
+
+/**
+ * Has the word a player name's marks and nothing that says it is not one? A capital inside it that
+ * is not all capitals, a digit or an underscore, or a lower-case start; then neither a known word,
+ * nor a number with a unit ("64x", "20ms"), nor hex, nor a Java type's name.
+ */
+export function unknownName(word: string, game?: GameWords): boolean {
+  const { upper, lower, digits, under, innerCap } = marks(word);
   if (lower === 0) return false; // numbers, ids and words in capitals: "404", "HYPERION", "ITEM_ID"
   const first = word.charCodeAt(0);
   if (!(innerCap || digits || under || isLower(first))) return false; // "Goldor", "Steve": left to the families
@@ -111,11 +117,8 @@ function unknownPlain(word: string, game?: GameWords): boolean {
 
 /** A name's mark no language's word has: a digit, an underscore, a capital after a lower-case letter. */
 function strongMark(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (isDigit(c) || c === 95 || (i > 0 && isUpper(c) && isLower(word.charCodeAt(i - 1)))) return true;
-  }
-  return false;
+  const { digits, under, innerCap } = marks(word);
+  return digits > 0 || under > 0 || innerCap;
 }
 
 /** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
