@@ -82,8 +82,16 @@ const ENGLISH_WORD = 5;
 /** An English contraction's tail after its apostrophe ("don't", "it's", "I'm", "you're"): no word of its own. */
 const APOSTROPHES = new Set(["'", "\u2019"]);
 const CONTRACTIONS = new Set(["t", "s", "m", "re", "ve", "ll", "d"]);
-/** A word of letters, accented ones included. */
-const LETTERS = /\p{L}+/gu;
+/** A letter outside ASCII ("é", "ł", "ß"): a word is a run of letters, accented ones included. */
+const LETTER = /^\p{L}$/u;
+/** How many UTF-16 units the letter at `at` takes (a letter outside the BMP two), or 0 when none stands there. */
+function letterAt(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return 1;
+  if (c < 128 || Number.isNaN(c)) return 0;
+  const letter = String.fromCodePoint(text.codePointAt(at)!);
+  return LETTER.test(letter) ? letter.length : 0;
+}
 /** A word without its accents: players often type "sie" for "się", "esta" for "está". */
 const withoutAccents = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
 
@@ -104,17 +112,22 @@ export function lineLanguage(line: string): string | undefined {
   // Each word once, with the languages it is a function word of.
   const words = new Map<string, number[] | undefined>();
   let met = false;
-  LETTERS.lastIndex = 0;
-  for (let m = LETTERS.exec(line); m !== null; m = LETTERS.exec(line)) {
-    const word = m[0];
-    if (m.index > 0 && APOSTROPHES.has(line[m.index - 1]!) && CONTRACTIONS.has(word.toLowerCase())) continue;
+  for (let at = 0, end = 0; at < line.length; at = end) {
+    // The next run of letters, read a character at a time: most are ASCII.
+    let step = letterAt(line, at);
+    if (step === 0) {
+      end = at + 1;
+      continue;
+    }
     let ascii = true;
     let lowerCase = false;
-    for (let k = 0; k < word.length && ascii; k++) {
-      const c = word.charCodeAt(k);
+    for (end = at; step > 0; end += step, step = letterAt(line, end)) {
+      const c = line.charCodeAt(end);
       if (c > 127) ascii = false;
       else if (c >= 97) lowerCase = true;
     }
+    const word = line.slice(at, end);
+    if (at > 0 && APOSTROPHES.has(line[at - 1]!) && CONTRACTIONS.has(word.toLowerCase())) continue;
     // A word in capitals is an id's part or a numeral ("NO_PAIN", "VI"), not prose.
     if (ascii ? !lowerCase : word === word.toUpperCase()) continue;
     const lower = word.toLowerCase();
@@ -206,12 +219,13 @@ const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
  * 24 characters before it.
  */
 export function foreignPersonBefore(text: string, at: number): boolean {
+  if (text[at - 1] !== " " && text[at - 1] !== "\t") return false; // most words: not after a space
   const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
   return before !== undefined && PERSON_WORDS.has(withoutAccents(before.toLowerCase()));
 }
 
 /** This file's regular expressions (for the hostile-input tests). */
 export const languageRules: readonly { name: string; pattern: RegExp }[] = [
-  { name: "language_letters", pattern: LETTERS },
+  { name: "language_letter", pattern: LETTER },
   { name: "language_word_before", pattern: WORD_BEFORE },
 ];

@@ -180,6 +180,8 @@ export function scrubFields<T extends Record<string, string | undefined>>(
   const code = new Set<string>();
   // The languages of the report's lines, read once (language.ts).
   const languages: LineLanguages = new Map();
+  // The words a strict reading of a line adds, found with the layer's (strictLines).
+  const strict = new Map<string, [number, number][]>();
   for (const [field, value] of Object.entries(fields)) {
     if (!value) continue;
     const p = normalise(value);
@@ -196,8 +198,10 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       inPlace.get(field)!.push(originalSpan(p, start, end));
       found.names.add(p.plain.slice(start, end));
     }
-    if (options.unknownWords !== false)
-      unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code, false, languages));
+    if (options.unknownWords !== false) {
+      strict.set(field, []);
+      unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code, languages, strict.get(field)));
+    }
   }
   // A word nothing knows that has a name's marks, or one in a person's place, wherever it stands in
   // free text (issue 36); found, it is a name of the report like the families' names.
@@ -213,7 +217,7 @@ export function scrubFields<T extends Record<string, string | undefined>>(
   // Where a rule found a name, and wherever a found name stands as a word of free text.
   const spansOf = new Map<string, [number, number][]>();
   for (const [field, p] of plains) spansOf.set(field, [...inPlace.get(field)!, ...wordSpans(p, found.names)]);
-  if (options.unknownWords !== false) strictLines(plains, spansOf, found, code, languages, options.gameWords);
+  if (options.unknownWords !== false) strictLines(plains, spansOf, strict, found, code);
   const out: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(fields)) {
     if (!value) {
@@ -235,27 +239,31 @@ export function scrubFields<T extends Record<string, string | undefined>>(
  * A line that names a player is read strictly for others (issue 36): there every capitalised word of
  * letters nothing knows is read as in a person's place (unknown-words.ts: "[MVP+] xX_Pro_Xx: me and
  * Quintrix are carrying Zyrael", the two are as much names as the speaker). A line naming nobody is
- * read as before, so no line without a name is altered by this. Words found are names of the report
- * (replaced wherever they stand); `spansOf` gains their spans. One more pass over the words of the
- * lines that name someone, and over every field's words only when it found a new name.
+ * read as before, so no line without a name is altered by this. The layer's pass gathered those
+ * words of every line (`strict`); the ones on a line that names someone are names of the report
+ * (replaced wherever they stand), and `spansOf` gains their spans. One more pass over every field's
+ * words only when it found a new name.
  */
 function strictLines(
   plains: Map<string, Plain>,
   spansOf: Map<string, [number, number][]>,
+  strict: Map<string, [number, number][]>,
   found: Found,
   code: Set<string>,
-  languages: LineLanguages,
-  game?: GameWords,
 ) {
   const added = new Set<string>();
   for (const [field, p] of plains) {
-    const spans = spansOf.get(field)!;
-    for (const [from, to] of namingLines(p, spans))
-      for (const [start, end] of unknownWordSpans(p.plain.slice(from, to), game, code, true, languages)) {
-        const word = p.plain.slice(from + start, from + end);
+    const words = strict.get(field)!;
+    if (words.length === 0) continue;
+    let w = 0;
+    for (const [from, to] of namingLines(p, spansOf.get(field)!)) {
+      while (w < words.length && words[w]![0] < from) w++;
+      for (; w < words.length && words[w]![0] < to; w++) {
+        const word = p.plain.slice(words[w]![0], words[w]![1]);
         if (code.has(word.toLowerCase()) || found.names.has(word)) continue;
         added.add(word);
       }
+    }
   }
   if (added.size === 0) return;
   for (const w of added) found.names.add(w);

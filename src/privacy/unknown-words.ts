@@ -111,7 +111,7 @@ function camelCode(w: string): boolean {
  */
 function unknownPlain(word: string, game?: GameWords): boolean {
   const lc = word.toLowerCase();
-  if (ofTheGame(lc, game)) return false;
+  if (known(lc) || ofTheGame(lc, game)) return false; // the dictionary first: most words are its
   return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
 }
 
@@ -177,16 +177,18 @@ export const unknownWordRules: readonly { name: string; pattern: RegExp }[] = [
  * a field's name on a crash report's indented line. A word seen in a logger's tag or as a mod's id
  * before its version anywhere in the text ("[AntMan/]", "ivtoolkit{1.3.3}") is an identifier wherever
  * it stands: `code` gathers them (lower-case; pass one set for every field of a report, then filter
- * again). `strict`: every capitalised word of letters is read as in a person's place (on a line that
- * already names a player, scrub.ts); a lower-case one mid-line is a word more often than a handle.
- * `languages`: the languages of lines already read (language.ts), to share between the calls of one report.
+ * again). `languages`: the languages of lines already read (language.ts), to share between the calls
+ * of one report. `strict` gathers the words a strict reading adds (on a line that already names a
+ * player, scrub.ts reads every capitalised word of letters as in a person's place; a lower-case one
+ * mid-line is a word more often than a handle): those capitalised words of letters nothing knows on
+ * a line in English that the layer left, as their spans.
  */
 export function unknownWordSpans(
   text: string,
   game?: GameWords,
   code: Set<string> = new Set(),
-  strict = false,
   languages: LineLanguages = new Map(),
+  strict?: [number, number][],
 ): [number, number][] {
   const spans: [number, number][] = [];
   let lineEnd = -1;
@@ -217,14 +219,14 @@ export function unknownWordSpans(
     }
     if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
     if (end < text.length && isWordChar(text.charCodeAt(end))) continue;
+    const before = text[at - 1];
+    const after = text[end];
+    if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
     // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
     // than unknownPlain), so nothing else is read for it: most words of a player's sentences.
     const plain = PLAIN.test(m[0]);
     if (plain && !unknownPlain(m[0], game)) continue;
-    const before = text[at - 1];
-    const after = text[end];
     const next = text[end + 1];
-    if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
     const tagged = after === "#" && DISCORD_TAG.test(text.slice(end, end + 6));
     if (!tagged && joinedToCode(text, at, end)) {
       if (inCode(text, at, end)) code.add(m[0].toLowerCase());
@@ -248,10 +250,9 @@ export function unknownWordSpans(
     }
     const capital = isUpper(m[0].charCodeAt(0));
     const person =
-      plain &&
-      (tagged || (capital && (strict || personInClause(text, at, end))) || placed(text, at, end, at === messageAt));
-    if (!person && (!unknownName(m[0], game) || namesAThing(text, end, m[0], game))) continue;
-    spans.push([at, end]);
+      plain && (tagged || (capital && personInClause(text, at, end)) || placed(text, at, end, at === messageAt));
+    if (person || (unknownName(m[0], game) && !namesAThing(text, end, m[0], game))) spans.push([at, end]);
+    else if (plain && capital) strict?.push([at, end]);
   }
   return spans.filter(([start, end]) => !code.has(text.slice(start, end).toLowerCase()));
 }

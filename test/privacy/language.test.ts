@@ -54,6 +54,18 @@ describe("a report's line in another language", () => {
       expect(scrub(corpus(text))).toBe(text);
   });
 
+  test("a line too short to tell takes its report's language, on a line that names a player too", () => {
+    // The strict reading of a naming line (scrub.ts strictLines) once read such a line as English,
+    // and took its capitalised word ("Pomuzcie", "help me") for a second player.
+    const report = `${corpus("Na poprzedniej wersji mogę wbić bez problemu.")}\nTomek2734 Pomuzcie`;
+    expect(stillThere(scrub(report), "Tomek2734")).toBe(false);
+    expect(scrub(report)).toEndWith(" Pomuzcie");
+    // In an English report the same line's capitalised word is read as a second player's.
+    expect(
+      scrub(`${corpus("When you're in a party, it levels the mcmmo skill hard")}\nTomek2734 Pomuzcie`),
+    ).not.toContain("Pomuzcie");
+  });
+
   test("still replaces a handle with a name's mark and a player after the language's word for one", () => {
     const kills = corpus("Nie pisze mi jak kogos zabije czyli Np Tomek2734 zabil (34+) Pllayer (-34) Pomuzcie");
     expect(stillThere(scrub(kills), "Tomek2734")).toBe(false);
