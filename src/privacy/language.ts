@@ -92,8 +92,19 @@ function letterAt(text: string, at: number): number {
   const letter = String.fromCodePoint(text.codePointAt(at)!);
   return LETTER.test(letter) ? letter.length : 0;
 }
+/** Words already read without their accents, a few thousand at most (emptied when full). */
+const unaccented = new Map<string, string>();
 /** A word without its accents: players often type "sie" for "się", "esta" for "está". */
-const withoutAccents = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w : w.normalize("NFD").replace(/\p{M}/gu, ""));
+function withoutAccents(w: string): string {
+  if (/^[\x00-\x7f]*$/.test(w)) return w;
+  let plain = unaccented.get(w);
+  if (plain === undefined) {
+    if (unaccented.size >= 4096) unaccented.clear();
+    plain = w.normalize("NFD").replace(/\p{M}/gu, "");
+    unaccented.set(w, plain);
+  }
+  return plain;
+}
 
 /**
  * The language a line is written in: another language's ISO 639-3 code when at least one of its
@@ -210,8 +221,26 @@ const PERSON_WORDS = new Set(
     .split(" "),
 );
 
-/** The word before a place, one or two spaces before it: a bounded run of letters from a word's start (linear). */
+/**
+ * The word before a place, one or two spaces before it: a bounded run of letters from a word's start
+ * (linear). The rule `wordBefore` reads, a character at a time (the regular expression is slower).
+ */
 const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
+
+/** The word WORD_BEFORE finds in the 24 characters before `at`, read backwards; undefined when none. */
+export function wordBefore(text: string, at: number): string | undefined {
+  const from = Math.max(0, at - 24);
+  let end = at;
+  while (end > from && at - end < 2 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  if (end === at) return undefined;
+  let start = end;
+  let letters = 0;
+  for (let step = letterBefore(text, start, from); step > 0; step = letterBefore(text, start, from)) {
+    start -= step;
+    letters++;
+  }
+  return letters === 0 || letters > 22 ? undefined : text.slice(start, end);
+}
 
 /**
  * Is the word at `at` in a person's place of a line in another language: right after that language's
@@ -219,9 +248,16 @@ const WORD_BEFORE = /(?<!\p{L})(\p{L}{1,22})[ \t]{1,2}$/u;
  * 24 characters before it.
  */
 export function foreignPersonBefore(text: string, at: number): boolean {
-  if (text[at - 1] !== " " && text[at - 1] !== "\t") return false; // most words: not after a space
-  const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
+  const before = wordBefore(text, at);
   return before !== undefined && PERSON_WORDS.has(withoutAccents(before.toLowerCase()));
+}
+
+/** How many UTF-16 units the letter ending at `end` takes, not reading before `from`; 0 when none. */
+function letterBefore(text: string, end: number, from: number): number {
+  if (end <= from) return 0;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && end - 2 >= from) return letterAt(text, end - 2) === 2 ? 2 : 0;
+  return letterAt(text, end - 1) === 1 ? 1 : 0;
 }
 
 /** This file's regular expressions (for the hostile-input tests). */

@@ -225,6 +225,9 @@ export function unknownWordSpans(
     // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
     // than unknownPlain), so nothing else is read for it: most words of a player's sentences.
     const plain = PLAIN.test(m[0]);
+    // On a line already read as another language, a word of letters is that language's (below),
+    // unless it follows its word for a person or is joined to code: not looked up at all.
+    if (plain && language && !foreignPersonBefore(text, at) && !joinedToCode(text, at, end)) continue;
     if (plain && !unknownPlain(m[0], game)) continue;
     const next = text[end + 1];
     const tagged = after === "#" && DISCORD_TAG.test(text.slice(end, end + 6));

@@ -2,7 +2,7 @@
 // not read as handles, its players still are. Every sentence here is a real one of the development
 // part (test/privacy/corpus/names.jsonl and clean.jsonl, each with its source there).
 import { describe, expect, test } from "bun:test";
-import { foreignPersonBefore, lineLanguage } from "../../src/privacy/language.ts";
+import { foreignPersonBefore, languageRules, lineLanguage, wordBefore } from "../../src/privacy/language.ts";
 import { scrubText } from "../../src/privacy/scrub.ts";
 import { cleanStrings, gameWords, nameLines, stillThere } from "./corpus.ts";
 import { scrubKey } from "./scrub-corpus.ts";
@@ -40,6 +40,24 @@ describe("lineLanguage", () => {
   test("cannot tell for a line with no function word of any language, nor for code", () => {
     expect(lineLanguage(corpus("Logi czyste"))).toBeUndefined();
     expect(lineLanguage("ULTIMATE_NO_PAIN_NO_GAIN;1")).toBeUndefined();
+  });
+});
+
+describe("wordBefore", () => {
+  test("finds the word its rule finds, at every place of every corpus line and of edge cases", () => {
+    const rule = languageRules.find((r) => r.name === "language_word_before")!.pattern;
+    const texts = [...nameLines, ...cleanStrings].map((l) => l.text);
+    // Two spaces, three, a tab, a letter outside the BMP, a run longer than the rule's 22 letters.
+    texts.push("gracz  Kubus", "gracz   Kubus", "joueur\tX", "𝒜gracz X", `${"a".repeat(23)} X`, `${"ß".repeat(22)} X`);
+    let differ = 0;
+    let found = 0;
+    for (const text of texts)
+      for (let at = 0; at <= text.length; at++) {
+        const expected = rule.exec(text.slice(Math.max(0, at - 24), at))?.[1];
+        if (expected !== undefined) found++;
+        if (wordBefore(text, at) !== expected) differ++;
+      }
+    expect({ differ, someFound: found > 1000 }).toEqual({ differ: 0, someFound: true });
   });
 });
 
