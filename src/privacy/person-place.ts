@@ -86,16 +86,38 @@ export function messageStart(head: string): number {
 
 /** Does a word stand where a person's name does (a message's subject, PERSON_BEFORE, ...)? */
 export function placed(text: string, at: number, end: number, opensMessage: boolean): boolean {
+  const before = text.slice(Math.max(0, at - 48), at);
+  if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(text.slice(end, end + 6))) return true;
+  return namedPlace(text, at, end);
+}
+
+/**
+ * Does a word stand where only a person does: after a word for a person or a label for one, a
+ * greeting, a self-naming lead-in, before a dungeon class or a verb of speech, in a leaderboard's
+ * row? (Not a sentence's subject: a thing is one as often.)
+ */
+export function namedPlace(text: string, at: number, end: number): boolean {
   const after = text.slice(end, end + 6);
   const before = text.slice(Math.max(0, at - 48), at);
-  if ((opensMessage || SENTENCE_BEFORE.test(before)) && SUBJECT_AFTER.test(after)) return true;
   if (RANK_ROW_BEFORE.test(before) && RANK_ROW_AFTER.test(after)) return true;
   if (CLASS_AFTER.test(text.slice(end, end + 10))) return true;
   if (GREETING_BEFORE.test(before.slice(-12)) || SPEECH_AFTER.test(text.slice(end, end + 12))) return true;
   if (PERSON_BEFORE.test(before)) return true;
+  if (signed(before, after)) return true;
   const tail = before.slice(-24); // the longest self-naming lead-in, "minecraft name is ", and a quote
   return SELF_HINT.test(tail) && SELF_BEFORE.test(tail);
 }
+
+/**
+ * A message signed (issue 36, session 28, from the development part's bug reports): its line's last
+ * word after a dash, a tilde or two slashes that follow a space ("Thanks! -HelioPlayz", "help me
+ * -Dybber10", "thx for now! //felicia"); not a command line's last flag ("-Xms1G -Xmx4G").
+ */
+const SIGNATURE_BEFORE = /(?:^|\s)(?:-{1,2}|~|\/\/|—) ?$/;
+const SIGNATURE_AFTER = /^[ \t]{0,4}[.!]?[ \t]{0,4}(?:\r?\n|$)/;
+const FLAG_BEFORE = /(?:^|\s)-{1,2}[A-Za-z][^\n]{0,40}\s-{1,2} ?$/;
+const signed = (before: string, after: string) =>
+  SIGNATURE_AFTER.test(after) && SIGNATURE_BEFORE.test(before.slice(-5)) && !FLAG_BEFORE.test(before);
 
 /** These regular expressions (for the hostile-input tests). */
 export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
@@ -112,4 +134,7 @@ export const personPlaceRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "unknown_word_self_hint", pattern: SELF_HINT },
   { name: "unknown_word_greeting_before", pattern: GREETING_BEFORE },
   { name: "unknown_word_speech_after", pattern: SPEECH_AFTER },
+  { name: "unknown_word_signature_before", pattern: SIGNATURE_BEFORE },
+  { name: "unknown_word_signature_after", pattern: SIGNATURE_AFTER },
+  { name: "unknown_word_flag_before", pattern: FLAG_BEFORE },
 ];

@@ -14,7 +14,7 @@
 // One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
 import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
 import { foreignPersonBefore, type LineLanguages, languageAt, languageRules } from "./language.ts";
-import { messageStart, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
+import { messageStart, namedPlace, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 
 export type { GameWords };
 
@@ -127,6 +127,8 @@ const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
+/** A signature's mark before a name ("-HelioPlayz", "~felicia", "//felicia"): person-place.ts reads the rest. */
+const SIGN = new Set(["-", "~", "/"]);
 /** A Discord tag after a handle (issue 36, session 26): "Zyoode7#0122" is a person, not code. */
 const DISCORD_TAG = /^#\d{4}(?!\d)/;
 /** A word in capitals, or capitalised, one space after another ("Growth", "API"). */
@@ -228,10 +230,16 @@ export function unknownWordSpans(
     // On a line already read as another language, a word of letters is that language's (below),
     // unless it follows its word for a person or is joined to code: not looked up at all.
     if (plain && language && !foreignPersonBefore(text, at) && !joinedToCode(text, at, end)) continue;
-    if (plain && !unknownPlain(m[0], game)) continue;
+    // A capitalised word made of words ("Hailgame": hail + game, "Mattbazooka") is a name only
+    // where nothing but a person stands ("her username is Hailgame", "my friend Mattbazooka"); a
+    // lower-case one is a word's form ("thats", "respawned") wherever it stands.
+    if (plain && !unknownPlain(m[0], game)) {
+      const lc = m[0].toLowerCase();
+      if (!isUpper(m[0].charCodeAt(0)) || known(lc) || ofTheGame(lc, game) || !namedPlace(text, at, end)) continue;
+    }
     const next = text[end + 1];
     const tagged = after === "#" && DISCORD_TAG.test(text.slice(end, end + 6));
-    if (!tagged && joinedToCode(text, at, end)) {
+    if (!tagged && joinedToCode(text, at, end) && !(SIGN.has(before!) && namedPlace(text, at, end))) {
       if (inCode(text, at, end)) code.add(m[0].toLowerCase());
       continue;
     }
@@ -252,8 +260,9 @@ export function unknownWordSpans(
       }
     }
     const capital = isUpper(m[0].charCodeAt(0));
-    const person =
-      plain && (tagged || (capital && personInClause(text, at, end)) || placed(text, at, end, at === messageAt));
+    const person = plain
+      ? tagged || (capital && personInClause(text, at, end)) || placed(text, at, end, at === messageAt)
+      : m[0].includes("_") && namedPlace(text, at, end); // "my friend philomathic_life": not an id of words there
     if (person || (unknownName(m[0], game) && !namesAThing(text, end, m[0], game))) spans.push([at, end]);
     else if (plain && capital) strict?.push([at, end]);
   }

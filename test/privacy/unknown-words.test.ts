@@ -371,3 +371,32 @@ describe("a player named in a report's own words (issue 36, session 26, players'
     expect(scrubText(KEY, text)).toBe(text);
   });
 });
+
+describe("a place only a person stands in (issue 36, session 28, the development part's bug reports)", () => {
+  test.each([
+    // A capitalised word made of two words ("hail" + "game") there, an id of words there, a signature.
+    ["Hailgame", "This is really a problem my friend has been having actually. Her username is Hailgame, and every"],
+    ["Mattbazooka", "Whenever my friend Mattbazooka trys to join a lobby,it doesnt work"],
+    [
+      "philomathic_life",
+      "And also my friend philomathic_life who has done the quest completely he has the SAME problem!",
+    ],
+    ["HelioPlayz", "Thanks! -HelioPlayz"],
+    ["Dybber10", "please see this and help me -Dybber10"],
+    ["Rekihyt", "- Rekihyt"],
+  ])("%s in %j is replaced", (name, text) => {
+    expect(scrubText(KEY, text)).not.toContain(name);
+  });
+
+  test.each([
+    // The same shapes where a thing stands: a sentence's subject, an id of words elsewhere, a command
+    // line's last flag.
+    "Relogging would've also fixed it.",
+    "§7Agarimoos have five stomachs and",
+    "/viewrecipe aspect_of_the_end",
+    "\tJVM Flags: 2 total; -Xms512m -Xmx8192m",
+    "\tJVM Flags: 3 total; -XX:MaxMetaspaceSize=200M -Xmx1900M -Xms950M",
+  ])("%j stays", (text) => {
+    expect(scrubText(KEY, text)).toBe(text);
+  });
+});
