@@ -103,16 +103,16 @@ function camelCode(w: string): boolean {
 }
 
 /**
- * A word of letters in a person's place nobody knows: no word of the dictionary or the project's
- * lists, nor one made of them ("Minecart", "Gamerule", "Debuff", "Walkers"), nor the game's. Its parts
- * are words of 4 letters or more: "Reisen" and "Sergey" are names, not "rei" + "sen" or "ser" + "gey".
- * A lower-case word there is not split at all: "flowerhack" and "frostming" are handles (a game's
- * compound is spelt with a capital where a message opens with it: "Minecart", "Gamerule").
+ * How a word of letters is known, lower-case (`lc`): "word" when the dictionary, the project's lists
+ * or the game hold it; "made" when it is made of such words ("Minecart", "Gamerule", "Debuff",
+ * "Walkers", "Hailgame"); undefined when nothing knows it. A capitalised word's parts are words of 4
+ * letters or more: "Reisen" and "Sergey" are names, not "rei" + "sen" or "ser" + "gey". A lower-case
+ * word is not split at all, only read for a prefix or a suffix: "flowerhack" and "frostming" are
+ * handles (a game's compound is spelt with a capital where a message opens with it: "Minecart").
  */
-function unknownPlain(word: string, game?: GameWords): boolean {
-  const lc = word.toLowerCase();
-  if (known(lc) || ofTheGame(lc, game)) return false; // the dictionary first: most words are its
-  return isLower(word.charCodeAt(0)) ? !madeOfSuffix(lc) : !madeOfWords(lc, 4);
+function knownAs(lc: string, capital: boolean, game?: GameWords): "word" | "made" | undefined {
+  if (known(lc) || ofTheGame(lc, game)) return "word"; // the dictionary first: most words are its
+  return (capital ? madeOfWords(lc, 4) : madeOfSuffix(lc)) ? "made" : undefined;
 }
 
 /** A name's mark no language's word has: a digit, an underscore, a capital after a lower-case letter. */
@@ -224,22 +224,22 @@ export function unknownWordSpans(
     const before = text[at - 1];
     const after = text[end];
     if (isOtherLetter(before) || isOtherLetter(after)) continue; // part of a word with a letter outside ASCII
-    // A word of letters something knows stays wherever it stands (unknownName is no stricter on it
-    // than unknownPlain), so nothing else is read for it: most words of a player's sentences.
     const plain = PLAIN.test(m[0]);
-    // On a line already read as another language, a word of letters is that language's (below),
-    // unless it follows its word for a person or is joined to code: not looked up at all.
-    if (plain && language && !foreignPersonBefore(text, at) && !joinedToCode(text, at, end)) continue;
-    // A capitalised word made of words ("Hailgame": hail + game, "Mattbazooka") is a name only
-    // where nothing but a person stands ("her username is Hailgame", "my friend Mattbazooka"); a
-    // lower-case one is a word's form ("thats", "respawned") wherever it stands.
-    if (plain && !unknownPlain(m[0], game)) {
-      const lc = m[0].toLowerCase();
-      if (!isUpper(m[0].charCodeAt(0)) || known(lc) || ofTheGame(lc, game) || !namedPlace(text, at, end)) continue;
+    const capital = isUpper(m[0].charCodeAt(0));
+    if (plain) {
+      // On a line already read as another language, a word of letters is that language's (below),
+      // unless it follows its word for a person or is joined to code: not looked up at all.
+      if (language && !foreignPersonBefore(text, at) && !joinedToCode(text, at, end)) continue;
+      // A word of letters something knows stays wherever it stands (unknownName is no stricter on
+      // it), so nothing else is read for it: most words of a player's sentences. One made of words
+      // too, but where nothing but a person stands a capitalised one is a name ("her username is
+      // Hailgame", "my friend Mattbazooka"); a lower-case one is a word's form ("thats", "respawned").
+      const how = knownAs(m[0].toLowerCase(), capital, game);
+      if (how === "word" || (how === "made" && !(capital && namedPlace(text, at, end)))) continue;
     }
     const next = text[end + 1];
     const tagged = after === "#" && DISCORD_TAG.test(text.slice(end, end + 6));
-    if (!tagged && joinedToCode(text, at, end) && !(SIGN.has(before!) && namedPlace(text, at, end))) {
+    if (!tagged && joinedToCode(text, at, end) && !(SIGN.has(before ?? "") && namedPlace(text, at, end))) {
       if (inCode(text, at, end)) code.add(m[0].toLowerCase());
       continue;
     }
@@ -259,7 +259,6 @@ export function unknownWordSpans(
         continue;
       }
     }
-    const capital = isUpper(m[0].charCodeAt(0));
     const person = plain
       ? tagged || (capital && personInClause(text, at, end)) || placed(text, at, end, at === messageAt)
       : m[0].includes("_") && namedPlace(text, at, end); // "my friend philomathic_life": not an id of words there
