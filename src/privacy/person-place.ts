@@ -10,7 +10,7 @@
  * first 160 characters.
  */
 const MESSAGE_START =
-  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] )?(?:[A-Za-z]{2,12} ?(?:[➤»›|]|>>) )?[^A-Za-z0-9[\n]{0,4}/;
+  /^(?:\[(?!NPC\]|BOSS\])[^\]\n]{1,60}\] ?){0,4}:? ?(?:\[CHAT\] (?:\[(?!NPC\]|BOSS\])[^\]\n]{1,20}\] ?){0,3})?(?:[A-Za-z]{2,12} ?(?:[➤»›|]|>>) )?[^A-Za-z0-9[\n]{0,4}/;
 /** A word of letters, capitalised or not ("Quintrix", "flowerhack"): read where a person's name stands. */
 export const PLAIN = /^[A-Za-z][a-z]{2,15}$/;
 /**
@@ -26,7 +26,7 @@ const SUBJECT_AFTER = /^(?:: | {1,2}(?!the )[a-z])/;
  * Quintrix"). Read on at most 48 characters before the word.
  */
 const PERSON_BEFORE =
-  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser|friend|teammate|leader)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
+  /(?:^|[^A-Za-z])(?:player|owner|user|author|member|sender|trusted|buyer|seller|purchaser|friend|teammate|leader|guy|dude|buddy)(?:\(s\)|s)?(?: {1,2}"?| \(|: | not found: | info: )(?:[A-Za-z0-9_]{3,16}, ){0,2}$/i;
 /**
  * A leaderboard's row (issue 36, session 26, from the development part's plugin tops): a rank at a
  * line's start before the word ("1. Glandos - 24", "#3 Chiffa", "2) Rekihyt: 12"), and after it the
@@ -51,7 +51,8 @@ const SELF_BEFORE =
  * part's bug reports): "thanks Ambertje for clearing up", "Ackro said he has fixed the issue".
  */
 const GREETING_BEFORE = /(?:^|[^A-Za-z])(?:thanks|thank you|thx|ty|hi|hey|hello|dear)[ ,]{1,2}$/i;
-const SPEECH_AFTER = /^ (?:said|says|told|asked|mentioned|reported|wrote|suggested|confirmed)(?![A-Za-z])/;
+const SPEECH_AFTER =
+  /^ (?:said|says|told|asked|mentioned|reported|wrote|suggested|confirmed|described|explained|replied|answered|stated)(?![A-Za-z])/;
 /** What every self-naming lead-in holds: most words are read without trying SELF_BEFORE. */
 const SELF_HINT = /name|ign|nick|tag/i;
 /** A sentence's end before a word: "The shop is full! Quintrix tried to sell". */

@@ -384,6 +384,13 @@ describe("a place only a person stands in (issue 36, session 28, the development
     ["HelioPlayz", "Thanks! -HelioPlayz"],
     ["Dybber10", "please see this and help me -Dybber10"],
     ["Rekihyt", "- Rekihyt"],
+    // A guy, a dude, a buddy before; a verb of speech after; a chat line's level and class tags.
+    ["Mattbazooka", "a guy Mattbazooka rtp to me and killed me in my home even tho i had pvp disabled"],
+    [
+      "Yuno",
+      "If you upgraded your enderchest with necklaces in your enderchest, well, they vanished, as Yuno described.",
+    ],
+    ["Timbitz", "[16:31:33] [Client thread/INFO]: [CHAT] [49/Ar] Timbitz: got a ghost cap i can borrow plz"],
   ])("%s in %j is replaced", (name, text) => {
     expect(scrubText(KEY, text)).not.toContain(name);
   });
