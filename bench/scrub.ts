@@ -1,12 +1,14 @@
 // The report scrubber on a 32 KiB bug report (issue 13 target: under 5 ms a report). The reports: a
 // crash report whose stack trace and game log carry real chat lines with names (from the privacy
 // corpus, with their formatting codes), the same size of clean crash text, players' own sentences in
-// several languages, and hostile inputs of test/security/scrubber.test.ts. Baseline measured in the same run: one linear pass over
+// several languages, the largest report the intake takes (players' words at their fields' caps and the
+// crash report), and hostile inputs of test/security/scrubber.test.ts. Baseline measured in the same run: one linear pass over
 // the same text (a JSON.stringify of the fields), so a noisy machine shows in both. Then each rule's
 // slowest hostile input (test/security/hostile-text.ts). Asserts nothing.
 //   bun bench/scrub.ts [--runs N]
 import { availableParallelism, loadavg } from "node:os";
 import { scrubFields } from "../src/privacy/scrub.ts";
+import { ReportBody } from "../src/reports/reports.schema.ts";
 import { traceCorpus } from "../test/reports/corpus.ts";
 import { cleanStrings, gameWords, nameLines } from "../test/privacy/corpus.ts";
 import { everyMatchOf, hostile, privacyRules, time } from "../test/security/hostile-text.ts";
@@ -45,10 +47,28 @@ function prose(): Record<string, string> {
   for (let i = 0; message.length < SIZE - 200; i++) message += `${lines[(i * 13) % lines.length]}\n`;
   return { title: "Mein Freund kann nicht joinen", message: message.slice(0, SIZE - 200) };
 }
+/**
+ * The largest report the intake takes (src/reports/reports.schema.ts): a title, a message and steps of
+ * players' own words at their caps (the development part's sentences, as above) and the crash report
+ * with names at the stack trace's cap. A player's own words are at most these 8 KiB of a report; 32
+ * KiB of them can come only where the stack trace goes.
+ */
+function largest(): Record<string, string> {
+  const cap = (field: "title" | "message" | "steps" | "stackTrace") => ReportBody.properties[field].maxLength!;
+  const words = prose().message!;
+  const trace = build(true).stackTrace!;
+  return {
+    title: words.slice(0, cap("title")),
+    message: words.slice(cap("title"), cap("title") + cap("message")),
+    steps: words.slice(cap("title") + cap("message"), cap("title") + cap("message") + cap("steps")),
+    stackTrace: (trace + trace).slice(0, cap("stackTrace")),
+  };
+}
 const reports: [string, Record<string, string>][] = [
   ["crash report with chat and names", build(true)],
   ["clean crash report", build(false)],
   ["players' own words, several languages", prose()],
+  ["largest the intake takes (8+32 KiB)", largest()],
   ["hostile: 32 KiB of newlines", { title: "x", message: "x", stackTrace: "\n".repeat(SIZE) }],
   ["hostile: 32 KiB of rank tags", { title: "x", message: "x", stackTrace: "[MVP+] ".repeat(SIZE / 7) }],
 ];
