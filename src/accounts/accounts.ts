@@ -20,6 +20,8 @@ export {
   markUpload,
   /** Bug intake: how many accounts upload from a mod version (may a report from it reopen a problem?). */
   accountsOnVersion,
+  /** Bug intake: which of a report's words are an account's name (replaced as a player's, issue 36). */
+  accountNamesAmong,
   /** The stats jobs: every account with its zone and retention, in uuid order. */
   accountsForJobs,
   /** Erasure, in the caller's transaction: the account row and its page tokens, counted. */

@@ -7,6 +7,7 @@
 // command line, user home paths, e-mail and IP addresses.
 import { findNames, type NameHit } from "./find.ts";
 import { profileLinkNames } from "./links.ts";
+import { playerNamesIn } from "./known-names.ts";
 import { normalise, originalSpan, type Plain } from "./normalise.ts";
 import { pseudonym } from "./pseudonym.ts";
 import type { LineLanguages } from "./language.ts";
@@ -159,9 +160,11 @@ export type Scrubbed<T> = { fields: T; names: number; uuids: number };
 /**
  * `unknownWords`: the structure-free fallback (unknown-words.ts, PRIVACY_UNKNOWN_WORDS), on unless
  * off. `gameWords`: the game's own words the fallback keeps (the report intake passes the item
- * list's, `itemWords` in src/items/item-names.ts).
+ * list's, `itemWords` in src/items/item-names.ts). `players`: names this instance knows are
+ * players', lower-case, among the report's words (known-names.ts: the intake looks up
+ * `nameCandidates`); each is a name of the report wherever it stands as a word of free text.
  */
-export type ScrubOptions = { unknownWords?: boolean; gameWords?: GameWords };
+export type ScrubOptions = { unknownWords?: boolean; gameWords?: GameWords; players?: ReadonlySet<string> };
 
 /**
  * Scrubs every string field of one report together: a name found in one field is replaced in all.
@@ -214,6 +217,9 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       found.names.add(word);
     }
   }
+  // A name this instance knows is a player's (known-names.ts), whatever the line's shape.
+  if (options.players)
+    for (const p of plains.values()) for (const w of playerNamesIn(p.plain, options.players)) found.names.add(w);
   // Where a rule found a name, and wherever a found name stands as a word of free text.
   const spansOf = new Map<string, [number, number][]>();
   for (const [field, p] of plains) spansOf.set(field, [...inPlace.get(field)!, ...wordSpans(p, found.names)]);

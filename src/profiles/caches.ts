@@ -4,7 +4,13 @@
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { cachedNamesOf, cachedProfiles, forgetPlayerProfiles, purgeProfileCaches } from "./profiles.query.ts";
+import {
+  cachedNamesAmong,
+  cachedNamesOf,
+  cachedProfiles,
+  forgetPlayerProfiles,
+  purgeProfileCaches,
+} from "./profiles.query.ts";
 import { forgetPlayerImages, headFetchedAt, purgeImages } from "../assets/asset-caches.ts";
 
 const HOUR = 3_600_000;
@@ -21,6 +27,13 @@ export async function purgeCaches(deps: CachesDeps) {
   const images = await purgeImages(deps);
   return { profiles, names, images };
 }
+
+/**
+ * Which of these lower-case words are a player's name the name cache holds now (bug intake: a name
+ * this instance looked up is replaced in a report, issue 36). Read, never written: the cache keeps
+ * its own maximum age.
+ */
+export { cachedNamesAmong };
 
 /** Removes the player's rows from every cache (account erasure); answers how many. */
 export async function forgetPlayerCaches(db: Db, uuid: string): Promise<number> {

@@ -1,8 +1,9 @@
 // The profile cache and the name cache, plus the advisory lock that lets one instance at a time
 // refresh one uuid.
 import { eq, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/database.ts";
+import { rows, type Db } from "../db/database.ts";
 import { playerNames, profileCache } from "./profiles.table.ts";
+import { textArray } from "../db/array-param.ts";
 import type { ProfileEntry } from "./allowlist.ts";
 
 export type CachedProfiles = { profiles: ProfileEntry[]; fetchedAt: number };
@@ -85,4 +86,15 @@ export async function cachedNamesOf(db: Db, uuid: string): Promise<{ name: strin
     .from(playerNames)
     .where(eq(playerNames.uuid, uuid))
     .orderBy(playerNames.nameKey);
+}
+
+/** Which of these lower-case words are a name the name cache holds: one probe of its key a word. */
+export async function cachedNamesAmong(db: Db, lowerWords: readonly string[]): Promise<string[]> {
+  if (lowerWords.length === 0) return [];
+  const found = await rows<{ key: string }>(
+    db,
+    sql`select w.key from unnest(${textArray([...new Set(lowerWords)])}::text[]) as w(key)
+        cross join lateral (select 1 from ${playerNames} n where n.name_key = w.key limit 1) as hit`,
+  );
+  return found.map((r) => r.key);
 }

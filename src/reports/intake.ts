@@ -8,6 +8,7 @@ import type { Static } from "@sinclair/typebox";
 import { ApiError } from "../http/errors.ts";
 import { ACCEPTED_SCHEMAS } from "../wire/schema-version.ts";
 import { scrubFields } from "../privacy/scrub.ts";
+import { nameCandidates } from "../privacy/known-names.ts";
 import { fingerprintOf } from "./fingerprint.ts";
 import { recordReport } from "./reports.query.ts";
 import { plainText } from "./plain-text.ts";
@@ -33,6 +34,11 @@ export type IntakeDeps = {
    * names (src/items/item-names.ts), handed in so this module reads no other module's tables.
    */
   gameWords?: () => Promise<ReadonlySet<string>>;
+  /**
+   * Which of these lower-case words are names this instance knows are players' (issue 36): an
+   * account's, or one the profile lookups cached. Handed in, as the game's words are.
+   */
+  knownPlayers?: (lowerWords: string[]) => Promise<ReadonlySet<string>>;
 };
 
 export function requireTool(config: Pick<Config, "reportTools">, tool: string) {
@@ -63,11 +69,11 @@ export async function receiveReport(deps: IntakeDeps, tool: string, body: Static
   // Control sequences and bidi overrides go first: nothing stored, printed or posted carries them.
   const clean = (t: string | undefined) => (t === undefined ? undefined : plainText(t));
   const title = plainText(body.title).trim() || "(untitled)";
-  const scrubbed = scrubFields(
-    key,
-    { title, message: clean(body.message), steps: clean(body.steps), stackTrace: clean(body.stackTrace) },
-    { unknownWords: deps.config.privacyUnknownWords, gameWords: await deps.gameWords?.() },
-  );
+  const fields = { title, message: clean(body.message), steps: clean(body.steps), stackTrace: clean(body.stackTrace) };
+  const gameWords = await deps.gameWords?.();
+  // A bounded look-up (MOST_NAMES_LOOKED_UP words): the names among the report's words nothing knows.
+  const players = await deps.knownPlayers?.(nameCandidates(fields, gameWords));
+  const scrubbed = scrubFields(key, fields, { unknownWords: deps.config.privacyUnknownWords, gameWords, players });
   const f = scrubbed.fields;
   const print = fingerprintOf({ tool, title: f.title, stackTrace: f.stackTrace }, deps.config.reportAppPackages);
   const { problem, created, unvouched } = await recordReport(deps.db, {

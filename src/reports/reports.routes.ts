@@ -13,6 +13,8 @@ import { receiveReport, requireTool } from "./intake.ts";
 import { ReportAnswer, ReportBody, ReportParams } from "./reports.schema.ts";
 import { refuses } from "../http/route-detail.ts";
 import type { ItemNames } from "../items/item-names.ts";
+import { accountNamesAmong } from "../accounts/accounts.ts";
+import { cachedNamesAmong } from "../profiles/caches.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -21,7 +23,10 @@ export function reportRoutes(deps: { db: Db; clock: Clock; config: Config; items
   // The item names' words are the game's own: the scrubber's fallback keeps them (issue 36).
   const items = deps.items;
   const gameWords = items ? async () => (await items.current(), items.words()) : undefined;
-  const intake = { ...deps, pseudonymKey: cachedPseudonymKey(deps), gameWords };
+  // The names this instance knows are players' (issue 36): its accounts' and the name cache's.
+  const knownPlayers = async (lowerWords: string[]) =>
+    new Set([...(await accountNamesAmong(deps.db, lowerWords)), ...(await cachedNamesAmong(deps.db, lowerWords))]);
+  const intake = { ...deps, pseudonymKey: cachedPseudonymKey(deps), gameWords, knownPlayers };
   return new Elysia({ name: "tally.reports" })
     .onTransform(async ({ request, server, params }) => {
       await enforceRateLimit(deps, limit, clientAddress(request, server, deps.config.trustProxy));

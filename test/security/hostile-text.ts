@@ -8,6 +8,7 @@ import { findRules } from "../../src/privacy/find.ts";
 import { linkRules } from "../../src/privacy/links.ts";
 import { scrubberRules } from "../../src/privacy/scrub.ts";
 import { unknownWordRules } from "../../src/privacy/unknown-words.ts";
+import { knownNameRules } from "../../src/privacy/known-names.ts";
 
 const SIZE = 32 * 1024;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -170,6 +171,7 @@ export function privacyRules(): [string, RegExp][] {
     ...linkRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...findRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
     ...unknownWordRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
+    ...knownNameRules.map((r) => [r.name, r.pattern] as [string, RegExp]),
   ];
 }
 
