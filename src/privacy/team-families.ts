@@ -124,7 +124,10 @@ export const party: Family = {
     rule(`invited ${P} to the party`),
     rule(`${atLineStart("The party was transferred to ")}${P}(?: (?:by|because) ${P2})?`),
     rule(`${START}${P} has (?:promoted|demoted) ${P2}`),
-    rule(`${START}(?:The party leader, |Party leader )${P}`),
+    rule(`${START}The party leader, ${P}`),
+    // Without "The", a player's own sentence opens so too ("Party leader shown wrong" as a report's
+    // title): the game's line goes on with its verb.
+    rule(`${START}Party leader ${P}(?= has | is | was |,)`),
     rule(`${atLineStart("You have been kicked from the party by ")}${P}`),
   ],
   examples: [

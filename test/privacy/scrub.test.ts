@@ -187,3 +187,19 @@ describe("readsAcrossLines", () => {
       expect({ source, across: readsAcrossLines(source) }).toEqual({ source, across: false });
   });
 });
+
+// Session 28, found sending a report through the binary: the party family's line without "The"
+// ("Party leader X has ...") read a report's own title.
+describe("a party leader's line", () => {
+  test("a report's title that opens with the words keeps them", () => {
+    expect(scrubText(key, "Party leader shown wrong")).toBe("Party leader shown wrong");
+    expect(denylistMatch("Party leader shown wrong")).toBeUndefined();
+  });
+
+  test.each([
+    "Party leader Quintrix has warped the party to their server",
+    "The party leader, [MVP+] Quintrix has disconnected, they have 5 minutes to rejoin before the party is disbanded.",
+  ])("the game's line still names the leader: %j", (text) => {
+    expect(scrubText(key, text)).not.toContain("Quintrix");
+  });
+});
