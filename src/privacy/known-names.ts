@@ -7,16 +7,15 @@
 // (`ScrubOptions.players`). A word of English or of the game is never looked up: a player named
 // "Crash" or "Hyperion" does not take those words from every report.
 import { type GameWords, known, ofTheGame } from "./known-words.ts";
+import { FRAME } from "./lines.ts";
 import { normalise } from "./normalise.ts";
+import { isWordChar } from "./unknown-words.ts";
 
 /** At most this many of a report's words are looked up: one bounded query whatever the report holds. */
 export const MOST_NAMES_LOOKED_UP = 512;
 
 /** A word that could be a player's name (the game's rule: 3 to 16 letters, digits and underscores). */
 const WORD = /[A-Za-z0-9_]{3,16}/g;
-/** A stack frame's line ("\tat dev.mod.Steve.tick("): no name is replaced in one, none is looked up. */
-const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
-const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const hasLetter = (w: string) => /[A-Za-z]/.test(w);
 
 /**
@@ -74,5 +73,4 @@ export function playerNamesIn(plain: string, players: ReadonlySet<string>): Set<
 /** This file's regular expressions (for the hostile-input tests). */
 export const knownNameRules: readonly { name: string; pattern: RegExp }[] = [
   { name: "known_name_word", pattern: WORD },
-  { name: "known_name_frame", pattern: FRAME },
 ];

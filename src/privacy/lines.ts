@@ -4,11 +4,15 @@
 // lines its gate admits ("was killed by" on a death line), as it reads a line alone, so a 32 KiB
 // report costs each family its own lines, not the whole text. (Four rules also match a few lines
 // without their gate's words, "X has left the party": widening their gates to them was measured,
-// no held-out name gained and 3 display lines lost, so a line is read exactly as it is alone.) The rules run on the kept lines joined as they stood (each rule reads one line at a time),
-// and each position they find is mapped back to the whole text. One pass over the lines (linear).
+// no held-out name gained and 3 display lines lost, so a line is read exactly as it is alone.) The
+// rules run on the kept lines joined as they stood (each rule reads one line at a time), and each
+// position they find is mapped back to the whole text. One pass over the lines (linear).
 
-/** A stack frame's line, as scrub.ts's FRAME_LINE reads it: "\tat dev.mod.Steve.tick(". */
-const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
+/**
+ * A stack frame's line, as scrub.ts's FRAME_LINE reads it: "\tat dev.mod.Steve.tick(". No name is
+ * read or replaced on one (the structure-free layer and the known names' look-up skip it too).
+ */
+export const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 
 /** Some lines of a text joined, and where each position of them stood in the whole text. */
 export type Lines = { text: string; back: (at: number) => number };

@@ -202,8 +202,9 @@ export function scrubFields<T extends Record<string, string | undefined>>(
       found.names.add(p.plain.slice(start, end));
     }
     if (options.unknownWords !== false) {
-      strict.set(field, []);
-      unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code, languages, strict.get(field)));
+      const strictWords: [number, number][] = [];
+      strict.set(field, strictWords);
+      unknown.set(field, unknownWordSpans(p.plain, options.gameWords, code, languages, strictWords));
     }
   }
   // A word nothing knows that has a name's marks, or one in a person's place, wherever it stands in

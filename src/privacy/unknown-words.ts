@@ -14,6 +14,7 @@
 // One pass over the words of the text, Set look-ups (the words it knows: known-words.ts).
 import { type GameWords, known, madeOfSuffix, madeOfWords, ofTheGame } from "./known-words.ts";
 import { foreignPersonBefore, type LineLanguages, languageAt, languageRules } from "./language.ts";
+import { FRAME } from "./lines.ts";
 import { messageStart, namedPlace, PLAIN, personInClause, personPlaceRules, placed } from "./person-place.ts";
 
 export type { GameWords };
@@ -25,7 +26,8 @@ export type { GameWords };
 const CODE_SUFFIX =
   /(?:Exception|Error|Handler|Listener|Manager|Event|Config|Impl|Factory|Provider|Service|Utils?|Helper|Mixin|Screen|Gui|Renderer|Loader|Module|Feature|Thread|Task|Client|Server|Packet|Entity|Block|Item|Stack|Registry|Builder|Callback|Accessor|Wrapper|Array|List|Map|Set|String|Level|Connection|Connector|Bridge|Profile|Context|Container|Controller|Component|Session|Pipeline|Executor|Adapter|Interface|Instance|Node|Type|Info|Data|Holder|Tracker|Processor|Parser|Reader|Writer|Stream|Buffer|Channel|Network|Plugin|Addons?|Mod|Bot)$/;
 
-const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // 0-9 A-Z a-z _
+export const isWordChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // 0-9 A-Z a-z _
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -121,8 +123,6 @@ function strongMark(word: string): boolean {
   return digits > 0 || under > 0 || innerCap;
 }
 
-/** A stack frame line ("\tat dev.mod.X.tick(X.java:3)"): left as it is. */
-const FRAME = /^[ \t]*at [\w$./<>]{1,400}\(/;
 /** A version after a word: a mod list's "modid 1.2.3", "modid v0.28", a crash report's "| modid | 1.2 |". */
 const VERSION_AFTER = /^(?:\| )?v?\d{1,3}\.\d/;
 /** A word of the plain text that could be a name. */
